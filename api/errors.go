@@ -1,0 +1,78 @@
+package api
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/plumbhq/plumb"
+)
+
+// statusOf is the one table from application error codes to HTTP statuses.
+var statusOf = map[string]int{
+	plumb.EINVALID:       http.StatusBadRequest,
+	plumb.EUNAUTHORIZED:  http.StatusUnauthorized,
+	plumb.EFORBIDDEN:     http.StatusForbidden,
+	plumb.ENOTFOUND:      http.StatusNotFound,
+	plumb.EMETHOD:        http.StatusMethodNotAllowed,
+	plumb.ENOTACCEPTABLE: http.StatusNotAcceptable,
+	plumb.ECONFLICT:      http.StatusConflict,
+	plumb.ETOOLARGE:      http.StatusRequestEntityTooLarge,
+	plumb.EUNSUPPORTED:   http.StatusUnsupportedMediaType,
+	plumb.ERATELIMIT:     http.StatusTooManyRequests,
+	plumb.EINTERNAL:      http.StatusInternalServerError,
+	plumb.EUNAVAILABLE:   http.StatusServiceUnavailable,
+}
+
+// titleOf gives the reason phrase used as an error's title.
+func titleOf(status int) string { return http.StatusText(status) }
+
+type errorObject struct {
+	Status string `json:"status"`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+}
+
+type errorBody struct {
+	Errors []errorObject `json:"errors"`
+}
+
+// writeError writes err as the spec's error body. Internal errors are logged
+// with the request id and shown without detail.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := plumb.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	details := plumb.ErrorDetails(err)
+	if status == http.StatusInternalServerError {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
+			slog.String("request_id", requestID(r.Context())), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.String("error", err.Error()))
+		details = []string{"An unexpected error occurred. The server logged it with request id " + requestID(r.Context()) + "."}
+	}
+	if status == http.StatusServiceUnavailable && len(details) == 0 {
+		details = []string{"The service is temporarily unavailable; retry in a few seconds."}
+	}
+	if len(details) == 0 {
+		details = []string{http.StatusText(status)}
+	}
+	body := errorBody{}
+	for _, d := range details {
+		body.Errors = append(body.Errors, errorObject{Status: strconv.Itoa(status), Title: titleOf(status), Detail: d})
+	}
+	h := w.Header()
+	h.Del("Link")
+	h.Del("Location")
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	switch status {
+	case http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", `Bearer realm="plumb"`)
+	}
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}

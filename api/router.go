@@ -1,0 +1,85 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/plumbhq/plumb"
+)
+
+// handlerFunc serves one matched route. Returning an error writes it as the
+// spec's error body.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
+
+// route is one method and path template, e.g. "/gh/{owner}/projects/{project}".
+type route struct {
+	method   string
+	segments []string // literal segments, or "{name}" for a parameter
+	public   bool     // needs no token
+	formats  []format // response formats the route can produce (first is the default)
+	handle   handlerFunc
+}
+
+// router matches requests against the route table. It owns 404 and 405, so
+// both carry the spec's error body.
+type router struct {
+	routes []*route
+}
+
+func (rt *router) add(method, path string, formats []format, h handlerFunc) *route {
+	r := &route{method: method, segments: strings.Split(strings.TrimPrefix(path, "/"), "/"), formats: formats, handle: h}
+	rt.routes = append(rt.routes, r)
+	return r
+}
+
+// pathParams are the decoded path parameters of a matched route.
+type pathParams map[string]string
+
+// match finds the route for a request. When the path matches but the method
+// does not, it returns the allowed methods instead.
+func (rt *router) match(method, escapedPath string) (*route, pathParams, []string, error) {
+	raw := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, nil, nil, plumb.Errorf(plumb.EINVALID, "The request path has an invalid escape sequence in %q.", s)
+		}
+		segs[i] = d
+	}
+	var allowed []string
+	for _, r := range rt.routes {
+		params, ok := r.matchPath(segs)
+		if !ok {
+			continue
+		}
+		if r.method == method {
+			return r, params, nil, nil
+		}
+		allowed = append(allowed, r.method)
+	}
+	sort.Strings(allowed)
+	return nil, nil, allowed, nil
+}
+
+func (r *route) matchPath(segs []string) (pathParams, bool) {
+	if len(segs) != len(r.segments) {
+		return nil, false
+	}
+	var params pathParams
+	for i, t := range r.segments {
+		if strings.HasPrefix(t, "{") {
+			if params == nil {
+				params = pathParams{}
+			}
+			params[t[1:len(t)-1]] = segs[i]
+			continue
+		}
+		if t != segs[i] {
+			return nil, false
+		}
+	}
+	return params, true
+}

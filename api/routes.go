@@ -1,0 +1,89 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/plumbhq/plumb/openapi"
+)
+
+// routes is the whole route table.
+func (s *Server) routes() {
+	rt := &s.router
+	const project = "/gh/{owner}/projects/{project}"
+
+	rt.add("GET", "/openapi.json", jsonOnly, s.handleOpenAPI).public = true
+	rt.add("GET", "/healthz", jsonOnly, s.handleHealthz).public = true
+	rt.add("GET", "/readyz", jsonOnly, s.handleReadyz).public = true
+	rt.add("GET", "/rate_limit", jsonOnly, s.handleRateLimit)
+
+	rt.add("GET", "/workspaces", allFormats, s.handleListWorkspaces)
+
+	rt.add("POST", "/gh/{owner}/applications", jsonOnly, s.handleCreateApplication)
+	rt.add("GET", "/gh/{owner}/applications", allFormats, s.handleListApplications)
+	rt.add("GET", "/gh/{owner}/applications/{application}", jsonOnly, s.handleGetApplication)
+
+	rt.add("GET", project+"/issues", allFormats, s.handleListIssues)
+	rt.add("GET", project+"/builds", allFormats, s.handleListBuilds)
+	rt.add("GET", project+"/builds/{build}", jsonOnly, s.handleGetBuild)
+
+	rt.add("GET", project+"/files", jsonOnly, s.handleFileMetrics)
+	rt.add("GET", project+"/coverage/file", jsonOnly, s.handleFileCoverage)
+
+	rt.add("GET", project+"/components", allFormats, s.handleListComponents)
+	rt.add("POST", project+"/components", jsonOnly, s.handleCreateComponent)
+	rt.add("PUT", project+"/components/{component}", jsonOnly, s.handleReplaceComponent)
+	rt.add("DELETE", project+"/components/{component}", jsonOnly, s.handleDeleteComponent)
+	rt.add("GET", project+"/components/{component}/metrics", jsonOnly, s.handleComponentMetrics)
+	rt.add("GET", project+"/components/{component}/metrics/series", allFormats, s.handleComponentSeries)
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, err := w.Write(openapi.Document())
+	return err
+}
+
+func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request, c *call) error {
+	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// SetReadiness installs the check behind /readyz (the database, and later
+// other dependencies).
+func (s *Server) SetReadiness(check func(ctx context.Context) error) { s.ready = check }
+
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request, c *call) error {
+	check := s.ready
+	if check == nil {
+		check = s.store.Ping
+	}
+	if err := check(r.Context()); err != nil {
+		s.log.Warn("not ready", "error", err)
+		return writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+type rateLimitResponse struct {
+	Resources struct {
+		Core rateLimitResource `json:"core"`
+	} `json:"resources"`
+}
+
+type rateLimitResource struct {
+	Limit     int   `json:"limit"`
+	Used      int   `json:"used"`
+	Remaining int   `json:"remaining"`
+	Reset     int64 `json:"reset"`
+}
+
+func (s *Server) handleRateLimit(w http.ResponseWriter, r *http.Request, c *call) error {
+	st, err := s.limiter.Peek(r.Context(), c.token.ID)
+	if err != nil {
+		return err
+	}
+	var resp rateLimitResponse
+	resp.Resources.Core = rateLimitResource{Limit: st.Limit, Used: st.Used, Remaining: st.Remaining, Reset: st.Reset.Unix()}
+	return writeJSON(w, http.StatusOK, resp)
+}

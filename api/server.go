@@ -1,0 +1,368 @@
+// Package api serves Plumb's public v1 REST API over HTTP.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// Config holds the server's settings.
+type Config struct {
+	MaxBodyBytes int64  // request bodies above this answer 413
+	BaseURL      string // public base URL for Link headers; empty: from the request
+}
+
+// Server is the HTTP API. Build it with NewServer.
+type Server struct {
+	store   *sqlstore.DB
+	limiter ratelimit.Limiter
+	log     *slog.Logger
+	cfg     Config
+	now     func() time.Time
+	router  router
+	ready   func(ctx context.Context) error
+}
+
+// NewServer returns the API handler with every dependency given explicitly.
+func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, cfg Config) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	s := &Server{store: store, limiter: limiter, log: log, cfg: cfg, now: time.Now}
+	s.routes()
+	return s
+}
+
+// call is what a handler knows about its request once it is authorised.
+type call struct {
+	user   plumb.User
+	token  plumb.Token
+	params pathParams
+	format format
+	query  *query
+}
+
+type ctxKey int
+
+const requestIDKey ctxKey = 0
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// pathMinLength is the spec's minimum length of each path parameter.
+var pathMinLength = map[string]int{
+	"owner": 3, "project": 3, "build": 3, "component": 1, "application": 1,
+}
+
+var pathParamName = map[string]string{
+	"owner": "ownerKeyOrId", "project": "projectKeyOrId", "build": "buildId",
+	"component": "componentIdOrName", "application": "applicationIdOrName",
+}
+
+// ServeHTTP checks, in the contract's order: route and method, authentication,
+// rate limit, path parameters; handlers then check visibility, permission and
+// the rest of the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.now()
+	id := r.Header.Get("X-Request-Id")
+	if id == "" || len(id) > 64 {
+		id = newRequestID()
+	}
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	w.Header().Set("X-Request-Id", id)
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			err := fmt.Errorf("panic: %v", v)
+			if !sw.wrote {
+				s.writeError(sw, r, err)
+			} else {
+				s.log.Error("panic after response started", "request_id", id, "error", err)
+			}
+		}
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", s.now().Sub(start)))
+	}()
+	if err := s.serve(sw, r); err != nil {
+		if sw.wrote {
+			// The response is under way (a stream): cut the connection so the
+			// client sees an incomplete response rather than a short one.
+			s.log.Error("stream failed", "request_id", id, "error", err)
+			panic(http.ErrAbortHandler)
+		}
+		s.writeError(sw, r, err)
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
+	rt, params, allowed, err := s.router.match(r.Method, r.URL.EscapedPath())
+	if err != nil {
+		return err
+	}
+	if rt == nil {
+		// Route errors come first; an authenticated caller still gets (and
+		// spends) its rate-limit headers.
+		if u, tok, ok := s.optionalAuth(r); ok {
+			_ = u
+			if _, _, err := s.countRequest(w, r, tok); err != nil {
+				return err
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			return plumb.Errorf(plumb.EMETHOD, "Method %s is not allowed on %s; allowed: %s.", r.Method, r.URL.Path, strings.Join(allowed, ", "))
+		}
+		return plumb.Errorf(plumb.ENOTFOUND, "No endpoint at %s %s.", r.Method, r.URL.Path)
+	}
+	c := &call{params: params}
+	if rt.public {
+		if _, tok, ok := s.optionalAuth(r); ok {
+			if st, err := s.limiter.Peek(r.Context(), tok.ID); err == nil {
+				setRateHeaders(w.Header(), st)
+			}
+		}
+	} else {
+		user, tok, err := s.authenticate(r)
+		if err != nil {
+			return err
+		}
+		c.user, c.token = user, tok
+		if r.URL.Path == "/rate_limit" {
+			st, err := s.limiter.Peek(r.Context(), tok.ID)
+			if err != nil {
+				return err
+			}
+			setRateHeaders(w.Header(), st)
+		} else {
+			st, ok, err := s.countRequest(w, r, tok)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				retry := int(st.Reset.Sub(s.now()).Seconds() + 0.999)
+				if retry < 1 {
+					retry = 1
+				}
+				w.Header().Set("Retry-After", strconv.Itoa(retry))
+				return plumb.Errorf(plumb.ERATELIMIT, "The rate limit of %d requests per hour is used up; it resets at %s (in %d seconds).",
+					st.Limit, st.Reset.UTC().Format(time.RFC3339), retry)
+			}
+		}
+	}
+	var problems []string
+	for _, seg := range rt.segments {
+		if !strings.HasPrefix(seg, "{") {
+			continue
+		}
+		name := seg[1 : len(seg)-1]
+		if min := pathMinLength[name]; utf8.RuneCountInString(params[name]) < min {
+			problems = append(problems, fmt.Sprintf("Path parameter %s must be at least %d character(s) long, got %q.", pathParamName[name], min, params[name]))
+		}
+	}
+	if err := plumb.Invalid(problems); err != nil {
+		return err
+	}
+	q, err := parseQuery(r.URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	c.query = q
+	f, err := negotiate(r.Header.Get("Accept"), rt.formats)
+	if err != nil {
+		return err
+	}
+	c.format = f
+	return rt.handle(w, r, c)
+}
+
+// authenticate reads the bearer token. A missing, malformed, unknown or
+// revoked token is a 401.
+func (s *Server) authenticate(r *http.Request) (plumb.User, plumb.Token, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return plumb.User{}, plumb.Token{}, plumb.Errorf(plumb.EUNAUTHORIZED, "This endpoint needs an API token: send the header \"Authorization: Bearer <token>\".")
+	}
+	scheme, secret, ok := strings.Cut(strings.TrimSpace(h), " ")
+	secret = strings.TrimSpace(secret)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" || strings.ContainsAny(secret, " \t") {
+		return plumb.User{}, plumb.Token{}, plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: expected \"Bearer <token>\".")
+	}
+	u, tok, err := s.store.Authenticate(r.Context(), secret)
+	if err != nil && plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
+		return u, tok, err
+	}
+	return u, tok, err
+}
+
+// optionalAuth authenticates a request if it carries a valid token.
+func (s *Server) optionalAuth(r *http.Request) (plumb.User, plumb.Token, bool) {
+	if r.Header.Get("Authorization") == "" {
+		return plumb.User{}, plumb.Token{}, false
+	}
+	u, tok, err := s.authenticate(r)
+	return u, tok, err == nil
+}
+
+// countRequest spends one request of the token's quota and sets the headers.
+func (s *Server) countRequest(w http.ResponseWriter, r *http.Request, tok plumb.Token) (ratelimit.Status, bool, error) {
+	st, ok, err := s.limiter.Take(r.Context(), tok.ID)
+	if err != nil {
+		return st, false, err
+	}
+	setRateHeaders(w.Header(), st)
+	return st, ok, nil
+}
+
+func setRateHeaders(h http.Header, st ratelimit.Status) {
+	h.Set("x-ratelimit-limit", strconv.Itoa(st.Limit))
+	h.Set("x-ratelimit-remaining", strconv.Itoa(st.Remaining))
+	h.Set("x-ratelimit-used", strconv.Itoa(st.Used))
+	h.Set("x-ratelimit-reset", strconv.FormatInt(st.Reset.Unix(), 10))
+	h.Set("x-ratelimit-resource", "core")
+}
+
+// statusWriter remembers whether (and with what status) a response started.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.status, w.wrote = http.StatusOK, true
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// listResponse is the JSON envelope of a paginated list.
+type listResponse[T any] struct {
+	Data []T      `json:"data"`
+	Meta listMeta `json:"meta"`
+}
+
+type listMeta struct {
+	HasMore bool `json:"hasMore"`
+}
+
+// serveList answers a paginated list in the negotiated format. each runs the
+// query for a page (Limit 0: every row). JSON and explicitly paged streams
+// fetch one row more than asked to learn hasMore; streams without page[limit]
+// export every row in constant memory.
+func serveList[T any](s *Server, w http.ResponseWriter, r *http.Request, c *call, each func(p plumb.Page, fn func(T) error) error) error {
+	defLimit := 20
+	if c.format != formatJSON {
+		defLimit = 0
+	}
+	page, limitGiven := c.query.page(defLimit)
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	rowType := reflect.TypeOf((*T)(nil)).Elem()
+	if c.format != formatJSON && !limitGiven {
+		rw := newRowWriter(w, c.format)
+		if err := each(page, func(v T) error { return rw.write(v) }); err != nil {
+			return err
+		}
+		return rw.finish(rowType)
+	}
+	rows := make([]T, 0, page.Limit+1)
+	ask := plumb.Page{Offset: page.Offset, Limit: page.Limit + 1}
+	if err := each(ask, func(v T) error { rows = append(rows, v); return nil }); err != nil {
+		return err
+	}
+	hasMore := len(rows) > page.Limit
+	if hasMore {
+		rows = rows[:page.Limit]
+	}
+	s.setLinks(w, r, page, hasMore)
+	if c.format == formatJSON {
+		return writeJSON(w, http.StatusOK, listResponse[T]{Data: rows, Meta: listMeta{HasMore: hasMore}})
+	}
+	rw := newRowWriter(w, c.format)
+	for _, v := range rows {
+		if err := rw.write(v); err != nil {
+			return err
+		}
+	}
+	return rw.finish(rowType)
+}
+
+// setLinks sets the RFC 8288 Link header for the next and previous pages.
+func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, p plumb.Page, hasMore bool) {
+	var links []string
+	link := func(offset int, rel string) {
+		q := r.URL.Query()
+		q.Set("page[limit]", strconv.Itoa(p.Limit))
+		q.Set("page[offset]", strconv.Itoa(offset))
+		links = append(links, fmt.Sprintf(`<%s%s?%s>; rel="%s"`, s.baseURL(r), r.URL.EscapedPath(), q.Encode(), rel))
+	}
+	if hasMore {
+		link(p.Offset+p.Limit, "next")
+	}
+	if p.Offset > 0 {
+		prev := p.Offset - p.Limit
+		if prev < 0 {
+			prev = 0
+		}
+		link(prev, "prev")
+	}
+	if len(links) > 0 {
+		w.Header().Set("Link", strings.Join(links, ", "))
+	}
+}
+
+func (s *Server) baseURL(r *http.Request) string {
+	if s.cfg.BaseURL != "" {
+		return strings.TrimRight(s.cfg.BaseURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+		scheme = p
+	}
+	return scheme + "://" + r.Host
+}
+
+// errNotFoundf is a shorthand for a 404 with a detail.
+func errNotFoundf(format string, args ...any) error {
+	return plumb.Errorf(plumb.ENOTFOUND, format, args...)
+}
+
+var _ = errors.New

@@ -1,0 +1,121 @@
+package api
+
+import (
+	"time"
+
+	"github.com/plumbhq/plumb"
+)
+
+// The views are the v1 objects exactly as the spec's resource tables list
+// them, in the same field order (CSV columns follow it).
+
+func ts(t time.Time) string { return t.UTC().Truncate(time.Second).Format("2006-01-02T15:04:05Z") }
+
+func tsPtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := ts(*t)
+	return &s
+}
+
+type workspaceView struct {
+	ID          string `json:"id"`
+	Key         string `json:"key"`
+	AvatarURL   string `json:"avatarUrl"`
+	ProviderURL string `json:"providerUrl"`
+	CreatedAt   string `json:"createdAt"`
+	UpdatedAt   string `json:"updatedAt"`
+}
+
+func newWorkspaceView(w plumb.Workspace) workspaceView {
+	return workspaceView{ID: w.ID, Key: w.Key, AvatarURL: w.AvatarURL, ProviderURL: w.ProviderURL, CreatedAt: ts(w.CreatedAt), UpdatedAt: ts(w.UpdatedAt)}
+}
+
+type applicationView struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+type applicationCountView struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	ProjectCount int    `json:"projectCount"`
+}
+
+func newApplicationCountView(a plumb.Application) applicationCountView {
+	return applicationCountView{ID: a.ID, Name: a.Name, Description: a.Description, ProjectCount: a.ProjectCount}
+}
+
+type issueView struct {
+	ID               string       `json:"id"`
+	Fingerprint      string       `json:"fingerprint"`
+	Tool             string       `json:"tool"`
+	RuleKey          string       `json:"ruleKey"`
+	Message          string       `json:"message"`
+	Category         string       `json:"category"`
+	Level            string       `json:"level"`
+	Status           string       `json:"status"`
+	DocumentationURL string       `json:"documentationUrl,omitempty"`
+	Location         locationView `json:"location"`
+}
+
+type locationView struct {
+	Path      string `json:"path"`
+	StartLine *int   `json:"startLine,omitempty"`
+	EndLine   *int   `json:"endLine,omitempty"`
+}
+
+func newIssueView(i plumb.Issue) issueView {
+	return issueView{ID: i.ID, Fingerprint: i.Fingerprint, Tool: i.Tool, RuleKey: i.RuleKey, Message: i.Message,
+		Category: i.Category, Level: i.Level, Status: i.Status, DocumentationURL: i.DocumentationURL,
+		Location: locationView{Path: i.Path, StartLine: i.StartLine, EndLine: i.EndLine}}
+}
+
+type buildListView struct {
+	ID            string  `json:"id"`
+	Type          string  `json:"type"`
+	Status        string  `json:"status"`
+	BranchName    string  `json:"branchName"`
+	CommitSHA     string  `json:"commitSha"`
+	CommitMessage string  `json:"commitMessage"`
+	SubmittedAt   string  `json:"submittedAt"`
+	FinishedAt    *string `json:"finishedAt"`
+	QueueSeconds  int64   `json:"queueSeconds"`
+}
+
+type buildView struct {
+	ID                string  `json:"id"`
+	Type              string  `json:"type"`
+	Status            string  `json:"status"`
+	BranchName        string  `json:"branchName"`
+	CommitSHA         string  `json:"commitSha"`
+	CommitMessage     string  `json:"commitMessage"`
+	SubmittedAt       string  `json:"submittedAt"`
+	FinishedAt        *string `json:"finishedAt"`
+	QueueSeconds      int64   `json:"queueSeconds"`
+	StatusReason      *string `json:"statusReason"`
+	Conclusion        *string `json:"conclusion"`
+	ExitCode          *int    `json:"exitCode"`
+	Source            string  `json:"source"`
+	PullRequestNumber *int    `json:"pullRequestNumber"`
+	CommitterLogin    string  `json:"committerLogin"`
+	StartedAt         *string `json:"startedAt"`
+	ExecutionSeconds  *int64  `json:"executionSeconds"`
+}
+
+func newBuildListView(b plumb.Build, now time.Time) buildListView {
+	return buildListView{ID: b.ID, Type: b.Type, Status: b.Status, BranchName: b.BranchName, CommitSHA: b.CommitSHA,
+		CommitMessage: b.CommitMessage, SubmittedAt: ts(b.SubmittedAt), FinishedAt: tsPtr(b.FinishedAt), QueueSeconds: b.QueueSeconds(now)}
+}
+
+func newBuildView(b plumb.Build, now time.Time) buildView {
+	l := newBuildListView(b, now)
+	return buildView{ID: l.ID, Type: l.Type, Status: l.Status, BranchName: l.BranchName, CommitSHA: l.CommitSHA,
+		CommitMessage: l.CommitMessage, SubmittedAt: l.SubmittedAt, FinishedAt: l.FinishedAt, QueueSeconds: l.QueueSeconds,
+		StatusReason: b.StatusReason, Conclusion: b.Conclusion, ExitCode: b.ExitCode, Source: b.Source,
+		PullRequestNumber: b.PullRequestNumber, CommitterLogin: b.CommitterLogin, StartedAt: tsPtr(b.StartedAt),
+		ExecutionSeconds: b.ExecutionSeconds()}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+)
+
+// config is the server configuration, from flags over PLUMB_* variables over defaults.
+type config struct {
+	Addr         string
+	Database     string
+	RateLimit    int
+	MaxBodyBytes int64
+	BaseURL      string
+	LogLevel     string
+}
+
+// flags declares the configuration flags on fs, with defaults taken from the
+// environment, and returns the config they fill in.
+func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	c := &config{}
+	fs.StringVar(&c.Addr, "addr", env("PLUMB_ADDR", "127.0.0.1:8080"), "listen address")
+	fs.StringVar(&c.Database, "database", env("PLUMB_DATABASE_URL", "sqlite:data/plumb.db"), "database URL")
+	rate := fs.String("rate-limit", env("PLUMB_RATE_LIMIT", "5000"), "requests per token per hour")
+	body := fs.String("max-body-bytes", env("PLUMB_MAX_BODY_BYTES", "1048576"), "request body limit in bytes")
+	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link headers")
+	fs.StringVar(&c.LogLevel, "log-level", env("PLUMB_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	check := func() error {
+		n, err := strconv.Atoi(*rate)
+		if err != nil || n < 1 {
+			return usageError{fmt.Sprintf("rate limit must be a positive integer, got %q", *rate)}
+		}
+		c.RateLimit = n
+		b, err := strconv.ParseInt(*body, 10, 64)
+		if err != nil || b < 1 {
+			return usageError{fmt.Sprintf("max body bytes must be a positive integer, got %q", *body)}
+		}
+		c.MaxBodyBytes = b
+		if _, err := parseLevel(c.LogLevel); err != nil {
+			return err
+		}
+		return nil
+	}
+	return c, check
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info", "":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, usageError{fmt.Sprintf("log level must be debug, info, warn or error, got %q", s)}
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	lv, _ := parseLevel(level)
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))
+}
+
+// parseFlags parses args with fs, turning flag errors into usage errors.
+// Positional arguments may come before or after flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}

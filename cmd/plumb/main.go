@@ -1,0 +1,94 @@
+// Command plumb is the Plumb server and its administration tool.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/plumbhq/plumb"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if d := plumb.ErrorDetails(err); len(d) > 0 {
+			fmt.Fprintln(os.Stderr, "plumb:", strings.Join(d, "; "))
+		} else {
+			fmt.Fprintln(os.Stderr, "plumb:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// usageError is a mistake on the command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	if _, ok := err.(usageError); ok {
+		return 2
+	}
+	return 1
+}
+
+const usage = `plumb: a self-hostable code-quality reporting service
+
+Usage:
+  plumb serve [flags]                       run the API server
+  plumb demo [flags]                        load a demo dataset into a fresh database and serve it
+  plumb migrate [flags]                     apply database migrations and exit
+  plumb export [--out FILE] [flags]         write the whole dataset as JSON (stdout by default)
+  plumb import FILE [flags]                 load a dataset into an empty database ('-' reads stdin)
+
+Administration (all take the database flags):
+  plumb user create LOGIN [--name NAME]
+  plumb token create USER --name NAME       prints the new token once
+  plumb token list USER
+  plumb token revoke TOKEN_ID
+  plumb workspace create KEY [--applications] [--avatar-url URL] [--provider-url URL]
+  plumb workspace applications KEY on|off
+  plumb member add WORKSPACE USER [--role member|admin]
+  plumb member remove WORKSPACE USER
+  plumb project create WORKSPACE/KEY [--default-branch main] [--components]
+  plumb project components WORKSPACE/KEY on|off
+  plumb project admin WORKSPACE/KEY USER
+  plumb application add-project WORKSPACE APPLICATION PROJECT
+
+Configuration (flag, or environment variable):
+  --addr            PLUMB_ADDR             listen address (default 127.0.0.1:8080)
+  --database        PLUMB_DATABASE_URL     database URL (default sqlite:data/plumb.db)
+  --rate-limit      PLUMB_RATE_LIMIT       requests per token per hour (default 5000)
+  --max-body-bytes  PLUMB_MAX_BODY_BYTES   request body limit in bytes (default 1048576)
+  --base-url        PLUMB_BASE_URL         public base URL used in Link headers (default: from the request)
+  --log-level       PLUMB_LOG_LEVEL        debug, info, warn or error (default info)
+`
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return cmdServe(ctx, rest, getenv, stdout, stderr)
+	case "demo":
+		return cmdDemo(ctx, rest, getenv, stdout, stderr)
+	case "migrate":
+		return cmdMigrate(ctx, rest, getenv, stdout)
+	case "export":
+		return cmdExport(ctx, rest, getenv, stdout)
+	case "import":
+		return cmdImport(ctx, rest, getenv, stdin, stdout)
+	case "user", "token", "workspace", "member", "project", "application":
+		return cmdAdmin(ctx, cmd, rest, getenv, stdout)
+	}
+	return usageError{fmt.Sprintf("unknown command %q; run 'plumb help'", cmd)}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cfg, check := configFlags(fs, getenv)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return serve(ctx, cfg, db, log, nil)
+}
+
+// serve runs the HTTP server until ctx ends, then shuts down gracefully:
+// in-flight requests finish (up to 30 seconds). ready, if not nil, receives
+// the bound address once the server listens.
+func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, ready func(addr string)) error {
+	limiter := ratelimit.NewMemory(cfg.RateLimit, nil)
+	handler := api.NewServer(db, limiter, log, api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BaseURL: cfg.BaseURL})
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("plumb listening", "addr", ln.Addr().String())
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down; waiting for in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	db, _, err := openFromFlags(ctx, "migrate", args, getenv)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	fmt.Fprintln(stdout, "database is up to date")
+	return nil
+}
+
+// openFromFlags parses the configuration flags and opens the database,
+// returning the positional arguments.
+func openFromFlags(ctx context.Context, name string, args []string, getenv func(string) string, extra ...func(*flag.FlagSet)) (*sqlstore.DB, []string, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	cfg, check := configFlags(fs, getenv)
+	for _, e := range extra {
+		e(fs)
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := check(); err != nil {
+		return nil, nil, err
+	}
+	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	return db, pos, err
+}

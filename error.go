@@ -1,0 +1,72 @@
+// Package plumb holds Plumb's domain: the types every layer shares, the
+// application error codes, and the store interfaces the HTTP layer uses.
+package plumb
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Application error codes. The HTTP layer maps each to one status in a single
+// table; no handler invents a status of its own.
+const (
+	EINVALID       = "invalid"          // 400
+	EUNAUTHORIZED  = "unauthorized"     // 401
+	EFORBIDDEN     = "forbidden"        // 403
+	ENOTFOUND      = "not_found"        // 404
+	EMETHOD        = "method"           // 405
+	ENOTACCEPTABLE = "not_acceptable"   // 406
+	ECONFLICT      = "conflict"         // 409
+	ETOOLARGE      = "too_large"        // 413
+	EUNSUPPORTED   = "unsupported_type" // 415
+	ERATELIMIT     = "rate_limited"     // 429
+	EINTERNAL      = "internal"         // 500
+	EUNAVAILABLE   = "unavailable"      // 503
+)
+
+// Error is an application error: a code plus one or more sentences a user can
+// act on. Details holds one entry per problem when a request has several
+// (one per invalid parameter, say).
+type Error struct {
+	Code    string
+	Details []string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("plumb error: code=%s %s", e.Code, strings.Join(e.Details, "; "))
+}
+
+// Errorf returns an application error with one formatted detail.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Details: []string{fmt.Sprintf(format, args...)}}
+}
+
+// Invalid returns an EINVALID error carrying every detail, or nil when there is none.
+func Invalid(details []string) error {
+	if len(details) == 0 {
+		return nil
+	}
+	return &Error{Code: EINVALID, Details: details}
+}
+
+// ErrorCode returns the code of an application error, EINTERNAL for anything else.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorDetails returns the user-facing details of an application error.
+// Internal errors have no user-facing details.
+func ErrorDetails(err error) []string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Details
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+// Package sqlstore is Plumb's store on SQL databases. The SQL is shared between
+// dialects wherever it can be ($n placeholders work on both SQLite and
+// PostgreSQL); each dialect has its own migrations under migrations/.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/plumbhq/plumb"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// DB is an open Plumb database.
+type DB struct {
+	read  *sql.DB // concurrent readers
+	write *sql.DB // the single writer (SQLite allows one at a time)
+	now   func() time.Time
+
+	issueIndexes *issueIndexCache
+
+	tokenTouchMu sync.Mutex
+	tokenTouched map[string]time.Time
+}
+
+// Options tunes a database.
+type Options struct {
+	MaxOpenConns int
+	Now          func() time.Time
+}
+
+// Open opens (creating if needed) the database at dsn and migrates it.
+// dsn is "sqlite:PATH", "file:PATH", a plain file path, or ":memory:" style
+// "sqlite::memory:" for a private in-memory database.
+func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
+	path, err := sqlitePath(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.MaxOpenConns <= 0 {
+		opt.MaxOpenConns = 8
+	}
+	if path != ":memory:" {
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database folder: %w", err)
+			}
+		}
+	}
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	var readDSN, writeDSN string
+	if path == ":memory:" {
+		// A shared-cache in-memory database, private to this DB value.
+		name := fmt.Sprintf("file:plumb-mem-%d?mode=memory&cache=shared&", time.Now().UnixNano())
+		readDSN = name + pragmas
+		writeDSN = name + pragmas + "&_txlock=immediate"
+	} else {
+		u := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
+		readDSN = u + pragmas + "&_pragma=journal_mode(WAL)"
+		writeDSN = u + pragmas + "&_pragma=journal_mode(WAL)&_txlock=immediate"
+	}
+	write, err := sql.Open("sqlite", writeDSN)
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	if err := write.PingContext(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	read, err := sql.Open("sqlite", readDSN)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(opt.MaxOpenConns)
+	read.SetMaxIdleConns(opt.MaxOpenConns)
+	db := &DB{read: read, write: write, now: opt.Now,
+		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}}
+	if err := db.migrate(ctx, "sqlite"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func sqlitePath(dsn string) (string, error) {
+	switch {
+	case dsn == "":
+		return "", errors.New("database URL is empty")
+	case strings.HasPrefix(dsn, "sqlite://"):
+		dsn = strings.TrimPrefix(dsn, "sqlite://")
+	case strings.HasPrefix(dsn, "sqlite:"):
+		dsn = strings.TrimPrefix(dsn, "sqlite:")
+	case strings.HasPrefix(dsn, "file:"):
+		dsn = strings.TrimPrefix(dsn, "file:")
+	case strings.Contains(dsn, "://"):
+		return "", fmt.Errorf("unsupported database URL scheme in %q: use sqlite:PATH", redactURL(dsn))
+	}
+	if i := strings.IndexByte(dsn, '?'); i >= 0 {
+		dsn = dsn[:i]
+	}
+	if dsn == "" {
+		return "", errors.New("database URL has no path")
+	}
+	return dsn, nil
+}
+
+// redactURL hides a password in a database URL before it is shown anywhere.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// Close closes the database.
+func (db *DB) Close() error {
+	err1 := db.read.Close()
+	err2 := db.write.Close()
+	return errors.Join(err1, err2)
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	return db.read.PingContext(ctx)
+}
+
+// migrate applies the embedded migrations of a dialect that have not run yet,
+// each in its own transaction, in file-name order.
+func (db *DB) migrate(ctx context.Context, dialect string) error {
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	dir := "migrations/" + dialect
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		version := strings.TrimSuffix(name, ".sql")
+		err := db.inTx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			body, err := migrations.ReadFile(dir + "/" + name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", name, err)
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)`, version, db.now().Unix())
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in a write transaction, committing when fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// readTx runs fn in a read-only transaction, so every query in it sees one state.
+func (db *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func notFound(what string) error {
+	return plumb.Errorf(plumb.ENOTFOUND, "%s", what)
+}
+
+func unix(t time.Time) int64 { return t.UTC().Unix() }
+
+func fromUnix(s int64) time.Time { return time.Unix(s, 0).UTC() }
+
+func fromNullUnix(n sql.NullInt64) *time.Time {
+	if !n.Valid {
+		return nil
+	}
+	t := fromUnix(n.Int64)
+	return &t
+}
+
+func nullUnix(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC().Unix()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,145 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/plumbhq/plumb"
+)
+
+const issueColumns = `seq, id, fingerprint, tool, rule_key, message, category, level, status, documentation_url, path, start_line, end_line`
+
+func scanIssue(s interface{ Scan(...any) error }) (int64, plumb.Issue, error) {
+	var seq int64
+	var is plumb.Issue
+	var doc sql.NullString
+	var start, end sql.NullInt64
+	err := s.Scan(&seq, &is.ID, &is.Fingerprint, &is.Tool, &is.RuleKey, &is.Message, &is.Category, &is.Level, &is.Status, &doc, &is.Path, &start, &end)
+	is.DocumentationURL = doc.String
+	if start.Valid {
+		v := int(start.Int64)
+		is.StartLine = &v
+	}
+	if end.Valid {
+		v := int(end.Int64)
+		is.EndLine = &v
+	}
+	return seq, is, err
+}
+
+// EachIssue calls fn for the current issues of a project (those of its latest
+// default-branch snapshot) that match the filter, in listing order.
+//
+// A page with a limit is served from the project's issue index (see
+// issue_index.go), so a deep offset costs a scan of a few compact arrays, not
+// of the table. Without a limit (an export) the rows stream straight from SQL.
+func (db *DB) EachIssue(ctx context.Context, projectID string, f plumb.IssueFilter, fn func(plumb.Issue) error) error {
+	return db.readTx(ctx, func(tx *sql.Tx) error {
+		var snapshot sql.NullInt64
+		var version int64
+		if err := tx.QueryRowContext(ctx, `SELECT current_snapshot, issues_version FROM projects WHERE id = $1`, projectID).
+			Scan(&snapshot, &version); err != nil {
+			return err
+		}
+		if !snapshot.Valid {
+			return nil
+		}
+		if f.Page.Limit <= 0 {
+			return streamIssues(ctx, tx, snapshot.Int64, f, fn)
+		}
+		idx, err := db.issueIndexes.get(ctx, tx, projectID, snapshot.Int64, version)
+		if err != nil {
+			return err
+		}
+		seqs := idx.page(f)
+		return fetchIssues(ctx, tx, seqs, fn)
+	})
+}
+
+// streamIssues runs the filter as SQL and streams every matching row.
+func streamIssues(ctx context.Context, tx *sql.Tx, snapshot int64, f plumb.IssueFilter, fn func(plumb.Issue) error) error {
+	var where strings.Builder
+	args := []any{snapshot}
+	where.WriteString(`snapshot_seq = $1`)
+	addIn := func(col string, vals []string, fold bool) {
+		if len(vals) == 0 {
+			return
+		}
+		expr := col
+		if fold {
+			expr = "lower(" + col + ")"
+		}
+		where.WriteString(" AND " + expr + " IN (")
+		for i, v := range vals {
+			if i > 0 {
+				where.WriteString(", ")
+			}
+			if fold {
+				v = strings.ToLower(v)
+			}
+			args = append(args, v)
+			fmt.Fprintf(&where, "$%d", len(args))
+		}
+		where.WriteString(")")
+	}
+	addIn("category", f.Categories, false)
+	addIn("level", f.Levels, false)
+	addIn("status", f.Statuses, false)
+	addIn("tool", f.Tools, true)
+	q := fmt.Sprintf(`SELECT %s FROM issues WHERE %s ORDER BY seq LIMIT -1 OFFSET %d`, issueColumns, where.String(), f.Page.Offset)
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		_, is, err := scanIssue(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(is); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// fetchIssues loads the issues with the given seqs and calls fn in seq order.
+func fetchIssues(ctx context.Context, tx *sql.Tx, seqs []int64, fn func(plumb.Issue) error) error {
+	if len(seqs) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	for i, s := range seqs {
+		if i > 0 {
+			in.WriteByte(',')
+		}
+		fmt.Fprintf(&in, "%d", s)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+issueColumns+` FROM issues WHERE seq IN (`+in.String()+`)`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	bySeq := make(map[int64]plumb.Issue, len(seqs))
+	for rows.Next() {
+		seq, is, err := scanIssue(rows)
+		if err != nil {
+			return err
+		}
+		bySeq[seq] = is
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, s := range seqs {
+		if is, ok := bySeq[s]; ok {
+			if err := fn(is); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
