@@ -21,7 +21,7 @@ func (s *Server) handleCreateApplication(w http.ResponseWriter, r *http.Request,
 	f := &fields{obj: obj}
 	name := f.name("name", 100)
 	desc, _ := f.str("description", false, 0, 1000)
-	if err := f.err(); err != nil {
+	if err := plumb.Invalid(append(c.query.errs, f.errs...)); err != nil {
 		return err
 	}
 	a, err := s.store.CreateApplication(r.Context(), ws.ID, name, desc)
@@ -50,6 +50,9 @@ func (s *Server) handleGetApplication(w http.ResponseWriter, r *http.Request, c 
 	}
 	a, err := s.store.FindApplication(r.Context(), ws.ID, c.params["application"])
 	if err != nil {
+		return err
+	}
+	if err := c.query.err(); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, newApplicationCountView(a))

@@ -106,15 +106,16 @@ func checkLength(f *fields, name, v string, min, max int) {
 	}
 }
 
-// name reads a display name: required, trimmed of surrounding spaces, 1..max
-// characters, no control characters.
+// name reads a display name: required, 1..max characters, not blank, no
+// control characters. It is stored exactly as sent.
 func (f *fields) name(field string, max int) string {
-	v, ok := f.str(field, true, 0, 0)
+	v, ok := f.str(field, true, 1, max)
 	if !ok {
 		return ""
 	}
-	v = strings.TrimSpace(v)
-	checkLength(f, field, v, 1, max)
+	if strings.TrimSpace(v) == "" && v != "" {
+		f.fail("Field %s must not be blank.", field)
+	}
 	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
 		f.fail("Field %s must not contain control characters.", field)
 	}

@@ -35,5 +35,8 @@ func (s *Server) handleGetBuild(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
+	if err := c.query.err(); err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, newBuildView(b, s.now()))
 }

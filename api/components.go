@@ -1,34 +1,262 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"reflect"
+	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/metric"
 )
 
-func todo() error { return plumb.Errorf(plumb.ENOTFOUND, "not yet") }
+type componentView struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	PathGlobs   []string `json:"pathGlobs"`
+}
+
+type componentCountView struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	PathGlobs   []string `json:"pathGlobs"`
+	FileCount   int64    `json:"fileCount"`
+}
+
+func newComponentView(c plumb.Component) componentView {
+	return componentView{ID: c.ID, Name: c.Name, Description: c.Description, PathGlobs: c.PathGlobs}
+}
+
+// componentProject finds the {owner}/{project} project and checks that it has
+// Components enabled (every component operation needs it, reads included).
+func (s *Server) componentProject(ctx context.Context, c *call) (plumb.Project, error) {
+	p, err := s.project(ctx, c)
+	if err != nil {
+		return p, err
+	}
+	if !p.ComponentsEnabled {
+		return p, plumb.Errorf(plumb.EFORBIDDEN, "Components are not enabled on project %q.", p.Key)
+	}
+	return p, nil
+}
+
+// requireProjectAdmin checks that the caller administers the project.
+func (s *Server) requireProjectAdmin(ctx context.Context, c *call, p plumb.Project) error {
+	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return plumb.Errorf(plumb.EFORBIDDEN, "Creating, replacing and deleting components needs the admin role on project %q.", p.Key)
+	}
+	return nil
+}
+
+func (s *Server) handleListComponents(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.componentProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	comps, err := s.store.ListComponents(r.Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	views := make([]componentCountView, len(comps))
+	for i, cp := range comps {
+		views[i] = componentCountView{ID: cp.ID, Name: cp.Name, Description: cp.Description, PathGlobs: cp.PathGlobs, FileCount: cp.FileCount}
+	}
+	if c.format == formatJSON {
+		return writeJSON(w, http.StatusOK, struct {
+			Data []componentCountView `json:"data"`
+		}{views})
+	}
+	rw := newRowWriter(w, c.format)
+	for _, v := range views {
+		if err := rw.write(v); err != nil {
+			return err
+		}
+	}
+	return rw.finish(reflect.TypeOf(componentCountView{}))
+}
+
+// readComponent validates a create or replace body. name and pathGlobs are
+// required; description is optional ("" when absent).
+func (s *Server) readComponent(w http.ResponseWriter, r *http.Request) (plumb.Component, error) {
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return plumb.Component{}, err
+	}
+	f := &fields{obj: obj}
+	var cp plumb.Component
+	cp.Name = f.name("name", 100)
+	cp.Description, _ = f.str("description", false, 0, 1000)
+	if globs, ok := f.strList("pathGlobs", true); ok {
+		switch {
+		case len(globs) == 0:
+			f.fail("Field pathGlobs must hold at least one glob.")
+		case len(globs) > 1000:
+			f.fail("Field pathGlobs may hold at most 1000 globs, got %d.", len(globs))
+		}
+		for i, g := range globs {
+			if err := metric.ValidateGlob(g); err != nil {
+				f.fail("Field pathGlobs[%d]: %v", i, err)
+			} else if len([]rune(g)) > 1000 {
+				f.fail("Field pathGlobs[%d] must be at most 1000 characters long.", i)
+			}
+		}
+		cp.PathGlobs = globs
+	}
+	return cp, f.err()
+}
+
+func (s *Server) handleCreateComponent(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.componentProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+		return err
+	}
+	in, err := s.readComponent(w, r)
+	if err != nil {
+		return err
+	}
+	in.ProjectID, in.CreatorID = p.ID, c.user.ID
+	cp, err := s.store.CreateComponent(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", fmt.Sprintf("%s/gh/%s/projects/%s/components/%s", s.baseURL(r), c.params["owner"], c.params["project"], cp.ID))
+	return writeJSON(w, http.StatusCreated, newComponentView(cp))
+}
+
+func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.componentProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
+		return err
+	}
+	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+		return err
+	}
+	in, err := s.readComponent(w, r)
+	if err != nil {
+		return err
+	}
+	cp, err := s.store.ReplaceComponent(r.Context(), p.ID, c.params["component"], in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newComponentView(cp))
+}
+
+func (s *Server) handleDeleteComponent(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.componentProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
+		return err
+	}
+	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+		return err
+	}
+	if err := s.store.DeleteComponent(r.Context(), p.ID, c.params["component"]); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// component finds the {component} of a Components-enabled project.
+func (s *Server) component(ctx context.Context, c *call) (plumb.Component, error) {
+	p, err := s.componentProject(ctx, c)
+	if err != nil {
+		return plumb.Component{}, err
+	}
+	return s.store.FindComponent(ctx, p.ID, c.params["component"])
+}
+
+type metricsResponse struct {
+	Data []metric.Value `json:"data"`
+}
+
+func (s *Server) handleComponentMetrics(w http.ResponseWriter, r *http.Request, c *call) error {
+	cp, err := s.component(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.ComponentTotals(r.Context(), cp)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t)})
+}
 
 func (s *Server) handleFileMetrics(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
+	p, err := s.project(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	path := c.query.required("path", 1)
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	t, err := s.store.FileTotals(r.Context(), p.ID, strings.TrimPrefix(path, "./"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t)})
 }
+
+type fileCoverageView struct {
+	Path         string  `json:"path"`
+	Hits         []int64 `json:"hits"`
+	Tag          string  `json:"tag"`
+	CoveredLines int64   `json:"coveredLines"`
+	MissedLines  int64   `json:"missedLines"`
+	OmitLines    int64   `json:"omitLines"`
+	TotalLines   int64   `json:"totalLines"`
+}
+
+type fileCoverageResponse struct {
+	Tags  []string           `json:"tags"`
+	Files []fileCoverageView `json:"files"`
+}
+
 func (s *Server) handleFileCoverage(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleListComponents(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleCreateComponent(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleDeleteComponent(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleComponentMetrics(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
-}
-func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c *call) error {
-	return todo()
+	p, err := s.project(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	ref := c.query.required("reference", 1)
+	path := c.query.required("path", 1)
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	tags, files, err := s.store.FileCoverage(r.Context(), p.ID, ref, strings.TrimPrefix(path, "./"))
+	if err != nil {
+		return err
+	}
+	resp := fileCoverageResponse{Tags: tags, Files: make([]fileCoverageView, len(files))}
+	for i, f := range files {
+		v := fileCoverageView{Path: f.Path, Hits: f.Hits, Tag: f.Tag, TotalLines: int64(len(f.Hits))}
+		for _, h := range f.Hits {
+			switch {
+			case h > 0:
+				v.CoveredLines++
+			case h == 0:
+				v.MissedLines++
+			default:
+				v.OmitLines++
+			}
+		}
+		resp.Files[i] = v
+	}
+	return writeJSON(w, http.StatusOK, resp)
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -31,11 +30,11 @@ type rowWriter struct {
 	w       http.ResponseWriter
 	f       format
 	buf     *bufio.Writer
-	csv     *csv.Writer
 	cols    *csvColumns
 	started bool
 	rows    int
 	rc      *http.ResponseController
+	scratch []byte
 }
 
 func newRowWriter(w http.ResponseWriter, f format) *rowWriter {
@@ -57,10 +56,8 @@ func (rw *rowWriter) start(t reflect.Type) error {
 	rw.w.WriteHeader(http.StatusOK)
 	rw.buf = bufio.NewWriterSize(rw.w, 64<<10)
 	if rw.f == formatCSV {
-		rw.csv = csv.NewWriter(rw.buf)
-		rw.csv.UseCRLF = true
 		rw.cols = columnsOf(t)
-		return rw.csv.Write(rw.cols.names)
+		return writeCSVRecord(rw.buf, rw.cols.names)
 	}
 	return nil
 }
@@ -75,7 +72,12 @@ func (rw *rowWriter) write(v any) error {
 		_ = rw.rc.SetWriteDeadline(time.Now().Add(2 * time.Minute))
 	}
 	if rw.f == formatCSV {
-		return rw.csv.Write(rw.cols.row(v))
+		return writeCSVRecord(rw.buf, rw.cols.row(v))
+	}
+	if a, ok := v.(jsonAppender); ok {
+		rw.scratch = append(a.appendJSON(rw.scratch[:0]), '\n')
+		_, err := rw.buf.Write(rw.scratch)
+		return err
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -91,13 +93,28 @@ func (rw *rowWriter) finish(t reflect.Type) error {
 	if err := rw.start(t); err != nil {
 		return err
 	}
-	if rw.csv != nil {
-		rw.csv.Flush()
-		if err := rw.csv.Error(); err != nil {
-			return err
-		}
-	}
 	return rw.buf.Flush()
+}
+
+// writeCSVRecord writes one RFC 4180 record ending in CRLF. A field holding a
+// comma, a double quote, CR or LF is quoted, its quotes doubled; its content,
+// line breaks included, is written as it is (encoding/csv with UseCRLF would
+// turn LF into CRLF and drop a lone CR, changing the data).
+func writeCSVRecord(w *bufio.Writer, fields []string) error {
+	for i, f := range fields {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		if !strings.ContainsAny(f, ",\"\r\n") {
+			w.WriteString(f)
+			continue
+		}
+		w.WriteByte('"')
+		w.WriteString(strings.ReplaceAll(f, `"`, `""`))
+		w.WriteByte('"')
+	}
+	_, err := w.WriteString("\r\n")
+	return err
 }
 
 // csvColumns flattens a response type into CSV columns: one per field in

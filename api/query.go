@@ -18,12 +18,17 @@ type query struct {
 	errs   []string
 }
 
-func parseQuery(raw string) (*query, error) {
+// parseQuery reads a query string. A malformed one is a problem reported
+// with the other invalid parameters (by err), after the route's visibility
+// checks, so it cannot tell a hidden resource from a missing one; the
+// well-formed pairs are kept.
+func parseQuery(raw string) *query {
 	v, err := url.ParseQuery(raw)
+	q := &query{values: v}
 	if err != nil {
-		return nil, plumb.Errorf(plumb.EINVALID, "The query string is malformed: %v.", err)
+		q.fail("The query string is malformed: %v.", err)
 	}
-	return &query{values: v}, nil
+	return q
 }
 
 func (q *query) fail(format string, args ...any) {

@@ -71,6 +71,11 @@ func (r *route) matchPath(segs []string) (pathParams, bool) {
 	var params pathParams
 	for i, t := range r.segments {
 		if strings.HasPrefix(t, "{") {
+			// An empty segment is never a parameter: "/a/" and "/a//b" are
+			// other paths (404), not an empty id.
+			if segs[i] == "" {
+				return nil, false
+			}
 			if params == nil {
 				params = pathParams{}
 			}

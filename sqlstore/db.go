@@ -65,7 +65,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 			}
 		}
 	}
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-16000)"
 	var readDSN, writeDSN string
 	if path == ":memory:" {
 		// A shared-cache in-memory database, private to this DB value.

@@ -60,9 +60,16 @@ func (db *DB) EachIssue(ctx context.Context, projectID string, f plumb.IssueFilt
 
 // streamIssues runs the filter as SQL and streams every matching row.
 func streamIssues(ctx context.Context, tx *sql.Tx, snapshot int64, f plumb.IssueFilter, fn func(plumb.Issue) error) error {
+	// A snapshot's issues are inserted together, so their seqs (the table's
+	// rowids) form one contiguous range: scanning that range reads the table
+	// in order without an index lookup per row.
+	var lo, hi sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT min(seq), max(seq) FROM issues WHERE snapshot_seq = $1`, snapshot).Scan(&lo, &hi); err != nil || !lo.Valid {
+		return err
+	}
 	var where strings.Builder
-	args := []any{snapshot}
-	where.WriteString(`snapshot_seq = $1`)
+	args := []any{snapshot, lo.Int64, hi.Int64}
+	where.WriteString(`seq BETWEEN $2 AND $3 AND snapshot_seq = $1`)
 	addIn := func(col string, vals []string, fold bool) {
 		if len(vals) == 0 {
 			return

@@ -83,9 +83,12 @@ CREATE TABLE snapshots (
     branch      TEXT NOT NULL,
     commit_sha  TEXT NOT NULL,
     analyzed_at INTEGER NOT NULL,
+    -- 1 when the snapshot entered the default branch's metric history
+    measured    INTEGER NOT NULL DEFAULT 0,
     created_at  INTEGER NOT NULL
 );
 CREATE INDEX snapshots_project ON snapshots (project_id, branch, analyzed_at, seq);
+CREATE INDEX snapshots_measured ON snapshots (project_id, measured, analyzed_at, seq);
 
 CREATE TABLE builds (
     id                  TEXT PRIMARY KEY,
@@ -143,7 +146,10 @@ CREATE TABLE issue_states (
 CREATE TABLE paths (
     id         INTEGER PRIMARY KEY,
     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
-    path       TEXT NOT NULL
+    path       TEXT NOT NULL,
+    -- since_seq of the path's latest file_versions row; NULL when the path is
+    -- not a file of the current default-branch snapshot
+    current_seq INTEGER
 );
 CREATE UNIQUE INDEX paths_project ON paths (project_id, path);
 
@@ -234,6 +240,17 @@ CREATE TABLE coverage_files (
     covered      INTEGER NOT NULL,
     missed       INTEGER NOT NULL,
     PRIMARY KEY (project_id, commit_sha, coverage_tag, path_id)
+);
+
+-- Per commit and file, the union of every coverage tag: a line is covered
+-- when any tag hit it, missed when some tag could cover it and none did.
+CREATE TABLE coverage_union (
+    project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    commit_sha TEXT NOT NULL,
+    path_id    INTEGER NOT NULL REFERENCES paths (id) ON DELETE CASCADE,
+    covered    INTEGER NOT NULL,
+    missed     INTEGER NOT NULL,
+    PRIMARY KEY (project_id, commit_sha, path_id)
 );
 
 -- Coverage measurements of the default branch: per component and per project

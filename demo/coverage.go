@@ -1,0 +1,178 @@
+package demo
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb/dataset"
+)
+
+// Coverage tags of the demo's uploads.
+const (
+	tagUnit        = "unit"
+	tagIntegration = "integration"
+)
+
+// mondayEpoch is a Monday at 00:00 UTC, from which weeks are counted.
+var mondayEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// addCoverage adds a project's coverage: unit and integration reports for the
+// first analysed commit of every week (of every fourth week before the last
+// six months) and for the latest, one of them tagged as a release, and for
+// the latest commit of the feature branch.
+func (g *generator) addCoverage(pr *projectRun) {
+	def := pr.def
+	r := newStream("coverage", def.key)
+	n := len(pr.snaps)
+	var picks []int
+	lastWeek := -1
+	halfYear := g.now.Add(-182 * day)
+	for i, s := range pr.snaps {
+		// Weeks since an arbitrary Monday: every week of the last six
+		// months, every fourth before.
+		week := int(s.AnalyzedAt.Sub(mondayEpoch) / (7 * day))
+		if s.AnalyzedAt.Before(halfYear) && week%4 != 0 {
+			continue
+		}
+		if week != lastWeek || i == n-1 {
+			picks = append(picks, i)
+			lastWeek = week
+		}
+	}
+	release := -1
+	if def.release != "" {
+		// The release: the covered commit closest to six weeks ago.
+		target := g.now.Add(-42 * day)
+		best := time.Duration(math.MaxInt64)
+		for _, i := range picks {
+			if d := absDuration(pr.snaps[i].AnalyzedAt.Sub(target)); d < best {
+				best, release = d, i
+			}
+		}
+	}
+	var list []dataset.Coverage
+	for _, i := range picks {
+		s := pr.snaps[i]
+		state := pr.hist.states[i]
+		progress := float64(i) / float64(max(1, n-1))
+		gitTag := ""
+		if i == release {
+			gitTag = def.release
+		}
+		at := s.AnalyzedAt.Add(-secs(r, 60, 900))
+		for _, tag := range []string{tagUnit, tagIntegration} {
+			list = append(list, dataset.Coverage{
+				ID: g.newID(at), ProjectID: pr.id, CommitSHA: s.CommitSHA, Branch: def.defaultBranch, GitTag: gitTag,
+				CoverageTag: tag, UploadedAt: at, Files: coverFiles(r, def.key, tag, state, progress),
+			})
+			at = at.Add(secs(r, 20, 240))
+		}
+	}
+	if k := len(pr.features) - 1; k >= 0 {
+		s := pr.features[k]
+		state := map[string]dataset.File{}
+		for p, f := range pr.hist.states[pr.featBase[k]] {
+			state[p] = f
+		}
+		for _, p := range sortedKeys(def.feature.files) {
+			lines := def.feature.files[p]
+			state[p] = dataset.File{Path: p, Lines: lines, LOC: lines * 4 / 5}
+		}
+		at := s.AnalyzedAt.Add(-secs(r, 60, 900))
+		for _, tag := range []string{tagUnit, tagIntegration} {
+			list = append(list, dataset.Coverage{
+				ID: g.newID(at), ProjectID: pr.id, CommitSHA: s.CommitSHA, Branch: s.Branch,
+				CoverageTag: tag, UploadedAt: at, Files: coverFiles(r, def.key, tag, state, 1),
+			})
+			at = at.Add(secs(r, 20, 240))
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].UploadedAt.Before(list[j].UploadedAt) })
+	g.doc.Coverage = append(g.doc.Coverage, list...)
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// covers reports whether the tests under tag exercise path, and how well:
+// unit tests reach most source files, integration tests the Go packages
+// under internal/. The choice is stable over time.
+func covers(project, tag, p string) (ratio float64, ok bool) {
+	k := kindOf(p)
+	if k != kindGo && k != kindTS && k != kindPy {
+		return 0, false
+	}
+	if k == kindTS && !strings.HasSuffix(p, ".ts") && !strings.HasSuffix(p, ".tsx") {
+		return 0, false
+	}
+	h := unitHash(project, tag, p)
+	switch tag {
+	case tagUnit:
+		if h >= 0.85 {
+			return 0, false
+		}
+		return 0.45 + 0.5*unitHash(project, "ratio", tag, p), true
+	default:
+		if k != kindGo || !strings.HasPrefix(p, "internal/") || h >= 0.55 {
+			return 0, false
+		}
+		return 0.25 + 0.5*unitHash(project, "ratio", tag, p), true
+	}
+}
+
+// coverFiles makes the per-file hits of one upload over a tree. Coverage
+// creeps up over the year (progress goes from 0 to 1).
+func coverFiles(r *rand.Rand, project, tag string, state map[string]dataset.File, progress float64) []dataset.CoverageFile {
+	var out []dataset.CoverageFile
+	for _, p := range sortedKeys(state) {
+		ratio, ok := covers(project, tag, p)
+		if !ok {
+			continue
+		}
+		ratio = min(ratio+0.08*progress, 0.98)
+		out = append(out, dataset.CoverageFile{Path: p, Hits: hits(r, state[p], ratio)})
+	}
+	if out == nil {
+		out = []dataset.CoverageFile{}
+	}
+	return out
+}
+
+// hits draws one file's line hits: runs of lines that are not coverable
+// (blank lines, comments, declarations) between blocks of statements, each
+// block run as a whole, or missed, with the given probability of a hit.
+func hits(r *rand.Rand, f dataset.File, ratio float64) []int64 {
+	out := make([]int64, f.Lines)
+	coverable := float64(f.LOC) * 0.85 / float64(f.Lines)
+	const block = 6.0
+	gap := block * (1 - coverable) / max(coverable, 0.05)
+	i := 0
+	for i < len(out) {
+		// A run of lines that cannot be covered.
+		for k := 1 + r.IntN(int(2*gap)+1); k > 0 && i < len(out); k-- {
+			out[i] = -1
+			i++
+		}
+		// A block of statements.
+		var count int64
+		if r.Float64() < ratio {
+			count = max(1, int64(math.Round(math.Exp(2.5+1.4*r.NormFloat64()))))
+		}
+		for k := 1 + r.IntN(2*block); k > 0 && i < len(out); k-- {
+			c := count
+			if c > 0 && r.IntN(8) == 0 {
+				c *= int64(2 + r.IntN(9)) // a loop body
+			}
+			out[i] = c
+			i++
+		}
+	}
+	return out
+}

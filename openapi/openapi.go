@@ -1,0 +1,67 @@
+// Package openapi produces the OpenAPI 3.1.0 description of Plumb's v1 API,
+// served at GET /openapi.json.
+//
+// The document is assembled from small builders: schemas, parameters,
+// headers and error responses are defined once under components and
+// referenced; the paths come from one table of endpoints.
+package openapi
+
+import (
+	"slices"
+	"sync"
+)
+
+const (
+	// Version is the API version the document declares.
+	Version = "1.0.0"
+	// Title is the document's title.
+	Title = "Plumb code-quality API"
+)
+
+var (
+	once    sync.Once
+	docJSON []byte
+)
+
+// Document returns the OpenAPI 3.1.0 description of the whole v1 API as
+// compact JSON. The bytes are the same on every call (built once); the
+// caller gets its own copy.
+func Document() []byte {
+	once.Do(func() {
+		b, err := marshal(build())
+		if err != nil {
+			panic("openapi: " + err.Error())
+		}
+		docJSON = b
+	})
+	return slices.Clone(docJSON)
+}
+
+const description = "Code-quality data of source repositories (Projects) grouped by owner (Workspaces): " +
+	"applications, issues, builds, file metrics, coverage, components and their metrics, and the rate limit status.\n\n" +
+	"Every operation but this description needs `Authorization: Bearer <token>`. " +
+	"Responses are JSON; list operations can also answer `application/x-ndjson` or `text/csv`, chosen by the Accept header " +
+	"(no Accept or `*/*` gives JSON). Errors are always JSON: `{\"errors\":[{\"status\",\"title\",\"detail\"}]}`. " +
+	"Responses to a request with a valid token carry the `x-ratelimit-*` headers. " +
+	"Timestamps are RFC 3339 in UTC with `Z` and whole seconds; IDs are UUIDs."
+
+func build() *document {
+	return &document{
+		OpenAPI:  "3.1.0",
+		Info:     info{Title: Title, Version: Version, Description: description},
+		Tags:     tags,
+		Security: []secReq{{"bearerAuth": {}}},
+		Paths:    paths(),
+		Components: components{
+			Schemas:    schemas(),
+			Parameters: parameters(),
+			Headers:    headers(),
+			Responses:  responses(),
+			SecuritySchemes: newOmap[*securityScheme]().set("bearerAuth", &securityScheme{
+				Type:        "http",
+				Scheme:      "bearer",
+				Description: "An API token generated in the service's web settings: `Authorization: Bearer <token>`.",
+			}),
+		},
+	}
+}

@@ -1,0 +1,76 @@
+package plumb
+
+import "time"
+
+// Snapshot is one analysis of one commit on one branch at one time.
+type Snapshot struct {
+	ID         string
+	ProjectID  string
+	Branch     string
+	CommitSHA  string
+	AnalyzedAt time.Time
+	// Measured is true when the snapshot entered the default branch's metric
+	// history (it was the newest default-branch analysis when it arrived).
+	Measured bool
+}
+
+// FileFigures are one file's analysis figures as a tool reports them.
+type FileFigures struct {
+	Path            string
+	Lines           int64 // physical lines
+	LOC             int64 // lines of code (no blank or comment lines)
+	Complexity      int64 // cognitive complexity
+	DuplicatedLines int64
+}
+
+// SnapshotInput is a new snapshot with its files and issues.
+type SnapshotInput struct {
+	ID         string // optional; a new UUIDv7 when empty
+	ProjectID  string
+	Branch     string
+	CommitSHA  string
+	AnalyzedAt time.Time
+	// Files are the files whose figures changed since the previous
+	// default-branch snapshot; with FullTree they are every file and any file
+	// not listed is removed.
+	Files    []FileFigures
+	Removed  []string
+	FullTree bool
+	// Issues in listing order. An issue's status is the one its fingerprint
+	// already has in the project, else the status given, else open; with
+	// KeepStatus (import) the given status is stored as is.
+	Issues     []Issue
+	KeepStatus bool
+}
+
+// CoverageInput is one coverage report for one commit under one coverage tag.
+type CoverageInput struct {
+	ID          string // optional
+	ProjectID   string
+	CommitSHA   string
+	Branch      string // branch the commit was on, if known
+	GitTag      string // git tag pointing at the commit, if any
+	CoverageTag string // e.g. "unit"; "default" when empty
+	UploadedAt  time.Time
+	Files       []CoverageFile
+}
+
+// CoverageFile is one file's hits: Hits[i] is line i+1; -1 not coverable,
+// 0 missed, n > 0 hit n times.
+type CoverageFile struct {
+	Path string
+	Hits []int64
+}
+
+// Component is a named set of path globs in a project.
+type Component struct {
+	ID          string
+	ProjectID   string
+	Name        string
+	Description string
+	PathGlobs   []string
+	CreatorID   string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	FileCount   int64
+}

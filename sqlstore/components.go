@@ -1,0 +1,397 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/metric"
+)
+
+const componentColumns = `c.id, c.project_id, c.name, c.description, c.path_globs, c.creator_id, c.created_at, c.updated_at`
+
+func scanComponent(s interface{ Scan(...any) error }, extra ...any) (plumb.Component, error) {
+	var c plumb.Component
+	var globs string
+	var created, updated int64
+	if err := s.Scan(append([]any{&c.ID, &c.ProjectID, &c.Name, &c.Description, &globs, &c.CreatorID, &created, &updated}, extra...)...); err != nil {
+		return c, err
+	}
+	c.CreatedAt, c.UpdatedAt = fromUnix(created), fromUnix(updated)
+	return c, json.Unmarshal([]byte(globs), &c.PathGlobs)
+}
+
+func loadComponents(ctx context.Context, q querier, projectID string) ([]plumb.Component, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+` FROM components c WHERE c.project_id = $1 ORDER BY lower(c.name), c.id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []plumb.Component
+	for rows.Next() {
+		c, err := scanComponent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ListComponents returns a project's components in name order, each with the
+// number of files of the current default-branch snapshot it matches.
+func (db *DB) ListComponents(ctx context.Context, projectID string) ([]plumb.Component, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+componentColumns+`,
+		coalesce((SELECT t.files FROM component_snapshot_totals t WHERE t.component_id = c.id ORDER BY t.snapshot_seq DESC LIMIT 1), 0)
+		FROM components c WHERE c.project_id = $1 ORDER BY lower(c.name), c.id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []plumb.Component
+	for rows.Next() {
+		var n int64
+		c, err := scanComponent(rows, &n)
+		if err != nil {
+			return nil, err
+		}
+		c.FileCount = n
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// findComponent finds a component by id first, then by name ignoring case.
+// Names are compared in Go (Unicode simple case folding), not with SQL's
+// lower(), which folds only ASCII in SQLite.
+func findComponent(ctx context.Context, q querier, projectID, idOrName string) (plumb.Component, error) {
+	c, err := scanComponent(q.QueryRowContext(ctx, `SELECT `+componentColumns+` FROM components c
+		WHERE c.project_id = $1 AND c.id = $2`, projectID, idOrName))
+	if !errors.Is(err, sql.ErrNoRows) {
+		return c, err
+	}
+	comps, err := loadComponents(ctx, q, projectID)
+	if err != nil {
+		return plumb.Component{}, err
+	}
+	for _, c := range comps {
+		if strings.EqualFold(c.Name, idOrName) {
+			return c, nil
+		}
+	}
+	return plumb.Component{}, notFound(fmt.Sprintf("Component %q was not found.", idOrName))
+}
+
+// FindComponent finds a component of a project by id first, then by name
+// (case-insensitive).
+func (db *DB) FindComponent(ctx context.Context, projectID, idOrName string) (plumb.Component, error) {
+	return findComponent(ctx, db.read, projectID, idOrName)
+}
+
+// nameTaken fails with a conflict when another component of the project has
+// the name, ignoring case (see findComponent).
+func nameTaken(ctx context.Context, q querier, projectID, name, exceptID string) error {
+	comps, err := loadComponents(ctx, q, projectID)
+	if err != nil {
+		return err
+	}
+	for _, c := range comps {
+		if c.ID != exceptID && strings.EqualFold(c.Name, name) {
+			return plumb.Errorf(plumb.ECONFLICT, "A component named %q already exists in this project; names are unique, ignoring case.", name)
+		}
+	}
+	return nil
+}
+
+// CreateComponent adds a component and computes its history: the files it
+// matches and its totals at every measurement of the default branch.
+func (db *DB) CreateComponent(ctx context.Context, c plumb.Component) (plumb.Component, error) {
+	now := db.now().UTC().Truncate(time.Second)
+	if c.ID == "" {
+		c.ID = NewID()
+	}
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = now
+	}
+	if c.UpdatedAt.IsZero() {
+		c.UpdatedAt = c.CreatedAt
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := nameTaken(ctx, tx, c.ProjectID, c.Name, ""); err != nil {
+			return err
+		}
+		globs, _ := json.Marshal(c.PathGlobs)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO components (id, project_id, name, description, path_globs, creator_id, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, c.ProjectID, c.Name, c.Description, string(globs), c.CreatorID, unix(c.CreatedAt), unix(c.UpdatedAt)); err != nil {
+			return err
+		}
+		return backfillComponent(ctx, tx, c)
+	})
+	return c, err
+}
+
+// ReplaceComponent replaces a component's definition, keeping its id and
+// creator, and recomputes its history when its globs changed.
+func (db *DB) ReplaceComponent(ctx context.Context, projectID, idOrName string, in plumb.Component) (plumb.Component, error) {
+	var c plumb.Component
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		old, err := findComponent(ctx, tx, projectID, idOrName)
+		if err != nil {
+			return err
+		}
+		if err := nameTaken(ctx, tx, projectID, in.Name, old.ID); err != nil {
+			return err
+		}
+		c = old
+		c.Name, c.Description, c.PathGlobs = in.Name, in.Description, in.PathGlobs
+		c.UpdatedAt = db.now().UTC().Truncate(time.Second)
+		globs, _ := json.Marshal(c.PathGlobs)
+		if _, err := tx.ExecContext(ctx, `UPDATE components SET name = $1, description = $2, path_globs = $3, updated_at = $4 WHERE id = $5`,
+			c.Name, c.Description, string(globs), unix(c.UpdatedAt), c.ID); err != nil {
+			return err
+		}
+		if strings.Join(old.PathGlobs, "\n") == strings.Join(c.PathGlobs, "\n") {
+			return nil
+		}
+		for _, table := range []string{"component_paths", "component_snapshot_totals"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE component_id = $1`, c.ID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM coverage_totals WHERE project_id = $1 AND component_id = $2`, projectID, c.ID); err != nil {
+			return err
+		}
+		return backfillComponent(ctx, tx, c)
+	})
+	return c, err
+}
+
+// DeleteComponent removes a component and its history.
+func (db *DB) DeleteComponent(ctx context.Context, projectID, idOrName string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		c, err := findComponent(ctx, tx, projectID, idOrName)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM coverage_totals WHERE project_id = $1 AND component_id = $2`, projectID, c.ID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM components WHERE id = $1`, c.ID)
+		return err
+	})
+}
+
+// backfillComponent matches the component's globs against every path the
+// project has seen, then replays the default branch's file changes to give the
+// component a totals row at every measured snapshot, and sums its coverage at
+// every default-branch commit with coverage. It reads each file version once.
+func backfillComponent(ctx context.Context, tx *sql.Tx, c plumb.Component) error {
+	m, err := metric.CompileGlobs(c.PathGlobs)
+	if err != nil {
+		return plumb.Errorf(plumb.EINVALID, "%v", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1`, c.ProjectID)
+	if err != nil {
+		return err
+	}
+	var members []int64
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return err
+		}
+		if m.Match(p) {
+			members = append(members, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO component_paths (component_id, path_id) VALUES ($1, $2)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, id := range members {
+		if _, err := ins.ExecContext(ctx, c.ID, id); err != nil {
+			return err
+		}
+	}
+	if err := backfillSnapshotTotals(ctx, tx, c); err != nil {
+		return err
+	}
+	return backfillCoverageTotals(ctx, tx, c)
+}
+
+func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) error {
+	type snap struct {
+		seq int64
+		at  time.Time
+	}
+	var snaps []snap
+	rows, err := tx.QueryContext(ctx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 ORDER BY seq`, c.ProjectID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var s snap
+		var at int64
+		if err := rows.Scan(&s.seq, &at); err != nil {
+			rows.Close()
+			return err
+		}
+		s.at = fromUnix(at)
+		snaps = append(snaps, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(snaps) == 0 {
+		return err
+	}
+	vrows, err := tx.QueryContext(ctx, `SELECT v.path_id, v.since_seq, v.deleted, `+prefixCols("v.", fileStatsColumns)+`
+		FROM component_paths cp JOIN file_versions v ON v.path_id = cp.path_id
+		WHERE cp.component_id = $1 ORDER BY v.since_seq`, c.ID)
+	if err != nil {
+		return err
+	}
+	defer vrows.Close()
+	type version struct {
+		pathID, since int64
+		deleted       bool
+		stats         metric.FileStats
+	}
+	var pending *version
+	next := func() (*version, error) {
+		if !vrows.Next() {
+			return nil, vrows.Err()
+		}
+		v := &version{}
+		if err := vrows.Scan(scanFileStats([]any{&v.pathID, &v.since, &v.deleted}, &v.stats)...); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	if pending, err = next(); err != nil {
+		return err
+	}
+	cur := map[int64]metric.FileStats{}
+	var t metric.Totals
+	type row struct {
+		seq int64
+		at  time.Time
+		t   metric.Totals
+	}
+	out := make([]row, 0, len(snaps))
+	for _, s := range snaps {
+		for pending != nil && pending.since <= s.seq {
+			if old, ok := cur[pending.pathID]; ok {
+				t.Sub(old)
+				delete(cur, pending.pathID)
+			}
+			if !pending.deleted {
+				t.Add(pending.stats)
+				cur[pending.pathID] = pending.stats
+			}
+			if pending, err = next(); err != nil {
+				return err
+			}
+		}
+		out = append(out, row{s.seq, s.at, t})
+	}
+	vrows.Close()
+	for _, r := range out {
+		if err := insertSnapshotTotals(ctx, tx, c.ID, r.seq, r.at, r.t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// backfillCoverageTotals gives the component a coverage measurement at every
+// default-branch commit that has one for the whole project.
+func backfillCoverageTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO coverage_totals (project_id, component_id, commit_sha, at, covered, missed)
+		SELECT pt.project_id, $2, pt.commit_sha, pt.at,
+			coalesce((SELECT sum(u.covered) FROM coverage_union u JOIN component_paths cp ON cp.path_id = u.path_id AND cp.component_id = $2
+				WHERE u.project_id = pt.project_id AND u.commit_sha = pt.commit_sha), 0),
+			coalesce((SELECT sum(u.missed) FROM coverage_union u JOIN component_paths cp ON cp.path_id = u.path_id AND cp.component_id = $2
+				WHERE u.project_id = pt.project_id AND u.commit_sha = pt.commit_sha), 0)
+		FROM coverage_totals pt WHERE pt.project_id = $1 AND pt.component_id = ''`, c.ProjectID, c.ID)
+	return err
+}
+
+// ComponentTotals returns a component's latest totals: its files at the
+// current default-branch snapshot and the latest default-branch coverage.
+func (db *DB) ComponentTotals(ctx context.Context, c plumb.Component) (metric.Totals, error) {
+	var t metric.Totals
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if t, err = latestSnapshotTotals(ctx, tx, c.ID); err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `SELECT covered, missed FROM coverage_totals WHERE project_id = $1 AND component_id = $2
+			ORDER BY at DESC, commit_sha DESC LIMIT 1`, c.ProjectID, c.ID).Scan(&t.Coverage.Covered, &t.Coverage.Missed)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return t, err
+}
+
+// TotalsAt is a component's totals at one measurement.
+type TotalsAt struct {
+	At     time.Time
+	Totals metric.Totals
+}
+
+// ComponentHistory returns a component's measurements up to `to`, oldest
+// first: analysis totals (from snapshots) and coverage totals (from coverage
+// uploads), each with its time.
+func (db *DB) ComponentHistory(ctx context.Context, c plumb.Component, to time.Time) (analysis, coverage []TotalsAt, err error) {
+	err = db.readTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT at, files, `+fileStatsColumns+` FROM component_snapshot_totals
+			WHERE component_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, c.ID, unix(to))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var r TotalsAt
+			var at int64
+			if err := rows.Scan(scanFileStats([]any{&at, &r.Totals.Files}, &r.Totals.Stats)...); err != nil {
+				rows.Close()
+				return err
+			}
+			r.At = fromUnix(at)
+			analysis = append(analysis, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT at, covered, missed FROM coverage_totals
+			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, c.ProjectID, c.ID, unix(to))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r TotalsAt
+			var at int64
+			if err := rows.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed); err != nil {
+				return err
+			}
+			r.At = fromUnix(at)
+			coverage = append(coverage, r)
+		}
+		return rows.Err()
+	})
+	return analysis, coverage, err
+}

@@ -1,0 +1,336 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/metric"
+)
+
+// AddCoverage stores one coverage report for a commit, merging it line by
+// line with earlier reports of the same commit and coverage tag. A report of
+// the project's default branch updates the coverage measurements of the
+// project and of every component at that commit.
+func (db *DB) AddCoverage(ctx context.Context, in plumb.CoverageInput) (string, error) {
+	if err := validateCoverage(&in); err != nil {
+		return "", err
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error { return db.addCoverage(ctx, tx, in) })
+	return in.ID, err
+}
+
+var shaPattern = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+
+func validateCoverage(in *plumb.CoverageInput) error {
+	var errs []string
+	in.CommitSHA = strings.ToLower(strings.TrimSpace(in.CommitSHA))
+	if !shaPattern.MatchString(in.CommitSHA) {
+		errs = append(errs, fmt.Sprintf("commitSha must be a hexadecimal commit SHA, got %q", in.CommitSHA))
+	}
+	if in.CoverageTag == "" {
+		in.CoverageTag = "default"
+	}
+	if in.UploadedAt.IsZero() {
+		errs = append(errs, "uploadedAt is required")
+	}
+	if in.ID == "" {
+		in.ID = NewID()
+	}
+	seen := map[string]bool{}
+	for i, f := range in.Files {
+		if f.Path == "" {
+			errs = append(errs, fmt.Sprintf("files[%d]: path is required", i))
+		}
+		if seen[f.Path] {
+			errs = append(errs, fmt.Sprintf("files[%d]: path %q is listed twice", i, f.Path))
+		}
+		seen[f.Path] = true
+		for j, h := range f.Hits {
+			if h < -1 {
+				errs = append(errs, fmt.Sprintf("files[%d] (%s): hits[%d] is %d; hits are -1, 0 or a positive count", i, f.Path, j, h))
+				break
+			}
+		}
+	}
+	return plumb.Invalid(errs)
+}
+
+func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) error {
+	var defaultBranch string
+	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&defaultBranch); errors.Is(err, sql.ErrNoRows) {
+		return notFound(fmt.Sprintf("no project %q", in.ProjectID))
+	} else if err != nil {
+		return err
+	}
+	at := in.UploadedAt.UTC().Truncate(time.Second)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, unix(at)); err != nil {
+		return err
+	}
+	paths := make([]string, len(in.Files))
+	for i, f := range in.Files {
+		paths[i] = f.Path
+	}
+	ids, err := db.pathIDs(ctx, tx, in.ProjectID, paths)
+	if err != nil {
+		return err
+	}
+	for _, f := range in.Files {
+		if err := mergeCoverageFile(ctx, tx, in, ids[f.Path], f.Hits); err != nil {
+			return err
+		}
+	}
+	if in.Branch != defaultBranch {
+		// A report reaching a default-branch commit another way (a tag, a
+		// feature branch) still merges into that commit's coverage: refresh
+		// its measurement, which keeps the time of its default-branch upload.
+		var prev int64
+		err := tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
+			in.ProjectID, in.CommitSHA).Scan(&prev)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		at = fromUnix(prev)
+	}
+	return updateCoverageTotals(ctx, tx, in.ProjectID, in.CommitSHA, at)
+}
+
+// mergeCoverageFile merges one file's hits into its (commit, tag) row and
+// refreshes the file's union over every tag of the commit.
+func mergeCoverageFile(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, pathID int64, hits []int64) error {
+	var blob []byte
+	err := tx.QueryRowContext(ctx, `SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3 AND path_id = $4`,
+		in.ProjectID, in.CommitSHA, in.CoverageTag, pathID).Scan(&blob)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	default:
+		old, err := decodeHits(blob)
+		if err != nil {
+			return err
+		}
+		hits = mergeHits(old, hits)
+	}
+	covered, missed, _ := countHits(hits)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, commit_sha, coverage_tag, path_id)
+		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`,
+		in.ProjectID, in.CommitSHA, in.CoverageTag, pathID, encodeHits(hits), covered, missed); err != nil {
+		return err
+	}
+	// The union over tags: covered when any tag hit the line, missed when
+	// some tag could cover it and none did.
+	rows, err := tx.QueryContext(ctx, `SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`,
+		in.ProjectID, in.CommitSHA, pathID)
+	if err != nil {
+		return err
+	}
+	var union []int64
+	for rows.Next() {
+		if err := rows.Scan(&blob); err != nil {
+			rows.Close()
+			return err
+		}
+		h, err := decodeHits(blob)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		union = unionHits(union, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	uc, um, _ := countHits(union)
+	_, err = tx.ExecContext(ctx, `INSERT INTO coverage_union (project_id, commit_sha, path_id, covered, missed) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (project_id, commit_sha, path_id) DO UPDATE SET covered = excluded.covered, missed = excluded.missed`,
+		in.ProjectID, in.CommitSHA, pathID, uc, um)
+	return err
+}
+
+// unionHits combines two tags' hits of one file: the larger count per line.
+func unionHits(a, b []int64) []int64 {
+	if len(b) > len(a) {
+		a, b = b, a
+	}
+	out := make([]int64, len(a))
+	copy(out, a)
+	for i, h := range b {
+		if h > out[i] {
+			out[i] = h
+		}
+	}
+	return out
+}
+
+// updateCoverageTotals recomputes the coverage measurement of a default-branch
+// commit for the whole project (component id "") and for every component.
+func updateCoverageTotals(ctx context.Context, tx *sql.Tx, projectID, commit string, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM coverage_totals WHERE project_id = $1 AND commit_sha = $2`, projectID, commit); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_totals (project_id, component_id, commit_sha, at, covered, missed)
+		SELECT $1, '', $2, $3, coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_union WHERE project_id = $1 AND commit_sha = $2`,
+		projectID, commit, unix(at)); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO coverage_totals (project_id, component_id, commit_sha, at, covered, missed)
+		SELECT $1, c.id, $2, $3,
+			coalesce((SELECT sum(u.covered) FROM coverage_union u JOIN component_paths cp ON cp.path_id = u.path_id AND cp.component_id = c.id
+				WHERE u.project_id = $1 AND u.commit_sha = $2), 0),
+			coalesce((SELECT sum(u.missed) FROM coverage_union u JOIN component_paths cp ON cp.path_id = u.path_id AND cp.component_id = c.id
+				WHERE u.project_id = $1 AND u.commit_sha = $2), 0)
+		FROM components c WHERE c.project_id = $1`, projectID, commit, unix(at))
+	return err
+}
+
+// ResolveReference turns a git reference into the commit it names:
+// refs/heads/<branch> is the commit of the branch's most recent coverage
+// upload, refs/tags/<tag> the tagged commit, and a hex string a full SHA or a
+// unique prefix of at least 7 characters.
+func (db *DB) ResolveReference(ctx context.Context, projectID, ref string) (string, error) {
+	return resolveReference(ctx, db.read, projectID, ref)
+}
+
+func resolveReference(ctx context.Context, q querier, projectID, ref string) (string, error) {
+	var sha string
+	var err error
+	switch {
+	case strings.HasPrefix(ref, "refs/heads/"):
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND branch = $2
+			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/heads/")).Scan(&sha)
+	case strings.HasPrefix(ref, "refs/tags/"):
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND git_tag = $2
+			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/tags/")).Scan(&sha)
+	default:
+		prefix := strings.ToLower(ref)
+		if len(prefix) < 7 || !shaPattern.MatchString(prefix) {
+			return "", notFound(fmt.Sprintf("Reference %q is neither refs/heads/<branch>, refs/tags/<tag> nor a commit SHA (40 hex characters or a unique prefix of at least 7).", ref))
+		}
+		rows, qerr := q.QueryContext(ctx, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
+			projectID, prefix, prefix+"~")
+		if qerr != nil {
+			return "", qerr
+		}
+		var found []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				rows.Close()
+				return "", err
+			}
+			found = append(found, s)
+		}
+		rows.Close()
+		switch len(found) {
+		case 0:
+			err = sql.ErrNoRows
+		case 1:
+			sha = found[0]
+		default:
+			return "", notFound(fmt.Sprintf("Commit prefix %q is ambiguous; give more characters of the SHA.", ref))
+		}
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", notFound(fmt.Sprintf("Reference %q has no coverage in this project.", ref))
+	}
+	return sha, err
+}
+
+// FileCoverageEntry is one coverage tag's line hits of one file.
+type FileCoverageEntry struct {
+	Tag  string
+	Path string
+	Hits []int64
+}
+
+// FileCoverage returns every coverage tag uploaded for the commit a reference
+// resolves to, and each tag's hits for path.
+func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []FileCoverageEntry, err error) {
+	err = db.readTx(ctx, func(tx *sql.Tx) error {
+		sha, err := resolveReference(ctx, tx, projectID, ref)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, sha)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var t string
+			if err := rows.Scan(&t); err != nil {
+				rows.Close()
+				return err
+			}
+			tags = append(tags, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT f.coverage_tag, f.hits FROM coverage_files f JOIN paths p ON p.id = f.path_id
+			WHERE f.project_id = $1 AND f.commit_sha = $2 AND p.project_id = $1 AND p.path = $3 ORDER BY f.coverage_tag`, projectID, sha, path)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e FileCoverageEntry
+			var blob []byte
+			if err := rows.Scan(&e.Tag, &blob); err != nil {
+				return err
+			}
+			if e.Hits, err = decodeHits(blob); err != nil {
+				return err
+			}
+			e.Path = path
+			files = append(files, e)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return notFound(fmt.Sprintf("File %q has no coverage at commit %s.", path, sha))
+		}
+		return nil
+	})
+	return tags, files, err
+}
+
+// FileTotals returns one file's figures at the current default-branch
+// snapshot and its coverage at the latest default-branch coverage. A path that
+// is not a file of the current snapshot is not found.
+func (db *DB) FileTotals(ctx context.Context, projectID, path string) (metric.Totals, error) {
+	var t metric.Totals
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var pathID int64
+		err := tx.QueryRowContext(ctx, `SELECT p.id, `+prefixCols("v.", fileStatsColumns)+` FROM paths p
+			JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
+			WHERE p.project_id = $1 AND p.path = $2 AND v.deleted = 0`, projectID, path).Scan(scanFileStats([]any{&pathID}, &t.Stats)...)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(fmt.Sprintf("%q is not a file of the latest analysis of the default branch.", path))
+		} else if err != nil {
+			return err
+		}
+		t.Files = 1
+		err = tx.QueryRowContext(ctx, `SELECT u.covered, u.missed FROM coverage_union u
+			WHERE u.project_id = $1 AND u.path_id = $2 AND u.commit_sha = (SELECT commit_sha FROM coverage_totals
+				WHERE project_id = $1 AND component_id = '' ORDER BY at DESC, commit_sha DESC LIMIT 1)`, projectID, pathID).
+			Scan(&t.Coverage.Covered, &t.Coverage.Missed)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return t, err
+}

@@ -1,0 +1,1037 @@
+package sqlstore
+
+// Export and import of a whole dataset (see docs/dataset.md and package
+// dataset). Export streams the document in its canonical order and layout,
+// holding in memory only the small lists (users, tokens, workspaces,
+// projects, applications, components) and one page of snapshot or coverage
+// headers at a time; issues, files and builds stream row by row. Import
+// validates the whole document first, then writes it in one transaction
+// through the same insert paths as the live service, so every derived table
+// (current snapshot, file versions, component totals, coverage unions and
+// totals) is rebuilt exactly as it was built the first time.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/dataset"
+	"github.com/plumbhq/plumb/metric"
+)
+
+// exportPage is how many snapshot or coverage headers Export holds at once.
+const exportPage = 256
+
+// Export writes the whole dataset to w as one JSON document, in the
+// canonical order and layout of docs/dataset.md. It reads one consistent
+// state of the database and holds only small lists in memory, so a project
+// with a million issues exports in bounded memory. Token secrets are never
+// exported (they are not stored); tokens carry their hash.
+func (db *DB) Export(ctx context.Context, w io.Writer) error {
+	return db.readTx(ctx, func(tx *sql.Tx) error { return exportTx(ctx, tx, w) })
+}
+
+func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
+	doc, err := loadRecords(ctx, tx)
+	if err != nil {
+		return err
+	}
+	dataset.SortRecords(doc)
+	w := dataset.NewWriter(out)
+	elements := func(name string, n int, each func(i int)) {
+		w.OpenList(name, true)
+		for i := 0; i < n; i++ {
+			each(i)
+		}
+		w.CloseList()
+	}
+	elements("users", len(doc.Users), func(i int) { w.Element(&doc.Users[i]) })
+	elements("tokens", len(doc.Tokens), func(i int) { w.Element(&doc.Tokens[i]) })
+	elements("workspaces", len(doc.Workspaces), func(i int) { w.Element(&doc.Workspaces[i]) })
+	elements("projects", len(doc.Projects), func(i int) { w.Element(&doc.Projects[i]) })
+	elements("applications", len(doc.Applications), func(i int) { w.Element(&doc.Applications[i]) })
+
+	w.OpenList("builds", true)
+	for _, p := range doc.Projects {
+		if err := exportBuilds(ctx, tx, w, p.ID); err != nil {
+			return err
+		}
+	}
+	w.CloseList()
+
+	w.OpenList("snapshots", true)
+	if err := exportSnapshots(ctx, tx, w); err != nil {
+		return err
+	}
+	w.CloseList()
+
+	w.OpenList("issueStates", true)
+	for _, p := range doc.Projects {
+		if err := eachRow(ctx, tx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 ORDER BY fingerprint`,
+			[]any{p.ID}, func(rows *sql.Rows) error {
+				st := dataset.IssueState{ProjectID: p.ID}
+				if err := rows.Scan(&st.Fingerprint, &st.Status); err != nil {
+					return err
+				}
+				w.Element(&st)
+				return w.Err()
+			}); err != nil {
+			return err
+		}
+	}
+	w.CloseList()
+
+	w.OpenList("coverage", true)
+	if err := exportCoverage(ctx, tx, w); err != nil {
+		return err
+	}
+	w.CloseList()
+
+	elements("components", len(doc.Components), func(i int) { w.Element(&doc.Components[i]) })
+	return w.Close()
+}
+
+// eachRow runs a query and calls fn for each row; rows are closed before it
+// returns, so the caller may run the next query on the same transaction.
+func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// loadRecords reads the small lists: users, tokens, workspaces with members,
+// projects with admins, applications with projects, and components.
+func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
+	doc := &dataset.Document{}
+	err := eachRow(ctx, tx, `SELECT id, login, name, created_at FROM users`, nil, func(rows *sql.Rows) error {
+		var u dataset.User
+		var created int64
+		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &created); err != nil {
+			return err
+		}
+		u.CreatedAt = fromUnix(created)
+		doc.Users = append(doc.Users, u)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(ctx, tx, `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens`, nil, func(rows *sql.Rows) error {
+		t, err := scanToken(rows)
+		if err != nil {
+			return err
+		}
+		doc.Tokens = append(doc.Tokens, dataset.Token{ID: t.ID, UserID: t.UserID, Name: t.Name, Hash: t.Hash,
+			CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, RevokedAt: t.RevokedAt})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	members := map[string][]dataset.Member{}
+	err = eachRow(ctx, tx, `SELECT workspace_id, user_id, role FROM workspace_members`, nil, func(rows *sql.Rows) error {
+		var ws string
+		var m dataset.Member
+		if err := rows.Scan(&ws, &m.UserID, &m.Role); err != nil {
+			return err
+		}
+		members[ws] = append(members[ws], m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(ctx, tx, `SELECT `+workspaceColumns+` FROM workspaces w`, nil, func(rows *sql.Rows) error {
+		w, err := scanWorkspace(rows)
+		if err != nil {
+			return err
+		}
+		doc.Workspaces = append(doc.Workspaces, dataset.Workspace{ID: w.ID, Key: w.Key, AvatarURL: w.AvatarURL, ProviderURL: w.ProviderURL,
+			ApplicationsEnabled: w.ApplicationsEnabled, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Members: nonNil(members[w.ID])})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	admins, err := pairs(ctx, tx, `SELECT project_id, user_id FROM project_admins`)
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(ctx, tx, `SELECT `+projectColumns+` FROM projects p`, nil, func(rows *sql.Rows) error {
+		p, err := scanProject(rows)
+		if err != nil {
+			return err
+		}
+		doc.Projects = append(doc.Projects, dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
+			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID])})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	appProjects, err := pairs(ctx, tx, `SELECT application_id, project_id FROM application_projects`)
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(ctx, tx, `SELECT id, workspace_id, name, description, created_at FROM applications`, nil, func(rows *sql.Rows) error {
+		var a dataset.Application
+		var created int64
+		if err := rows.Scan(&a.ID, &a.WorkspaceID, &a.Name, &a.Description, &created); err != nil {
+			return err
+		}
+		a.CreatedAt = fromUnix(created)
+		a.ProjectIDs = nonNil(appProjects[a.ID])
+		doc.Applications = append(doc.Applications, a)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(ctx, tx, `SELECT `+componentColumns+` FROM components c`, nil, func(rows *sql.Rows) error {
+		c, err := scanComponent(rows)
+		if err != nil {
+			return err
+		}
+		doc.Components = append(doc.Components, dataset.Component{ID: c.ID, ProjectID: c.ProjectID, Name: c.Name, Description: c.Description,
+			PathGlobs: nonNil(c.PathGlobs), CreatorID: c.CreatorID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+		return nil
+	})
+	return doc, err
+}
+
+// pairs reads a two-column link table into a map from the first column to
+// the second.
+func pairs(ctx context.Context, tx *sql.Tx, query string) (map[string][]string, error) {
+	out := map[string][]string{}
+	err := eachRow(ctx, tx, query, nil, func(rows *sql.Rows) error {
+		var a, b string
+		if err := rows.Scan(&a, &b); err != nil {
+			return err
+		}
+		out[a] = append(out[a], b)
+		return nil
+	})
+	return out, err
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func exportBuilds(ctx context.Context, tx *sql.Tx, w *dataset.Writer, projectID string) error {
+	return eachRow(ctx, tx, `SELECT `+buildColumns+` FROM builds WHERE project_id = $1 ORDER BY submitted_at, id`,
+		[]any{projectID}, func(rows *sql.Rows) error {
+			b, err := scanBuild(rows)
+			if err != nil {
+				return err
+			}
+			w.Element(&dataset.Build{ID: b.ID, ProjectID: b.ProjectID, Type: b.Type, Status: b.Status, BranchName: b.BranchName,
+				CommitSHA: b.CommitSHA, CommitMessage: b.CommitMessage, SubmittedAt: b.SubmittedAt, StartedAt: b.StartedAt,
+				FinishedAt: b.FinishedAt, StatusReason: b.StatusReason, Conclusion: b.Conclusion, ExitCode: b.ExitCode, Source: b.Source,
+				PullRequestNumber: b.PullRequestNumber, CommitterLogin: b.CommitterLogin, SnapshotID: b.SnapshotID})
+			return w.Err()
+		})
+}
+
+// exportSnapshots writes every snapshot in insertion (seq) order, a page of
+// headers at a time, each followed by its files, removals and issues.
+func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
+	type header struct {
+		seq      int64
+		head     dataset.SnapshotHead
+		measured bool
+	}
+	var after int64 = -1
+	for {
+		var page []header
+		err := eachRow(ctx, tx, `SELECT seq, id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots
+			WHERE seq > $1 ORDER BY seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
+			var h header
+			var at int64
+			if err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.Branch, &h.head.CommitSHA, &at, &h.measured); err != nil {
+				return err
+			}
+			h.head.AnalyzedAt = fromUnix(at)
+			page = append(page, h)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		for _, h := range page {
+			w.OpenRecord(h.head)
+			w.OpenList("files", true)
+			if h.measured {
+				if err := exportSnapshotFiles(ctx, tx, w, h.seq); err != nil {
+					return err
+				}
+			}
+			w.CloseList()
+			w.OpenList("removed", false)
+			if h.measured {
+				err := eachRow(ctx, tx, `SELECT p.path FROM file_versions v JOIN paths p ON p.id = v.path_id
+					WHERE v.since_seq = $1 AND v.deleted = 1 ORDER BY p.path`, []any{h.seq}, func(rows *sql.Rows) error {
+					var p string
+					if err := rows.Scan(&p); err != nil {
+						return err
+					}
+					w.Element(p)
+					return w.Err()
+				})
+				if err != nil {
+					return err
+				}
+			}
+			w.CloseList()
+			w.OpenList("issues", true)
+			err := eachRow(ctx, tx, `SELECT `+issueColumns+` FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, []any{h.seq},
+				func(rows *sql.Rows) error {
+					_, is, err := scanIssue(rows)
+					if err != nil {
+						return err
+					}
+					w.Element(&dataset.Issue{ID: is.ID, Fingerprint: is.Fingerprint, Tool: is.Tool, RuleKey: is.RuleKey, Message: is.Message,
+						Category: is.Category, Level: is.Level, Status: is.Status, DocumentationURL: is.DocumentationURL, Path: is.Path,
+						StartLine: is.StartLine, EndLine: is.EndLine})
+					return w.Err()
+				})
+			if err != nil {
+				return err
+			}
+			w.CloseList()
+			w.CloseRecord()
+			if err := w.Err(); err != nil {
+				return err
+			}
+		}
+		after = page[len(page)-1].seq
+	}
+}
+
+// exportSnapshotFiles writes the files of a measured snapshot whose base
+// figures (lines, loc, complexity, duplicated lines) differ from the path's
+// previous version, or that are new. A file_versions row whose only change
+// is in the issue figures is left out: an import recomputes those from the
+// snapshot's issues and writes the same row again.
+func exportSnapshotFiles(ctx context.Context, tx *sql.Tx, w *dataset.Writer, seq int64) error {
+	return eachRow(ctx, tx, `SELECT p.path, v.lines, v.loc, v.complexity, v.duplicated_lines,
+			pv.deleted, pv.lines, pv.loc, pv.complexity, pv.duplicated_lines
+		FROM file_versions v JOIN paths p ON p.id = v.path_id
+		LEFT JOIN file_versions pv ON pv.path_id = v.path_id AND pv.since_seq =
+			(SELECT max(x.since_seq) FROM file_versions x WHERE x.path_id = v.path_id AND x.since_seq < v.since_seq)
+		WHERE v.since_seq = $1 AND v.deleted = 0 ORDER BY p.path`, []any{seq}, func(rows *sql.Rows) error {
+		var f dataset.File
+		var pdel, plines, ploc, pcx, pdup sql.NullInt64
+		if err := rows.Scan(&f.Path, &f.Lines, &f.LOC, &f.Complexity, &f.DuplicatedLines, &pdel, &plines, &ploc, &pcx, &pdup); err != nil {
+			return err
+		}
+		if pdel.Valid && pdel.Int64 == 0 && plines.Int64 == f.Lines && ploc.Int64 == f.LOC && pcx.Int64 == f.Complexity && pdup.Int64 == f.DuplicatedLines {
+			return nil
+		}
+		w.Element(&f)
+		return w.Err()
+	})
+}
+
+// exportCoverage writes every coverage upload in insertion (seq) order. The
+// store keeps hits merged per (commit, coverage tag, file), not per upload,
+// so the merged hits go with the first upload of each (commit, coverage tag)
+// and its later uploads carry no files; an import merges them back to the
+// same rows.
+func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
+	type header struct {
+		seq   int64
+		head  dataset.CoverageHead
+		first bool
+	}
+	var after int64 = -1
+	for {
+		var page []header
+		err := eachRow(ctx, tx, `SELECT u.seq, u.id, u.project_id, u.commit_sha, u.branch, u.git_tag, u.coverage_tag, u.uploaded_at,
+				NOT EXISTS (SELECT 1 FROM coverage_uploads x WHERE x.project_id = u.project_id AND x.commit_sha = u.commit_sha
+					AND x.coverage_tag = u.coverage_tag AND x.seq < u.seq)
+			FROM coverage_uploads u WHERE u.seq > $1 ORDER BY u.seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
+			var h header
+			var at int64
+			if err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.CommitSHA, &h.head.Branch, &h.head.GitTag,
+				&h.head.CoverageTag, &at, &h.first); err != nil {
+				return err
+			}
+			h.head.UploadedAt = fromUnix(at)
+			page = append(page, h)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		for _, h := range page {
+			w.OpenRecord(h.head)
+			w.OpenList("files", true)
+			if h.first {
+				err := eachRow(ctx, tx, `SELECT p.path, f.hits FROM coverage_files f JOIN paths p ON p.id = f.path_id
+					WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.coverage_tag = $3 ORDER BY p.path`,
+					[]any{h.head.ProjectID, h.head.CommitSHA, h.head.CoverageTag}, func(rows *sql.Rows) error {
+						var f dataset.CoverageFile
+						var blob []byte
+						if err := rows.Scan(&f.Path, &blob); err != nil {
+							return err
+						}
+						hits, err := decodeHits(blob)
+						if err != nil {
+							return err
+						}
+						f.Hits = hits
+						w.Element(&f)
+						return w.Err()
+					})
+				if err != nil {
+					return err
+				}
+			}
+			w.CloseList()
+			w.CloseRecord()
+			if err := w.Err(); err != nil {
+				return err
+			}
+		}
+		after = page[len(page)-1].seq
+	}
+}
+
+// Import loads a dataset document (docs/dataset.md) into an empty database.
+// It refuses a database that holds any user or workspace, validates the
+// whole document first (an EINVALID error lists every problem, naming the
+// record and the field, up to maxImportProblems), and writes everything in
+// one transaction: on any failure nothing is written.
+func (db *DB) Import(ctx context.Context, r io.Reader) error {
+	if err := checkEmpty(ctx, db.read); err != nil {
+		return err
+	}
+	doc, err := dataset.Decode(r)
+	if err != nil {
+		return plumb.Errorf(plumb.EINVALID, "%v", err)
+	}
+	return db.ImportDocument(ctx, doc)
+}
+
+// ImportDocument is Import for a document already in memory (the demo, tests).
+func (db *DB) ImportDocument(ctx context.Context, doc *dataset.Document) error {
+	if err := validateDataset(doc); err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := checkEmpty(ctx, tx); err != nil {
+			return err
+		}
+		return db.importTx(ctx, tx, doc)
+	})
+}
+
+// checkEmpty refuses a database that holds any user or workspace.
+func checkEmpty(ctx context.Context, q querier) error {
+	var users, workspaces int64
+	if err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM workspaces)`).Scan(&users, &workspaces); err != nil {
+		return err
+	}
+	if users > 0 || workspaces > 0 {
+		return plumb.Errorf(plumb.ECONFLICT, "the database is not empty (it holds %d users and %d workspaces); "+
+			"a dataset can only be imported into an empty database", users, workspaces)
+	}
+	return nil
+}
+
+// importTx writes a valid document in dependency order, preserving every id
+// and time.
+func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) error {
+	exec := func(query string, args ...any) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	}
+	for _, u := range doc.Users {
+		if err := exec(`INSERT INTO users (id, login, name, created_at) VALUES ($1, $2, $3, $4)`,
+			u.ID, u.Login, u.Name, unix(u.CreatedAt)); err != nil {
+			return fmt.Errorf("import user %s: %w", u.ID, err)
+		}
+	}
+	for _, t := range doc.Tokens {
+		hash := t.Hash
+		if t.Token != "" {
+			hash = HashToken(t.Token)
+		}
+		if err := exec(`INSERT INTO tokens (id, user_id, name, hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			t.ID, t.UserID, t.Name, hash, unix(t.CreatedAt), nullUnix(t.LastUsedAt), nullUnix(t.RevokedAt)); err != nil {
+			return fmt.Errorf("import token %s: %w", t.ID, err)
+		}
+	}
+	for _, w := range doc.Workspaces {
+		if err := insertWorkspace(ctx, tx, plumb.Workspace{ID: w.ID, Key: w.Key, AvatarURL: w.AvatarURL, ProviderURL: w.ProviderURL,
+			ApplicationsEnabled: w.ApplicationsEnabled, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}); err != nil {
+			return fmt.Errorf("import workspace %s: %w", w.ID, err)
+		}
+		for _, m := range w.Members {
+			if err := exec(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)`, w.ID, m.UserID, m.Role); err != nil {
+				return fmt.Errorf("import workspace %s member %s: %w", w.ID, m.UserID, err)
+			}
+		}
+	}
+	for _, p := range doc.Projects {
+		if err := insertProject(ctx, tx, plumb.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
+			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}); err != nil {
+			return fmt.Errorf("import project %s: %w", p.ID, err)
+		}
+		for _, u := range p.AdminIDs {
+			if err := exec(`INSERT INTO project_admins (project_id, user_id) VALUES ($1, $2)`, p.ID, u); err != nil {
+				return fmt.Errorf("import project %s admin %s: %w", p.ID, u, err)
+			}
+		}
+	}
+	for _, a := range doc.Applications {
+		if err := insertApplication(ctx, tx, plumb.Application{ID: a.ID, WorkspaceID: a.WorkspaceID, Name: a.Name,
+			Description: a.Description, CreatedAt: a.CreatedAt}); err != nil {
+			return fmt.Errorf("import application %s: %w", a.ID, err)
+		}
+		for _, p := range a.ProjectIDs {
+			if err := exec(`INSERT INTO application_projects (application_id, project_id) VALUES ($1, $2)`, a.ID, p); err != nil {
+				return fmt.Errorf("import application %s project %s: %w", a.ID, p, err)
+			}
+		}
+	}
+	for i := range doc.Snapshots {
+		s := &doc.Snapshots[i]
+		in := plumb.SnapshotInput{ID: s.ID, ProjectID: s.ProjectID, Branch: s.Branch, CommitSHA: s.CommitSHA, AnalyzedAt: s.AnalyzedAt,
+			Files: make([]plumb.FileFigures, len(s.Files)), Removed: s.Removed, KeepStatus: true, Issues: make([]plumb.Issue, len(s.Issues))}
+		for j, f := range s.Files {
+			in.Files[j] = plumb.FileFigures{Path: f.Path, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines}
+		}
+		for j, is := range s.Issues {
+			in.Issues[j] = plumb.Issue{ID: is.ID, ProjectID: s.ProjectID, SnapshotID: s.ID, Fingerprint: is.Fingerprint, Tool: is.Tool,
+				RuleKey: is.RuleKey, Message: is.Message, Category: is.Category, Level: is.Level, Status: is.Status,
+				DocumentationURL: is.DocumentationURL, Path: is.Path, StartLine: is.StartLine, EndLine: is.EndLine}
+		}
+		if _, err := db.addSnapshot(ctx, tx, in); err != nil {
+			return fmt.Errorf("import snapshot %s: %w", s.ID, err)
+		}
+	}
+	for _, b := range doc.Builds {
+		if err := insertBuild(ctx, tx, plumb.Build{ID: b.ID, ProjectID: b.ProjectID, Type: b.Type, Status: b.Status, BranchName: b.BranchName,
+			CommitSHA: b.CommitSHA, CommitMessage: b.CommitMessage, SubmittedAt: b.SubmittedAt, StartedAt: b.StartedAt, FinishedAt: b.FinishedAt,
+			StatusReason: b.StatusReason, Conclusion: b.Conclusion, ExitCode: b.ExitCode, Source: b.Source,
+			PullRequestNumber: b.PullRequestNumber, CommitterLogin: b.CommitterLogin, SnapshotID: b.SnapshotID}); err != nil {
+			return fmt.Errorf("import build %s: %w", b.ID, err)
+		}
+	}
+	for _, st := range doc.IssueStates {
+		// Importing the snapshots' issues recorded a state for each of their
+		// fingerprints; the document's states are the final word.
+		if err := exec(`INSERT INTO issue_states (project_id, fingerprint, status) VALUES ($1, $2, $3)
+			ON CONFLICT (project_id, fingerprint) DO UPDATE SET status = excluded.status`,
+			st.ProjectID, st.Fingerprint, st.Status); err != nil {
+			return fmt.Errorf("import issue state %s/%s: %w", st.ProjectID, st.Fingerprint, err)
+		}
+	}
+	for i := range doc.Coverage {
+		c := &doc.Coverage[i]
+		in := plumb.CoverageInput{ID: c.ID, ProjectID: c.ProjectID, CommitSHA: c.CommitSHA, Branch: c.Branch, GitTag: c.GitTag,
+			CoverageTag: c.CoverageTag, UploadedAt: c.UploadedAt, Files: make([]plumb.CoverageFile, len(c.Files))}
+		if in.CoverageTag == "" {
+			in.CoverageTag = "default"
+		}
+		for j, f := range c.Files {
+			in.Files[j] = plumb.CoverageFile{Path: f.Path, Hits: f.Hits}
+		}
+		if err := db.addCoverage(ctx, tx, in); err != nil {
+			return fmt.Errorf("import coverage upload %s: %w", c.ID, err)
+		}
+	}
+	for _, c := range doc.Components {
+		comp := plumb.Component{ID: c.ID, ProjectID: c.ProjectID, Name: c.Name, Description: c.Description, PathGlobs: c.PathGlobs,
+			CreatorID: c.CreatorID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		if err := insertComponent(ctx, tx, comp); err != nil {
+			return fmt.Errorf("import component %s: %w", c.ID, err)
+		}
+		if err := backfillComponent(ctx, tx, comp); err != nil {
+			return fmt.Errorf("import component %s: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// insertComponent stores a component's definition (the same INSERT as
+// CreateComponent's).
+func insertComponent(ctx context.Context, q querier, c plumb.Component) error {
+	globs, err := json.Marshal(c.PathGlobs)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO components (id, project_id, name, description, path_globs, creator_id, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, c.ProjectID, c.Name, c.Description, string(globs), c.CreatorID, unix(c.CreatedAt), unix(c.UpdatedAt))
+	return err
+}
+
+// maxImportProblems caps the problems one failed import reports.
+const maxImportProblems = 50
+
+// lowerHex is a commit SHA as the store keeps it.
+var lowerHex = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+
+// tokenHash is a stored token hash: a hex SHA-256.
+var tokenHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// problems collects validation problems, keeping the first maxImportProblems.
+type problems struct {
+	list  []string
+	total int
+}
+
+func (p *problems) add(record, format string, args ...any) {
+	p.total++
+	if len(p.list) < maxImportProblems {
+		p.list = append(p.list, record+": "+fmt.Sprintf(format, args...))
+	}
+}
+
+func (p *problems) err() error {
+	list := p.list
+	if p.total > len(list) {
+		list = append(list, fmt.Sprintf("… and %d more problems (only the first %d are listed)", p.total-len(p.list), maxImportProblems))
+	}
+	return plumb.Invalid(list)
+}
+
+// record names the i-th record of a list for a problem: "builds[3] (id …)".
+func record(list string, i int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("%s[%d]", list, i)
+	}
+	return fmt.Sprintf("%s[%d] (id %s)", list, i, id)
+}
+
+// idIndex maps the ids of one kind of record to their index, reporting
+// missing, malformed and duplicate ids.
+type idIndex struct {
+	list string
+	at   map[string]int
+}
+
+func newIDIndex(list string) *idIndex { return &idIndex{list: list, at: map[string]int{}} }
+
+func (x *idIndex) add(p *problems, rec string, i int, id string) {
+	switch {
+	case id == "":
+		p.add(rec, "id is required")
+	case !isUUID(id):
+		p.add(rec, "id %q is not a UUID", id)
+	default:
+		if j, ok := x.at[id]; ok {
+			p.add(rec, "id is also the id of %s[%d]; ids are unique", x.list, j)
+			return
+		}
+		x.at[id] = i
+	}
+}
+
+func (x *idIndex) has(id string) bool { _, ok := x.at[id]; return ok }
+
+// ref checks a reference field to a record of this kind.
+func (x *idIndex) ref(p *problems, rec, field, id string) bool {
+	switch {
+	case id == "":
+		p.add(rec, "%s is required", field)
+	case !x.has(id):
+		p.add(rec, "%s %q is not the id of any of the dataset's %s", field, id, x.list)
+	default:
+		return true
+	}
+	return false
+}
+
+// foldASCII folds ASCII letters to lower case, as the store's unique
+// indexes and lookups (SQL lower()) compare names and keys.
+func foldASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, s)
+}
+
+func requireTime(p *problems, rec, field string, t time.Time) {
+	if t.IsZero() {
+		p.add(rec, "%s is required (an RFC 3339 time)", field)
+	}
+}
+
+func requireText(p *problems, rec, field, v string) bool {
+	if strings.TrimSpace(v) == "" {
+		p.add(rec, "%s is required", field)
+		return false
+	}
+	return true
+}
+
+func checkSHA(p *problems, rec, field, sha string) {
+	if !lowerHex.MatchString(sha) {
+		p.add(rec, "%s %q is not a commit SHA (7 to 64 lowercase hexadecimal characters)", field, sha)
+	}
+}
+
+func checkEnum(p *problems, rec, field, v string, values []string) {
+	if !plumb.Contains(values, v) {
+		p.add(rec, "%s %q is not one of %s", field, v, strings.Join(values, ", "))
+	}
+}
+
+// validateDataset checks a whole document before anything is written and
+// returns an EINVALID error listing every problem (up to maxImportProblems),
+// each naming the record and the field.
+func validateDataset(doc *dataset.Document) error {
+	p := &problems{}
+	if doc.Format != dataset.Format {
+		p.add("document", "format %q is not %q", doc.Format, dataset.Format)
+	}
+	if doc.Version != dataset.Version {
+		p.add("document", "version %d is not supported; this Plumb reads version %d", doc.Version, dataset.Version)
+	}
+
+	users := newIDIndex("users")
+	logins := map[string]int{}
+	for i, u := range doc.Users {
+		rec := record("users", i, u.ID)
+		users.add(p, rec, i, u.ID)
+		if requireText(p, rec, "login", u.Login) {
+			if strings.TrimSpace(u.Login) != u.Login {
+				p.add(rec, "login %q has leading or trailing white space", u.Login)
+			}
+			if j, ok := logins[foldASCII(u.Login)]; ok {
+				p.add(rec, "login %q is also the login of users[%d]; logins are unique, ignoring case", u.Login, j)
+			} else {
+				logins[foldASCII(u.Login)] = i
+			}
+		}
+		requireTime(p, rec, "createdAt", u.CreatedAt)
+	}
+
+	tokens := newIDIndex("tokens")
+	hashes := map[string]int{}
+	for i, t := range doc.Tokens {
+		rec := record("tokens", i, t.ID)
+		tokens.add(p, rec, i, t.ID)
+		users.ref(p, rec, "userId", t.UserID)
+		requireText(p, rec, "name", t.Name)
+		hash := ""
+		switch {
+		case t.Hash != "" && t.Token != "":
+			p.add(rec, "hash and token are both given; give exactly one: hash (the stored SHA-256) or token (a plaintext secret, for fixtures)")
+		case t.Hash == "" && t.Token == "":
+			p.add(rec, "hash or token is required: hash (64 lowercase hexadecimal characters, the SHA-256 of the secret) or token (a plaintext secret, for fixtures)")
+		case t.Token != "":
+			hash = HashToken(t.Token)
+		case !tokenHash.MatchString(t.Hash):
+			p.add(rec, "hash %q is not a SHA-256 (64 lowercase hexadecimal characters)", t.Hash)
+		default:
+			hash = t.Hash
+		}
+		if hash != "" {
+			if j, ok := hashes[hash]; ok {
+				p.add(rec, "hash is also the hash of tokens[%d]; every token has its own secret", j)
+			} else {
+				hashes[hash] = i
+			}
+		}
+		requireTime(p, rec, "createdAt", t.CreatedAt)
+	}
+
+	workspaces := newIDIndex("workspaces")
+	wsKeys := map[string]int{}
+	for i, w := range doc.Workspaces {
+		rec := record("workspaces", i, w.ID)
+		workspaces.add(p, rec, i, w.ID)
+		if err := validateKey("workspace", w.Key); err != nil {
+			p.add(rec, "key: %s", strings.Join(plumb.ErrorDetails(err), "; "))
+		} else if j, ok := wsKeys[foldASCII(w.Key)]; ok {
+			p.add(rec, "key %q is also the key of workspaces[%d]; keys are unique, ignoring case", w.Key, j)
+		} else {
+			wsKeys[foldASCII(w.Key)] = i
+		}
+		requireTime(p, rec, "createdAt", w.CreatedAt)
+		requireTime(p, rec, "updatedAt", w.UpdatedAt)
+		seen := map[string]int{}
+		for j, m := range w.Members {
+			mrec := fmt.Sprintf("%s: members[%d]", rec, j)
+			if users.ref(p, mrec, "userId", m.UserID) {
+				if k, ok := seen[m.UserID]; ok {
+					p.add(mrec, "userId %q is also members[%d]; a user is a member once", m.UserID, k)
+				}
+				seen[m.UserID] = j
+			}
+			checkEnum(p, mrec, "role", m.Role, []string{plumb.RoleMember, plumb.RoleAdmin})
+		}
+	}
+
+	projects := newIDIndex("projects")
+	projectWorkspace := map[string]string{}
+	defaultBranch := map[string]string{}
+	projKeys := map[string]int{}
+	for i, pr := range doc.Projects {
+		rec := record("projects", i, pr.ID)
+		projects.add(p, rec, i, pr.ID)
+		projectWorkspace[pr.ID] = pr.WorkspaceID
+		defaultBranch[pr.ID] = pr.DefaultBranch
+		workspaces.ref(p, rec, "workspaceId", pr.WorkspaceID)
+		if err := validateKey("project", pr.Key); err != nil {
+			p.add(rec, "key: %s", strings.Join(plumb.ErrorDetails(err), "; "))
+		} else if j, ok := projKeys[pr.WorkspaceID+"\x00"+foldASCII(pr.Key)]; ok {
+			p.add(rec, "key %q is also the key of projects[%d] in the same workspace; keys are unique per workspace, ignoring case", pr.Key, j)
+		} else {
+			projKeys[pr.WorkspaceID+"\x00"+foldASCII(pr.Key)] = i
+		}
+		requireText(p, rec, "defaultBranch", pr.DefaultBranch)
+		requireTime(p, rec, "createdAt", pr.CreatedAt)
+		requireTime(p, rec, "updatedAt", pr.UpdatedAt)
+		seen := map[string]int{}
+		for j, u := range pr.AdminIDs {
+			field := fmt.Sprintf("adminIds[%d]", j)
+			if users.ref(p, rec, field, u) {
+				if k, ok := seen[u]; ok {
+					p.add(rec, "%s %q is also adminIds[%d]", field, u, k)
+				}
+				seen[u] = j
+			}
+		}
+	}
+
+	apps := newIDIndex("applications")
+	appNames := map[string]int{}
+	for i, a := range doc.Applications {
+		rec := record("applications", i, a.ID)
+		apps.add(p, rec, i, a.ID)
+		workspaces.ref(p, rec, "workspaceId", a.WorkspaceID)
+		if requireText(p, rec, "name", a.Name) {
+			k := a.WorkspaceID + "\x00" + foldASCII(a.Name)
+			if j, ok := appNames[k]; ok {
+				p.add(rec, "name %q is also the name of applications[%d] in the same workspace; names are unique per workspace, ignoring case", a.Name, j)
+			} else {
+				appNames[k] = i
+			}
+		}
+		requireTime(p, rec, "createdAt", a.CreatedAt)
+		seen := map[string]int{}
+		for j, id := range a.ProjectIDs {
+			field := fmt.Sprintf("projectIds[%d]", j)
+			if !projects.ref(p, rec, field, id) {
+				continue
+			}
+			if projectWorkspace[id] != a.WorkspaceID {
+				p.add(rec, "%s %q is a project of another workspace", field, id)
+			}
+			if k, ok := seen[id]; ok {
+				p.add(rec, "%s %q is also projectIds[%d]", field, id, k)
+			}
+			seen[id] = j
+		}
+	}
+
+	// Snapshots, replaying each project's default branch to know which
+	// snapshots enter the metric history (and so keep their files).
+	snapshots := newIDIndex("snapshots")
+	snapshotProject := map[string]string{}
+	issueIDs := map[string]string{}
+	type history struct {
+		at    time.Time
+		index int
+	}
+	latest := map[string]history{}
+	for i, s := range doc.Snapshots {
+		rec := record("snapshots", i, s.ID)
+		snapshots.add(p, rec, i, s.ID)
+		snapshotProject[s.ID] = s.ProjectID
+		known := projects.ref(p, rec, "projectId", s.ProjectID)
+		requireText(p, rec, "branch", s.Branch)
+		checkSHA(p, rec, "commitSha", s.CommitSHA)
+		requireTime(p, rec, "analyzedAt", s.AnalyzedAt)
+		files := map[string]int{}
+		for j, f := range s.Files {
+			frec := fmt.Sprintf("%s: files[%d]", rec, j)
+			if f.Path == "" {
+				p.add(frec, "path is required")
+			} else if k, ok := files[f.Path]; ok {
+				p.add(frec, "path %q is also files[%d]", f.Path, k)
+			} else {
+				files[f.Path] = j
+			}
+			if f.Lines < 0 || f.LOC < 0 || f.Complexity < 0 || f.DuplicatedLines < 0 {
+				p.add(frec, "lines, loc, complexity and duplicatedLines must not be negative")
+			}
+			if f.LOC > f.Lines || f.DuplicatedLines > f.Lines {
+				p.add(frec, "loc and duplicatedLines must not exceed lines (%d)", f.Lines)
+			}
+		}
+		removed := map[string]int{}
+		for j, path := range s.Removed {
+			field := fmt.Sprintf("removed[%d]", j)
+			switch k, dup := removed[path]; {
+			case path == "":
+				p.add(rec, "%s: path is required", field)
+			case dup:
+				p.add(rec, "%s %q is also removed[%d]", field, path, k)
+			default:
+				if f, ok := files[path]; ok {
+					p.add(rec, "%s %q is also files[%d]; a file is either changed or removed", field, path, f)
+				}
+			}
+			removed[path] = j
+		}
+		if branch := defaultBranch[s.ProjectID]; known && branch != "" && s.Branch != "" && !s.AnalyzedAt.IsZero() {
+			h, seen := latest[s.ProjectID]
+			at := s.AnalyzedAt.UTC().Truncate(time.Second)
+			switch {
+			case s.Branch != branch:
+				if len(s.Files) > 0 || len(s.Removed) > 0 {
+					p.add(rec, "files and removed are kept only for the project's default branch %q; this snapshot is of branch %q and must list neither", branch, s.Branch)
+				}
+			case seen && at.Before(h.at):
+				if len(s.Files) > 0 || len(s.Removed) > 0 {
+					p.add(rec, "files and removed would be dropped: analyzedAt %s is before that of snapshots[%d] (%s), listed earlier on the same default branch, so this snapshot does not enter the metric history; list default-branch snapshots oldest first",
+						at.Format(time.RFC3339), h.index, h.at.Format(time.RFC3339))
+				}
+			default:
+				latest[s.ProjectID] = history{at, i}
+			}
+		}
+		for j, is := range s.Issues {
+			irec := fmt.Sprintf("%s: %s", rec, record("issues", j, is.ID))
+			switch {
+			case is.ID == "":
+				p.add(irec, "id is required")
+			case !isUUID(is.ID):
+				p.add(irec, "id %q is not a UUID", is.ID)
+			default:
+				if other, ok := issueIDs[is.ID]; ok {
+					p.add(irec, "id is also the id of an issue of %s; ids are unique", other)
+				} else {
+					issueIDs[is.ID] = record("snapshots", i, s.ID)
+				}
+			}
+			if msg := validateIssue(plumb.Issue{Fingerprint: is.Fingerprint, Tool: is.Tool, RuleKey: is.RuleKey, Path: is.Path,
+				Category: is.Category, Level: is.Level, Status: is.Status, StartLine: is.StartLine, EndLine: is.EndLine}); msg != "" {
+				p.add(irec, "%s", msg)
+			}
+		}
+	}
+
+	builds := newIDIndex("builds")
+	conclusions := []string{"succeeded", "failed"}
+	for i, b := range doc.Builds {
+		rec := record("builds", i, b.ID)
+		builds.add(p, rec, i, b.ID)
+		knownProject := projects.ref(p, rec, "projectId", b.ProjectID)
+		checkEnum(p, rec, "type", b.Type, plumb.BuildTypes)
+		checkEnum(p, rec, "status", b.Status, plumb.BuildStatuses)
+		if b.Conclusion != nil {
+			checkEnum(p, rec, "conclusion", *b.Conclusion, conclusions)
+		}
+		checkSHA(p, rec, "commitSha", b.CommitSHA)
+		requireTime(p, rec, "submittedAt", b.SubmittedAt)
+		if b.StartedAt != nil && b.StartedAt.Before(b.SubmittedAt) {
+			p.add(rec, "startedAt %s is before submittedAt %s", b.StartedAt.UTC().Format(time.RFC3339), b.SubmittedAt.UTC().Format(time.RFC3339))
+		}
+		if b.FinishedAt != nil && (b.FinishedAt.Before(b.SubmittedAt) || b.StartedAt != nil && b.FinishedAt.Before(*b.StartedAt)) {
+			p.add(rec, "finishedAt %s is before the build's submission or start", b.FinishedAt.UTC().Format(time.RFC3339))
+		}
+		if b.SnapshotID != "" {
+			if sp, ok := snapshotProject[b.SnapshotID]; !ok || !snapshots.has(b.SnapshotID) {
+				p.add(rec, "snapshotId %q is not the id of any of the dataset's snapshots", b.SnapshotID)
+			} else if knownProject && sp != b.ProjectID {
+				p.add(rec, "snapshotId %q is a snapshot of another project", b.SnapshotID)
+			}
+		}
+	}
+
+	states := map[string]int{}
+	for i, st := range doc.IssueStates {
+		rec := record("issueStates", i, "")
+		projects.ref(p, rec, "projectId", st.ProjectID)
+		if requireText(p, rec, "fingerprint", st.Fingerprint) {
+			k := st.ProjectID + "\x00" + st.Fingerprint
+			if j, ok := states[k]; ok {
+				p.add(rec, "fingerprint %q of this project is also issueStates[%d]", st.Fingerprint, j)
+			} else {
+				states[k] = i
+			}
+		}
+		checkEnum(p, rec, "status", st.Status, plumb.IssueStatuses)
+	}
+
+	uploads := newIDIndex("coverage")
+	for i, c := range doc.Coverage {
+		rec := record("coverage", i, c.ID)
+		uploads.add(p, rec, i, c.ID)
+		projects.ref(p, rec, "projectId", c.ProjectID)
+		checkSHA(p, rec, "commitSha", c.CommitSHA)
+		requireTime(p, rec, "uploadedAt", c.UploadedAt)
+		files := map[string]int{}
+		for j, f := range c.Files {
+			frec := fmt.Sprintf("%s: files[%d]", rec, j)
+			if f.Path == "" {
+				p.add(frec, "path is required")
+			} else if k, ok := files[f.Path]; ok {
+				p.add(frec, "path %q is also files[%d]", f.Path, k)
+			} else {
+				files[f.Path] = j
+			}
+			for k, h := range f.Hits {
+				if h < -1 {
+					p.add(frec, "hits[%d] is %d; hits are -1 (not coverable), 0 (missed) or a positive count", k, h)
+					break
+				}
+			}
+		}
+	}
+
+	components := newIDIndex("components")
+	compNames := map[string]int{}
+	for i, c := range doc.Components {
+		rec := record("components", i, c.ID)
+		components.add(p, rec, i, c.ID)
+		projects.ref(p, rec, "projectId", c.ProjectID)
+		if requireText(p, rec, "name", c.Name) {
+			k := c.ProjectID + "\x00" + foldASCII(c.Name)
+			if j, ok := compNames[k]; ok {
+				p.add(rec, "name %q is also the name of components[%d] in the same project; names are unique per project, ignoring case", c.Name, j)
+			} else {
+				compNames[k] = i
+			}
+		}
+		for _, err := range metric.ValidateGlobs(c.PathGlobs) {
+			p.add(rec, "%v", err)
+		}
+		users.ref(p, rec, "creatorId", c.CreatorID)
+		requireTime(p, rec, "createdAt", c.CreatedAt)
+		requireTime(p, rec, "updatedAt", c.UpdatedAt)
+	}
+	return p.err()
+}

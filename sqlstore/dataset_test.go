@@ -1,0 +1,845 @@
+package sqlstore
+
+// Tests of Export and Import against real SQLite files. The central checks
+// are round trips: a document (hand-built, the demo, or a database built
+// through the live write paths) is imported, exported, imported into a
+// second database and exported again; both exports must be identical, equal
+// to the canonical form of the input, and the derived tables (file versions,
+// component totals, coverage unions and totals) of both databases must be
+// the same rows.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/dataset"
+	"github.com/plumbhq/plumb/demo"
+)
+
+var dT0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// dOpen opens a fresh database in t.TempDir().
+func dOpen(t testing.TB, name string, now func() time.Time) *DB {
+	t.Helper()
+	if now == nil {
+		now = func() time.Time { return dT0.AddDate(0, 6, 0) }
+	}
+	db, err := Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), name+".db"), Options{Now: now})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func dCheck(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+}
+
+// did returns a UUID for record n of a kind.
+func did(kind, n int) string { return fmt.Sprintf("0190%04d-0000-7000-8000-%012d", kind, n) }
+
+const (
+	kUser = iota + 1
+	kToken
+	kWorkspace
+	kProject
+	kApplication
+	kBuild
+	kSnapshot
+	kIssue
+	kCoverage
+	kComponent
+)
+
+func ip(v int) *int               { return &v }
+func sp(v string) *string         { return &v }
+func tp(v time.Time) *time.Time   { return &v }
+func day(n float64) time.Duration { return time.Duration(n * float64(24*time.Hour)) }
+
+// richDoc is a hand-built document that exercises every rule of the format:
+// lists out of canonical order, ties broken by id, a non-UTC time, files
+// listed with unchanged figures, an issue-only change, a file removed and
+// re-added, a removal of an unknown path, an out-of-order default-branch
+// analysis, other branches, coverage merged over uploads, tags and empty
+// hits, and components with several globs.
+func richDoc() *dataset.Document {
+	u := func(n int) string { return did(kUser, n) }
+	w := func(n int) string { return did(kWorkspace, n) }
+	p := func(n int) string { return did(kProject, n) }
+	s := func(n int) string { return did(kSnapshot, n) }
+	iss := 0
+	issue := func(fp, path, cat, level, status string) dataset.Issue {
+		iss++
+		return dataset.Issue{ID: did(kIssue, iss), Fingerprint: fp, Tool: "golint", RuleKey: "R-" + fp, Message: "Fix <" + fp + "> & more",
+			Category: cat, Level: level, Status: status, Path: path}
+	}
+	withDoc := func(is dataset.Issue) dataset.Issue {
+		is.DocumentationURL = "https://example.com/rules?id=" + is.RuleKey + "&x=1"
+		is.StartLine, is.EndLine = ip(3), ip(7)
+		return is
+	}
+	f := func(path string, lines, loc, cx, dup int64) dataset.File {
+		return dataset.File{Path: path, Lines: lines, LOC: loc, Complexity: cx, DuplicatedLines: dup}
+	}
+	shaX, shaY, shaZ := strings.Repeat("ab", 20), strings.Repeat("cd", 20), strings.Repeat("0e", 20)
+	plus2 := time.FixedZone("CEST", 2*3600)
+	return &dataset.Document{
+		Format: dataset.Format, Version: dataset.Version,
+		Users: []dataset.User{
+			{ID: u(3), Login: "grace", Name: "Grace Hopper", CreatedAt: dT0.Add(day(2))},
+			{ID: u(1), Login: "ada", Name: "Ada Lovelace", CreatedAt: dT0.In(plus2)},
+			{ID: u(4), Login: "Linus", Name: "", CreatedAt: dT0.Add(day(1))},
+			{ID: u(2), Login: "margaret", Name: "Margaret \"Maggie\" Hamilton", CreatedAt: dT0.Add(day(1))},
+		},
+		Tokens: []dataset.Token{
+			{ID: did(kToken, 2), UserID: u(1), Name: "ci", Hash: strings.Repeat("a1", 32), CreatedAt: dT0.Add(day(5)), LastUsedAt: tp(dT0.Add(day(6)))},
+			{ID: did(kToken, 1), UserID: u(2), Name: "old", Hash: strings.Repeat("b2", 32), CreatedAt: dT0.Add(day(3)), RevokedAt: tp(dT0.Add(day(4)))},
+		},
+		Workspaces: []dataset.Workspace{
+			{ID: w(2), Key: "Zeta", AvatarURL: "https://github.com/Zeta.png", ProviderURL: "https://github.com/Zeta",
+				CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(3)),
+				Members: []dataset.Member{{UserID: u(3), Role: "member"}, {UserID: u(1), Role: "admin"}}},
+			{ID: w(1), Key: "acme", AvatarURL: "https://github.com/acme.png", ProviderURL: "https://github.com/acme", ApplicationsEnabled: true,
+				CreatedAt: dT0.Add(day(1)), UpdatedAt: dT0.Add(day(1)),
+				Members: []dataset.Member{{UserID: u(4), Role: "member"}, {UserID: u(2), Role: "admin"}, {UserID: u(1), Role: "member"}}},
+		},
+		Projects: []dataset.Project{
+			{ID: p(3), WorkspaceID: w(2), Key: "tool", DefaultBranch: "trunk", CreatedAt: dT0.Add(day(3)), UpdatedAt: dT0.Add(day(3)), AdminIDs: []string{}},
+			{ID: p(1), WorkspaceID: w(1), Key: "web", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: dT0.Add(day(2)),
+				UpdatedAt: dT0.Add(day(4)), AdminIDs: []string{u(4), u(3)}},
+			{ID: p(2), WorkspaceID: w(1), Key: "API", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
+		},
+		Applications: []dataset.Application{
+			{ID: did(kApplication, 1), WorkspaceID: w(1), Name: "Shop", Description: "The shop", CreatedAt: dT0.Add(day(5)), ProjectIDs: []string{p(2), p(1)}},
+			{ID: did(kApplication, 2), WorkspaceID: w(1), Name: "admin", CreatedAt: dT0.Add(day(6))},
+		},
+		Builds: []dataset.Build{
+			{ID: did(kBuild, 3), ProjectID: p(1), Type: "analysis", Status: "succeeded", BranchName: "main", CommitSHA: shaX, CommitMessage: "Add <b>",
+				SubmittedAt: dT0.Add(day(10)), StartedAt: tp(dT0.Add(day(10) + time.Minute)), FinishedAt: tp(dT0.Add(day(10) + 5*time.Minute)),
+				Conclusion: sp("succeeded"), ExitCode: ip(0), Source: "github", PullRequestNumber: ip(42), CommitterLogin: "ada", SnapshotID: s(1)},
+			{ID: did(kBuild, 2), ProjectID: p(1), Type: "format", Status: "failed", BranchName: "feature", CommitSHA: shaY,
+				SubmittedAt: dT0.Add(day(10)), FinishedAt: tp(dT0.Add(day(10) + time.Hour)), StatusReason: sp("timeout"),
+				Conclusion: sp("failed"), ExitCode: ip(2)},
+			{ID: did(kBuild, 1), ProjectID: p(2), Type: "coverage_setup", Status: "submitted", BranchName: "main", CommitSHA: shaZ,
+				SubmittedAt: dT0.Add(day(9))},
+			{ID: did(kBuild, 4), ProjectID: p(1), Type: "ssh", Status: "running", BranchName: "main", CommitSHA: shaY[:7],
+				SubmittedAt: dT0.Add(day(1)), StartedAt: tp(dT0.Add(day(1)))},
+		},
+		Snapshots: []dataset.Snapshot{
+			{ID: s(1), ProjectID: p(1), Branch: "main", CommitSHA: shaX, AnalyzedAt: dT0.Add(day(10)),
+				Files: []dataset.File{f("lib/x.go", 10, 8, 1, 0), f("b.go", 50, 40, 7, 5), f("a.go", 100, 80, 12, 10), f("c.go", 5, 5, 0, 0)},
+				Issues: []dataset.Issue{issue("a1", "a.go", "bug", "high", "open"), issue("b1", "b.go", "vulnerability", "medium", "ignored"),
+					withDoc(issue("a2", "a.go", "lint", "low", "open"))}},
+			{ID: s(2), ProjectID: p(1), Branch: "feature", CommitSHA: shaY, AnalyzedAt: dT0.Add(day(10) + time.Hour),
+				Issues: []dataset.Issue{issue("f1", "a.go", "style", "note", "")}},
+			{ID: s(3), ProjectID: p(1), Branch: "main", CommitSHA: strings.Repeat("11", 20), AnalyzedAt: dT0.Add(day(11)),
+				Files: []dataset.File{f("d.go", 20, 20, 2, 0), f("b.go", 60, 40, 7, 5)}, Removed: []string{"c.go"},
+				Issues: []dataset.Issue{issue("a1", "a.go", "bug", "high", "open"), issue("a3", "a.go", "secret", "fmt", "open"),
+					issue("b1", "b.go", "vulnerability", "medium", "ignored")}},
+			{ID: s(4), ProjectID: p(1), Branch: "main", CommitSHA: strings.Repeat("22", 20), AnalyzedAt: dT0.Add(day(12)),
+				Files: []dataset.File{f("a.go", 100, 80, 12, 10)}, Removed: []string{}, Issues: []dataset.Issue{}},
+			{ID: s(5), ProjectID: p(1), Branch: "main", CommitSHA: strings.Repeat("33", 20), AnalyzedAt: dT0.Add(day(11.5)),
+				Issues: []dataset.Issue{issue("a1", "a.go", "bug", "high", "open")}},
+			{ID: s(7), ProjectID: p(2), Branch: "main", CommitSHA: shaZ, AnalyzedAt: dT0.Add(day(9)),
+				Files: []dataset.File{f("main.go", 30, 25, 3, 0), f("docs/api.md", 200, 0, 0, 0)}},
+			{ID: s(6), ProjectID: p(1), Branch: "main", CommitSHA: strings.Repeat("44", 20), AnalyzedAt: dT0.Add(day(13)),
+				Files: []dataset.File{f("c.go", 6, 6, 0, 0)}, Removed: []string{"never-existed.go", "lib/x.go"},
+				Issues: []dataset.Issue{issue("c1", "c.go", "dead_code", "medium", "open")}},
+			{ID: s(8), ProjectID: p(3), Branch: "trunk", CommitSHA: strings.Repeat("55", 20), AnalyzedAt: dT0.Add(day(8)),
+				Files: []dataset.File{f("tool.py", 3, 3, 0, 0)}, Issues: []dataset.Issue{issue("t1", "tool.py", "dependency_alert", "high", "ignored")}},
+			{ID: s(9), ProjectID: p(3), Branch: "main", CommitSHA: strings.Repeat("66", 20), AnalyzedAt: dT0.Add(day(9))},
+		},
+		IssueStates: []dataset.IssueState{
+			{ProjectID: p(3), Fingerprint: "t1", Status: "ignored"},
+			{ProjectID: p(1), Fingerprint: "b1", Status: "ignored"},
+			{ProjectID: p(1), Fingerprint: "a1", Status: "open"},
+		},
+		Coverage: []dataset.Coverage{
+			{ID: did(kCoverage, 1), ProjectID: p(1), CommitSHA: shaX, Branch: "main", CoverageTag: "unit", UploadedAt: dT0.Add(day(10)),
+				Files: []dataset.CoverageFile{{Path: "b.go", Hits: []int64{0, 0}}, {Path: "a.go", Hits: []int64{1, 0, -1}}}},
+			{ID: did(kCoverage, 2), ProjectID: p(1), CommitSHA: shaX, Branch: "main", CoverageTag: "unit", UploadedAt: dT0.Add(day(10) + time.Hour),
+				Files: []dataset.CoverageFile{{Path: "a.go", Hits: []int64{2, -1, 3, 0}}, {Path: "d.go", Hits: []int64{5}}}},
+			{ID: did(kCoverage, 3), ProjectID: p(1), CommitSHA: shaX, Branch: "feature", UploadedAt: dT0.Add(day(10) + 2*time.Hour),
+				Files: []dataset.CoverageFile{{Path: "a.go", Hits: []int64{0, 0, 0}}}},
+			{ID: did(kCoverage, 4), ProjectID: p(1), CommitSHA: shaY, GitTag: "v1.0.0", CoverageTag: "e2e", UploadedAt: dT0.Add(day(11)),
+				Files: []dataset.CoverageFile{{Path: "b.go", Hits: []int64{}}, {Path: "z.go"}}},
+			{ID: did(kCoverage, 5), ProjectID: p(1), CommitSHA: shaX, Branch: "main", CoverageTag: "unit", UploadedAt: dT0.Add(day(12))},
+			{ID: did(kCoverage, 6), ProjectID: p(2), CommitSHA: shaZ, Branch: "main", CoverageTag: "unit", UploadedAt: dT0.Add(day(9)),
+				Files: []dataset.CoverageFile{{Path: "main.go", Hits: []int64{-1, 1, 1, 0}}}},
+		},
+		Components: []dataset.Component{
+			{ID: did(kComponent, 3), ProjectID: p(2), Name: "all", PathGlobs: []string{"*"}, CreatorID: u(2), CreatedAt: dT0.Add(day(20)), UpdatedAt: dT0.Add(day(20))},
+			{ID: did(kComponent, 2), ProjectID: p(1), Name: "docs", Description: "Documentation", PathGlobs: []string{"docs/*", "README.md"},
+				CreatorID: u(1), CreatedAt: dT0.Add(day(3)), UpdatedAt: dT0.Add(day(30))},
+			{ID: did(kComponent, 1), ProjectID: p(1), Name: "Backend", PathGlobs: []string{"*.go", "lib/*"}, CreatorID: u(1),
+				CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
+		},
+	}
+}
+
+func dExport(t testing.TB, db *DB) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	dCheck(t, db.Export(context.Background(), &buf))
+	return buf.Bytes()
+}
+
+func dEncode(t testing.TB, doc *dataset.Document) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	dCheck(t, dataset.Encode(&buf, doc))
+	return buf.Bytes()
+}
+
+// dSame reports the first differing line of two documents.
+func dSame(t *testing.T, label string, got, want []byte) {
+	t.Helper()
+	if bytes.Equal(got, want) {
+		return
+	}
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			t.Fatalf("%s: documents differ at line %d (of %d and %d):\n got: %.400s\nwant: %.400s", label, i+1, len(g), len(w), gl, wl)
+		}
+	}
+	t.Fatalf("%s: documents differ", label)
+}
+
+// roundTrip imports doc into a fresh database, exports it, imports the
+// export into a second database and exports that; it checks the two exports
+// are identical and the derived tables equal, and returns the first export.
+func roundTrip(t *testing.T, doc *dataset.Document) []byte {
+	t.Helper()
+	ctx := context.Background()
+	db1 := dOpen(t, "one", nil)
+	dCheck(t, db1.ImportDocument(ctx, doc))
+	e1 := dExport(t, db1)
+	db2 := dOpen(t, "two", nil)
+	dCheck(t, db2.Import(ctx, bytes.NewReader(e1)))
+	e2 := dExport(t, db2)
+	dSame(t, "second export vs first", e2, e1)
+	dSameState(t, db2, db1)
+	return e1
+}
+
+func TestDatasetRoundTripHandBuilt(t *testing.T) {
+	doc := richDoc()
+	e1 := roundTrip(t, doc)
+	dSame(t, "export vs canonical input", e1, dEncode(t, dataset.Canonical(doc)))
+
+	// Spot checks of the rules, on the export itself.
+	got, err := dataset.Decode(bytes.NewReader(e1))
+	dCheck(t, err)
+	byID := map[string]dataset.Snapshot{}
+	for _, s := range got.Snapshots {
+		byID[s.ID] = s
+	}
+	paths := func(s dataset.Snapshot) []string {
+		out := []string{}
+		for _, f := range s.Files {
+			out = append(out, f.Path)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		n              int
+		files, removed []string
+	}{
+		{1, []string{"a.go", "b.go", "c.go", "lib/x.go"}, []string{}},
+		{2, []string{}, []string{}},                     // another branch
+		{3, []string{"b.go", "d.go"}, []string{"c.go"}}, // a.go's issue figures changed only
+		{4, []string{}, []string{}},                     // a.go listed unchanged
+		{5, []string{}, []string{}},                     // older than the current one: not measured
+		{6, []string{"c.go"}, []string{"lib/x.go"}},
+	} {
+		s := byID[did(kSnapshot, c.n)]
+		if !reflect.DeepEqual(paths(s), c.files) || !reflect.DeepEqual(s.Removed, c.removed) {
+			t.Errorf("snapshot %d: files %v removed %v, want %v %v", c.n, paths(s), s.Removed, c.files, c.removed)
+		}
+	}
+	cov := got.Coverage
+	if len(cov[0].Files) != 3 || !reflect.DeepEqual(cov[0].Files[0], dataset.CoverageFile{Path: "a.go", Hits: []int64{3, 0, 3, 0}}) ||
+		len(cov[1].Files) != 0 || len(cov[4].Files) != 0 || cov[2].CoverageTag != "default" {
+		t.Errorf("coverage not merged into the first upload of each commit and tag: %+v", cov)
+	}
+	if got.Users[0].ID != did(kUser, 1) || got.Users[1].ID != did(kUser, 2) || got.Users[2].ID != did(kUser, 4) {
+		t.Errorf("users not in created_at, id order: %+v", got.Users)
+	}
+	if got.Workspaces[0].Key != "acme" || got.Projects[0].Key != "API" || got.Applications[0].Name != "admin" {
+		t.Errorf("workspaces, projects or applications out of order")
+	}
+	if !bytes.Contains(e1, []byte(`"message":"Fix <a1> & more"`)) || !bytes.Contains(e1, []byte(`"createdAt":"2026-01-05T09:00:00Z"`)) {
+		t.Errorf("HTML characters escaped or times not in UTC")
+	}
+}
+
+// The layout is json.Marshal's output of the same document, plus line feeds.
+func TestDatasetLayoutIsMarshal(t *testing.T) {
+	doc := dataset.Canonical(richDoc())
+	out := dEncode(t, doc)
+	var compact bytes.Buffer
+	dCheck(t, json.Compact(&compact, out))
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	dCheck(t, enc.Encode(doc))
+	if compact.String()+"\n" != want.String() {
+		t.Fatalf("compacted layout differs from json.Marshal:\n%s\n%s", compact.String(), want.String())
+	}
+	// One record per line: every user, token, … starts its own line.
+	for _, s := range []string{"\n{\"id\":\"" + did(kUser, 1), "\n{\"path\":\"a.go\"", "\n{\"id\":\"" + did(kIssue, 1), "\n\"components\":["} {
+		if !bytes.Contains(out, []byte(s)) {
+			t.Errorf("layout lacks %q", s)
+		}
+	}
+	if bytes.Contains(out, []byte("\n\n")) || !bytes.HasSuffix(out, []byte("]}\n")) {
+		t.Errorf("layout has an empty line or a wrong ending")
+	}
+	// Decoding and encoding again is the identity.
+	back, err := dataset.Decode(bytes.NewReader(out))
+	dCheck(t, err)
+	if again := dEncode(t, back); !bytes.Equal(again, out) {
+		t.Errorf("decode → encode changes the document")
+	}
+}
+
+func TestDatasetRoundTripDemo(t *testing.T) {
+	doc := demo.Generate(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "plb_testtoken0123456789abcdefghijklmnopqrstu")
+	e1 := roundTrip(t, &doc)
+	dSame(t, "export vs canonical demo", e1, dEncode(t, dataset.Canonical(&doc)))
+}
+
+// A database built through the live write paths (components created before,
+// between and after snapshots and coverage; statuses carried by
+// fingerprint) exports a document that rebuilds the same database.
+func TestDatasetRoundTripLive(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) { liveRoundTrip(t, seed) })
+	}
+}
+
+func liveRoundTrip(t *testing.T, seed uint64) {
+	ctx := context.Background()
+	now := dT0
+	clock := func() time.Time { return now }
+	db := dOpen(t, "live", clock)
+	u, err := db.CreateUser(ctx, "alice", "Alice")
+	dCheck(t, err)
+	_, _, err = db.CreateToken(ctx, "alice", "laptop")
+	dCheck(t, err)
+	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme", ApplicationsEnabled: true})
+	dCheck(t, err)
+	dCheck(t, db.AddMember(ctx, "acme", "alice", "admin"))
+	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web", ComponentsEnabled: true})
+	dCheck(t, err)
+	dCheck(t, db.AddProjectAdmin(ctx, "acme/web", "alice"))
+	a, err := db.CreateApplication(ctx, p.WorkspaceID, "Shop", "")
+	dCheck(t, err)
+	dCheck(t, db.AddApplicationProject(ctx, "acme", a.ID, "web"))
+
+	r := rand.New(rand.NewPCG(seed, 11))
+	pool := []string{"src/a.go", "src/b.go", "src/c/d.go", "docs/x.md", "README.md", "lib/u.go", "go.mod"}
+	tree := map[string]bool{}
+	var commits []string
+	n := 0
+	sha := func() string { n++; return fmt.Sprintf("%040x", n*7919+13) }
+	component := func(name string, globs ...string) {
+		_, err := db.CreateComponent(ctx, plumb.Component{ProjectID: p.ID, Name: name, PathGlobs: globs, CreatorID: u.ID})
+		dCheck(t, err)
+	}
+	component("early", "src/*")
+	for step := 0; step < 120; step++ {
+		now = now.Add(time.Duration(r.IntN(30)+1) * time.Hour)
+		if step == 60 {
+			component("middle", "*.md", "lib/*")
+			_, err := db.write.ExecContext(ctx, `INSERT INTO issue_states (project_id, fingerprint, status) VALUES ($1, 'fp1', 'ignored')
+				ON CONFLICT (project_id, fingerprint) DO UPDATE SET status = 'ignored'`, p.ID)
+			dCheck(t, err)
+		}
+		switch k := r.IntN(10); {
+		case k < 5:
+			in := plumb.SnapshotInput{ProjectID: p.ID, Branch: "main", CommitSHA: sha(), AnalyzedAt: now, FullTree: r.IntN(6) == 0}
+			for _, path := range pool {
+				if r.IntN(3) == 0 || in.FullTree && r.IntN(2) == 0 {
+					lines := int64(r.IntN(100) + 1)
+					in.Files = append(in.Files, plumb.FileFigures{Path: path, Lines: lines, LOC: lines / 2, Complexity: int64(r.IntN(9)), DuplicatedLines: min(int64(r.IntN(3)), lines)})
+				} else if !in.FullTree && tree[path] && r.IntN(8) == 0 {
+					in.Removed = append(in.Removed, path)
+				}
+			}
+			for i := r.IntN(5); i > 0; i-- {
+				in.Issues = append(in.Issues, plumb.Issue{Fingerprint: fmt.Sprintf("fp%d", r.IntN(6)), Tool: "lint", RuleKey: "R", Message: "m",
+					Path: pool[r.IntN(len(pool))], Category: plumb.IssueCategories[r.IntN(len(plumb.IssueCategories))],
+					Level: plumb.IssueLevels[r.IntN(len(plumb.IssueLevels))], Status: []string{"", "open", "ignored"}[r.IntN(3)]})
+			}
+			_, err := db.AddSnapshot(ctx, in)
+			dCheck(t, err)
+			if in.FullTree {
+				tree = map[string]bool{}
+			}
+			for _, f := range in.Files {
+				tree[f.Path] = true
+			}
+			for _, path := range in.Removed {
+				delete(tree, path)
+			}
+			commits = append(commits, in.CommitSHA)
+		case k == 5:
+			_, err := db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: "feature", CommitSHA: sha(), AnalyzedAt: now,
+				Issues: []plumb.Issue{{Fingerprint: "ff", Tool: "lint", RuleKey: "R", Path: "src/a.go", Category: "bug", Level: "high"}}})
+			dCheck(t, err)
+		case k == 6:
+			_, err := db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: "main", CommitSHA: sha(), AnalyzedAt: dT0.Add(-time.Hour),
+				Files: []plumb.FileFigures{{Path: "src/a.go", Lines: 1}}})
+			dCheck(t, err)
+		case k == 7:
+			b := plumb.Build{ProjectID: p.ID, Type: "analysis", Status: "succeeded", BranchName: "main", CommitSHA: sha(), SubmittedAt: now}
+			_, err := db.AddBuild(ctx, b)
+			dCheck(t, err)
+		default:
+			// Coverage of default-branch commits (reached by the branch, a
+			// tag, or a feature branch) and of feature commits.
+			in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha(), Branch: "feature", UploadedAt: now,
+				CoverageTag: []string{"", "unit", "e2e"}[r.IntN(3)]}
+			if len(commits) > 0 && r.IntN(4) > 0 {
+				in.CommitSHA = commits[r.IntN(len(commits))]
+				switch r.IntN(4) {
+				case 0:
+					in.Branch, in.GitTag = "", "v1"
+				case 1:
+				default:
+					in.Branch = "main"
+				}
+			}
+			for _, path := range pool {
+				if r.IntN(3) == 0 {
+					hits := make([]int64, r.IntN(8))
+					for i := range hits {
+						hits[i] = int64(r.IntN(4) - 1)
+					}
+					in.Files = append(in.Files, plumb.CoverageFile{Path: path, Hits: hits})
+				}
+			}
+			_, err := db.AddCoverage(ctx, in)
+			dCheck(t, err)
+		}
+	}
+	component("late", "*")
+
+	e0 := dExport(t, db)
+	db1 := dOpen(t, "copy", nil)
+	dCheck(t, db1.Import(ctx, bytes.NewReader(e0)))
+	dSame(t, "export of the copy vs export of the original", dExport(t, db1), e0)
+	dSameState(t, db1, db)
+	// The export is canonical: canonicalising it changes nothing.
+	doc, err := dataset.Decode(bytes.NewReader(e0))
+	dCheck(t, err)
+	dSame(t, "canonical form of the export", dEncode(t, dataset.Canonical(doc)), e0)
+}
+
+// dState dumps every table, derived ones included, with internal numbers
+// (seq, path ids) replaced by what they stand for.
+func dState(t *testing.T, db *DB) map[string][]string {
+	t.Helper()
+	queries := map[string]string{
+		"projects":  `SELECT p.id, p.key, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_snapshot), '') FROM projects p`,
+		"snapshots": `SELECT id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots`,
+		"issues": `SELECT i.id, s.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level, i.status,
+			coalesce(i.documentation_url, '-'), i.path, coalesce(i.start_line, -1), coalesce(i.end_line, -1)
+			FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq`,
+		"issue_order":  `SELECT s.id, group_concat(i.id) FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq GROUP BY s.id`,
+		"issue_states": `SELECT project_id, fingerprint, status FROM issue_states`,
+		"paths":        `SELECT p.project_id, p.path, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_seq), '') FROM paths p`,
+		"file_versions": `SELECT p.path, s.id, v.deleted, ` + prefixCols("v.", fileStatsColumns) + `
+			FROM file_versions v JOIN paths p ON p.id = v.path_id JOIN snapshots s ON s.seq = v.since_seq`,
+		"component_paths": `SELECT cp.component_id, p.path FROM component_paths cp JOIN paths p ON p.id = cp.path_id`,
+		"component_snapshot_totals": `SELECT t.component_id, s.id, t.at, t.files, ` + prefixCols("t.", fileStatsColumns) + `
+			FROM component_snapshot_totals t JOIN snapshots s ON s.seq = t.snapshot_seq`,
+		"coverage_uploads": `SELECT id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at FROM coverage_uploads`,
+		"coverage_files": `SELECT f.project_id, f.commit_sha, f.coverage_tag, p.path, hex(f.hits), f.covered, f.missed
+			FROM coverage_files f JOIN paths p ON p.id = f.path_id`,
+		"coverage_union":  `SELECT u.project_id, u.commit_sha, p.path, u.covered, u.missed FROM coverage_union u JOIN paths p ON p.id = u.path_id`,
+		"coverage_totals": `SELECT project_id, component_id, commit_sha, at, covered, missed FROM coverage_totals`,
+		"components":      `SELECT id, project_id, name, description, path_globs, creator_id, created_at, updated_at FROM components`,
+		"builds":          `SELECT ` + buildColumns + ` FROM builds`,
+		"users":           `SELECT id, login, name, created_at FROM users`,
+		"tokens":          `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens`,
+		"workspaces":      `SELECT ` + workspaceColumns + ` FROM workspaces w`,
+		"members":         `SELECT workspace_id, user_id, role FROM workspace_members`,
+		"admins":          `SELECT project_id, user_id FROM project_admins`,
+		"apps":            `SELECT id, workspace_id, name, description, created_at FROM applications`,
+		"app_projects":    `SELECT application_id, project_id FROM application_projects`,
+	}
+	out := map[string][]string{}
+	for name, q := range queries {
+		rows, err := db.read.QueryContext(context.Background(), q)
+		dCheck(t, err)
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			dCheck(t, rows.Scan(ptrs...))
+			parts := make([]string, len(vals))
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					v = string(b)
+				}
+				parts[i] = fmt.Sprint(v)
+			}
+			out[name] = append(out[name], strings.Join(parts, "|"))
+		}
+		dCheck(t, rows.Err())
+		rows.Close()
+		sort.Strings(out[name])
+	}
+	return out
+}
+
+func dSameState(t *testing.T, got, want *DB) {
+	t.Helper()
+	g, w := dState(t, got), dState(t, want)
+	names := make([]string, 0, len(w))
+	for name := range w {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !reflect.DeepEqual(g[name], w[name]) {
+			t.Errorf("table %s differs after the round trip:\n got %d rows: %.1500q\nwant %d rows: %.1500q", name, len(g[name]), g[name], len(w[name]), w[name])
+		}
+	}
+}
+
+func TestImportPlaintextToken(t *testing.T) {
+	ctx := context.Background()
+	doc := richDoc()
+	secret := NewTokenSecret()
+	doc.Tokens = append(doc.Tokens, dataset.Token{ID: did(kToken, 9), UserID: did(kUser, 3), Name: "fixture", Token: secret, CreatedAt: dT0})
+	db := dOpen(t, "token", nil)
+	dCheck(t, db.ImportDocument(ctx, doc))
+	u, tok, err := db.Authenticate(ctx, secret)
+	if err != nil || u.ID != did(kUser, 3) || tok.ID != did(kToken, 9) {
+		t.Fatalf("authenticate with the imported plaintext token: %+v %+v %v", u, tok, err)
+	}
+	var n int
+	dCheck(t, db.read.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE hash = $1`, HashToken(secret)).Scan(&n))
+	if n != 1 {
+		t.Errorf("%d tokens with the secret's hash, want 1", n)
+	}
+	dCheck(t, db.read.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE hash = $1`, secret).Scan(&n))
+	if n != 0 {
+		t.Errorf("the plaintext secret is stored")
+	}
+	out := dExport(t, db)
+	if bytes.Contains(out, []byte(secret)) || !bytes.Contains(out, []byte(`"hash":"`+HashToken(secret)+`"`)) {
+		t.Errorf("the export carries the secret or lacks its hash")
+	}
+	if _, _, err := db.Authenticate(ctx, secret+"x"); plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
+		t.Errorf("another secret authenticates: %v", err)
+	}
+}
+
+// Every validation rule rejects the document with a detail naming the
+// record and the field, and nothing is written.
+func TestImportValidation(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "invalid", nil)
+	long := strings.Repeat("x", 101)
+	cases := []struct {
+		name   string
+		mutate func(d *dataset.Document)
+		want   []string // substrings of one detail each
+	}{
+		{"format", func(d *dataset.Document) { d.Format = "other" }, []string{`document: format "other"`}},
+		{"version", func(d *dataset.Document) { d.Version = 2 }, []string{"document: version 2 is not supported"}},
+		{"user id missing", func(d *dataset.Document) { d.Users[0].ID = "" }, []string{"users[0]: id is required",
+			`workspaces[0] (id ` + did(kWorkspace, 2) + `): members[0]: userId "` + did(kUser, 3) + `" is not the id of any of the dataset's users`,
+			`projects[1] (id ` + did(kProject, 1) + `): adminIds[1] "` + did(kUser, 3) + `" is not the id of any of the dataset's users`}},
+		{"user id not uuid", func(d *dataset.Document) { d.Users[0].ID = "u1" }, []string{`users[0] (id u1): id "u1" is not a UUID`,
+			`members[0]: userId "` + did(kUser, 3) + `" is not the id`, `adminIds[1] "` + did(kUser, 3) + `" is not the id`}},
+		{"user id twice", func(d *dataset.Document) { d.Users[1].ID = d.Users[0].ID }, []string{
+			"users[1] (id " + did(kUser, 3) + "): id is also the id of users[0]",
+			`tokens[0] (id ` + did(kToken, 2) + `): userId "` + did(kUser, 1) + `" is not the id`,
+			`workspaces[0] (id ` + did(kWorkspace, 2) + `): members[1]: userId "` + did(kUser, 1) + `" is not the id`,
+			`workspaces[1] (id ` + did(kWorkspace, 1) + `): members[2]: userId "` + did(kUser, 1) + `" is not the id`,
+			`components[1] (id ` + did(kComponent, 2) + `): creatorId "` + did(kUser, 1) + `" is not the id`,
+			`components[2] (id ` + did(kComponent, 1) + `): creatorId "` + did(kUser, 1) + `" is not the id`}},
+		{"login missing", func(d *dataset.Document) { d.Users[0].Login = " " }, []string{"users[0] (id " + did(kUser, 3) + "): login is required"}},
+		{"login twice ignoring case", func(d *dataset.Document) { d.Users[0].Login = "ADA" }, []string{`users[1] (id ` + did(kUser, 1) + `): login "ada" is also the login of users[0]`}},
+		{"user createdAt", func(d *dataset.Document) { d.Users[2].CreatedAt = time.Time{} }, []string{"users[2] (id " + did(kUser, 4) + "): createdAt is required"}},
+		{"token user", func(d *dataset.Document) { d.Tokens[0].UserID = did(kUser, 99) }, []string{`tokens[0] (id ` + did(kToken, 2) + `): userId "` + did(kUser, 99) + `" is not the id of any of the dataset's users`}},
+		{"token both", func(d *dataset.Document) { d.Tokens[0].Token = "plb_x" }, []string{"tokens[0] (id " + did(kToken, 2) + "): hash and token are both given"}},
+		{"token neither", func(d *dataset.Document) { d.Tokens[1].Hash = "" }, []string{"tokens[1] (id " + did(kToken, 1) + "): hash or token is required"}},
+		{"token hash", func(d *dataset.Document) { d.Tokens[1].Hash = strings.Repeat("A", 64) }, []string{"tokens[1] (id " + did(kToken, 1) + `): hash "AAAA`}},
+		{"token hash twice", func(d *dataset.Document) { d.Tokens[1].Hash = d.Tokens[0].Hash }, []string{"tokens[1] (id " + did(kToken, 1) + "): hash is also the hash of tokens[0]"}},
+		{"token name", func(d *dataset.Document) { d.Tokens[1].Name = "" }, []string{"tokens[1] (id " + did(kToken, 1) + "): name is required"}},
+		{"workspace key", func(d *dataset.Document) { d.Workspaces[0].Key = "ab" }, []string{"workspaces[0] (id " + did(kWorkspace, 2) + "): key: a workspace key must be 3 to 100 characters"}},
+		{"workspace key chars", func(d *dataset.Document) { d.Workspaces[0].Key = "a/bc" }, []string{"workspaces[0] (id " + did(kWorkspace, 2) + "): key: a workspace key may hold only"}},
+		{"workspace key twice", func(d *dataset.Document) { d.Workspaces[0].Key = "ACME" }, []string{`workspaces[1] (id ` + did(kWorkspace, 1) + `): key "acme" is also the key of workspaces[0]`}},
+		{"member user", func(d *dataset.Document) { d.Workspaces[1].Members[0].UserID = "nobody" }, []string{`workspaces[1] (id ` + did(kWorkspace, 1) + `): members[0]: userId "nobody" is not the id`}},
+		{"member role", func(d *dataset.Document) { d.Workspaces[1].Members[1].Role = "owner" }, []string{`workspaces[1] (id ` + did(kWorkspace, 1) + `): members[1]: role "owner" is not one of member, admin`}},
+		{"member twice", func(d *dataset.Document) { d.Workspaces[1].Members[2].UserID = did(kUser, 4) }, []string{`members[2]: userId "` + did(kUser, 4) + `" is also members[0]`}},
+		{"project workspace", func(d *dataset.Document) { d.Projects[0].WorkspaceID = "" }, []string{"projects[0] (id " + did(kProject, 3) + "): workspaceId is required"}},
+		{"project key long", func(d *dataset.Document) { d.Projects[0].Key = long }, []string{"projects[0] (id " + did(kProject, 3) + "): key: a project key must be 3 to 100"}},
+		{"project key uuid", func(d *dataset.Document) { d.Projects[0].Key = did(kUser, 1) }, []string{"projects[0] (id " + did(kProject, 3) + "): key: a project key may not be a UUID"}},
+		{"project key twice", func(d *dataset.Document) { d.Projects[2].Key = "WEB" }, []string{`projects[2] (id ` + did(kProject, 2) + `): key "WEB" is also the key of projects[1]`}},
+		{"project branch", func(d *dataset.Document) { d.Projects[0].DefaultBranch = "" }, []string{"projects[0] (id " + did(kProject, 3) + "): defaultBranch is required"}},
+		{"project admin", func(d *dataset.Document) { d.Projects[1].AdminIDs[1] = "x" }, []string{`projects[1] (id ` + did(kProject, 1) + `): adminIds[1] "x" is not the id`}},
+		{"application name", func(d *dataset.Document) { d.Applications[1].Name = "SHOP" }, []string{`applications[1] (id ` + did(kApplication, 2) + `): name "SHOP" is also the name of applications[0]`}},
+		{"application project", func(d *dataset.Document) { d.Applications[0].ProjectIDs[0] = did(kProject, 3) }, []string{`applications[0] (id ` + did(kApplication, 1) + `): projectIds[0] "` + did(kProject, 3) + `" is a project of another workspace`}},
+		{"build type", func(d *dataset.Document) { d.Builds[0].Type = "deploy" }, []string{`builds[0] (id ` + did(kBuild, 3) + `): type "deploy" is not one of analysis, format, ssh, coverage_setup`}},
+		{"build status", func(d *dataset.Document) { d.Builds[3].Status = "done" }, []string{`builds[3] (id ` + did(kBuild, 4) + `): status "done" is not one of submitted, starting, running, succeeded, failed, skipped, rejected`}},
+		{"build conclusion", func(d *dataset.Document) { d.Builds[0].Conclusion = sp("ok") }, []string{`builds[0] (id ` + did(kBuild, 3) + `): conclusion "ok" is not one of succeeded, failed`}},
+		{"build sha", func(d *dataset.Document) { d.Builds[1].CommitSHA = "HEAD" }, []string{`builds[1] (id ` + did(kBuild, 2) + `): commitSha "HEAD" is not a commit SHA`}},
+		{"build times", func(d *dataset.Document) { d.Builds[0].StartedAt = tp(dT0) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): startedAt 2026-01-05T09:00:00Z is before submittedAt`}},
+		{"build finish", func(d *dataset.Document) { d.Builds[1].FinishedAt = tp(dT0) }, []string{`builds[1] (id ` + did(kBuild, 2) + `): finishedAt 2026-01-05T09:00:00Z is before`}},
+		{"build submitted", func(d *dataset.Document) { d.Builds[2].SubmittedAt = time.Time{} }, []string{`builds[2] (id ` + did(kBuild, 1) + `): submittedAt is required`}},
+		{"build snapshot", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 7) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): snapshotId "` + did(kSnapshot, 7) + `" is a snapshot of another project`}},
+		{"build snapshot unknown", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 70) }, []string{`snapshotId "` + did(kSnapshot, 70) + `" is not the id`}},
+		{"build project", func(d *dataset.Document) { d.Builds[0].ProjectID = did(kWorkspace, 1) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): projectId "` + did(kWorkspace, 1) + `" is not the id of any of the dataset's projects`}},
+		{"snapshot sha", func(d *dataset.Document) { d.Snapshots[0].CommitSHA = "c1" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): commitSha "c1" is not a commit SHA`}},
+		{"snapshot branch", func(d *dataset.Document) { d.Snapshots[0].Branch = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): branch is required`}},
+		{"snapshot time", func(d *dataset.Document) { d.Snapshots[1].AnalyzedAt = time.Time{} }, []string{`snapshots[1] (id ` + did(kSnapshot, 2) + `): analyzedAt is required`}},
+		{"snapshot id twice", func(d *dataset.Document) { d.Snapshots[1].ID = did(kSnapshot, 1) }, []string{`snapshots[1] (id ` + did(kSnapshot, 1) + `): id is also the id of snapshots[0]`}},
+		{"file path", func(d *dataset.Document) { d.Snapshots[0].Files[1].Path = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): files[1]: path is required`}},
+		{"file twice", func(d *dataset.Document) { d.Snapshots[0].Files[1].Path = "lib/x.go" }, []string{`files[1]: path "lib/x.go" is also files[0]`}},
+		{"file figures", func(d *dataset.Document) { d.Snapshots[0].Files[0].Complexity = -1 }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): files[0]: lines, loc, complexity and duplicatedLines must not be negative`}},
+		{"file loc", func(d *dataset.Document) { d.Snapshots[0].Files[0].LOC = 11 }, []string{`files[0]: loc and duplicatedLines must not exceed lines (10)`}},
+		{"removed and changed", func(d *dataset.Document) { d.Snapshots[2].Removed = []string{"d.go"} }, []string{`snapshots[2] (id ` + did(kSnapshot, 3) + `): removed[0] "d.go" is also files[0]`}},
+		{"files on a branch", func(d *dataset.Document) { d.Snapshots[1].Files = []dataset.File{{Path: "a.go"}} }, []string{`snapshots[1] (id ` + did(kSnapshot, 2) + `): files and removed are kept only for the project's default branch "main"`}},
+		{"files on an old analysis", func(d *dataset.Document) { d.Snapshots[4].Removed = []string{"a.go"} }, []string{`snapshots[4] (id ` + did(kSnapshot, 5) + `): files and removed would be dropped: analyzedAt 2026-01-16T21:00:00Z is before that of snapshots[3]`}},
+		{"issue category", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Category = "oops" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): issues[1] (id ` + did(kIssue, 2) + `): category "oops" is not one of bug,`}},
+		{"issue level", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Level = "critical" }, []string{`issues[1] (id ` + did(kIssue, 2) + `): level "critical" is not one of high, medium, low, note, fmt`}},
+		{"issue status", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Status = "fixed" }, []string{`issues[1] (id ` + did(kIssue, 2) + `): status "fixed" is not one of open, ignored`}},
+		{"issue fingerprint", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Fingerprint = "" }, []string{`issues[1] (id ` + did(kIssue, 2) + `): fingerprint is required`}},
+		{"issue lines", func(d *dataset.Document) { d.Snapshots[0].Issues[2].EndLine = ip(1) }, []string{`issues[2] (id ` + did(kIssue, 3) + `): endLine is before startLine`}},
+		{"issue id", func(d *dataset.Document) { d.Snapshots[2].Issues[0].ID = did(kIssue, 1) }, []string{`snapshots[2] (id ` + did(kSnapshot, 3) + `): issues[0] (id ` + did(kIssue, 1) + `): id is also the id of an issue of snapshots[0]`}},
+		{"issue state status", func(d *dataset.Document) { d.IssueStates[1].Status = "" }, []string{`issueStates[1]: status "" is not one of open, ignored`}},
+		{"issue state twice", func(d *dataset.Document) { d.IssueStates[2].Fingerprint = "b1" }, []string{`issueStates[2]: fingerprint "b1" of this project is also issueStates[1]`}},
+		{"issue state project", func(d *dataset.Document) { d.IssueStates[0].ProjectID = "p" }, []string{`issueStates[0]: projectId "p" is not the id`}},
+		{"coverage sha", func(d *dataset.Document) { d.Coverage[0].CommitSHA = strings.ToUpper(d.Coverage[0].CommitSHA) }, []string{`coverage[0] (id ` + did(kCoverage, 1) + `): commitSha "ABAB`}},
+		{"coverage hits", func(d *dataset.Document) { d.Coverage[0].Files[1].Hits[2] = -2 }, []string{`coverage[0] (id ` + did(kCoverage, 1) + `): files[1]: hits[2] is -2; hits are -1 (not coverable), 0 (missed) or a positive count`}},
+		{"coverage path", func(d *dataset.Document) { d.Coverage[1].Files[1].Path = "a.go" }, []string{`coverage[1] (id ` + did(kCoverage, 2) + `): files[1]: path "a.go" is also files[0]`}},
+		{"coverage time", func(d *dataset.Document) { d.Coverage[1].UploadedAt = time.Time{} }, []string{`coverage[1] (id ` + did(kCoverage, 2) + `): uploadedAt is required`}},
+		{"component globs", func(d *dataset.Document) { d.Components[1].PathGlobs = []string{"a,b", ""} }, []string{
+			`components[1] (id ` + did(kComponent, 2) + `): pathGlobs[0]: path glob "a,b" contains a comma`,
+			`components[1] (id ` + did(kComponent, 2) + `): pathGlobs[1]: path glob is empty`}},
+		{"component no globs", func(d *dataset.Document) { d.Components[0].PathGlobs = nil }, []string{`components[0] (id ` + did(kComponent, 3) + `): pathGlobs is empty`}},
+		{"component name", func(d *dataset.Document) { d.Components[2].Name = "DOCS" }, []string{`components[2] (id ` + did(kComponent, 1) + `): name "DOCS" is also the name of components[1]`}},
+		{"component creator", func(d *dataset.Document) { d.Components[2].CreatorID = "" }, []string{`components[2] (id ` + did(kComponent, 1) + `): creatorId is required`}},
+		{"several problems", func(d *dataset.Document) {
+			d.Users[0].Login = ""
+			d.Builds[3].Status = "done"
+		}, []string{"users[0] (id " + did(kUser, 3) + "): login is required", `builds[3] (id ` + did(kBuild, 4) + `): status "done"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc := richDoc()
+			c.mutate(doc)
+			err := db.ImportDocument(ctx, doc)
+			if plumb.ErrorCode(err) != plumb.EINVALID {
+				t.Fatalf("err %v, want EINVALID", err)
+			}
+			details := plumb.ErrorDetails(err)
+			for _, want := range c.want {
+				found := false
+				for _, d := range details {
+					if strings.Contains(d, want) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no detail contains %q; details:\n%s", want, strings.Join(details, "\n"))
+				}
+			}
+			if len(details) != len(c.want) {
+				t.Errorf("%d details, want %d:\n%s", len(details), len(c.want), strings.Join(details, "\n"))
+			}
+			dEmpty(t, db)
+		})
+	}
+	// The unmodified document is valid (so every case above fails for its
+	// own reason).
+	if err := validateDataset(richDoc()); err != nil {
+		t.Fatalf("richDoc is invalid: %v", err)
+	}
+}
+
+// The problems of one import are capped.
+func TestImportValidationCap(t *testing.T) {
+	doc := richDoc()
+	for i := range 80 {
+		doc.IssueStates = append(doc.IssueStates, dataset.IssueState{ProjectID: did(kProject, 1), Fingerprint: fmt.Sprint("x", i), Status: "closed"})
+	}
+	details := plumb.ErrorDetails(validateDataset(doc))
+	if len(details) != maxImportProblems+1 || !strings.Contains(details[maxImportProblems], "and 30 more problems") {
+		t.Fatalf("%d details, last %q", len(details), details[len(details)-1])
+	}
+}
+
+func dEmpty(t *testing.T, db *DB) {
+	t.Helper()
+	for _, table := range []string{"users", "tokens", "workspaces", "projects", "applications", "builds", "snapshots", "issues",
+		"issue_states", "paths", "file_versions", "coverage_uploads", "coverage_files", "components", "component_snapshot_totals"} {
+		var n int
+		dCheck(t, db.read.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table).Scan(&n))
+		if n != 0 {
+			t.Errorf("table %s has %d rows after a failed import", table, n)
+		}
+	}
+}
+
+func TestImportDecodeErrors(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "decode", nil)
+	for _, c := range []struct{ in, want string }{
+		{``, "the dataset is empty"},
+		{`{"format":"plumb-dataset",`, "cannot be read"},
+		{`{"format":"plumb-dataset","version":1,"users":[}`, "not valid JSON"},
+		{`{"format":"plumb-dataset","version":1,"users":{}}`, "users has a JSON object where []dataset.User belongs"},
+		{`{"format":"plumb-dataset","version":1,"userz":[]}`, `unknown field "userz"`},
+		{`{"format":"other","version":1}`, `format "other" is not "plumb-dataset"`},
+		{`{"format":"plumb-dataset","version":7}`, "version 7 is not supported; this Plumb reads version 1"},
+		{`{"format":"plumb-dataset","version":1} {}`, "data after the end"},
+		{`{"format":"plumb-dataset","version":1,"users":[{"id":"` + did(kUser, 1) + `","login":"a","name":"","createdAt":"yesterday"}]}`, "cannot be read"},
+	} {
+		err := db.Import(ctx, strings.NewReader(c.in))
+		if plumb.ErrorCode(err) != plumb.EINVALID || !strings.Contains(strings.Join(plumb.ErrorDetails(err), ";"), c.want) {
+			t.Errorf("import %.60q: err %v, want EINVALID with %q", c.in, err, c.want)
+		}
+	}
+	// A minimal document imports (every list may be left out).
+	dCheck(t, db.Import(ctx, strings.NewReader(`{"format":"plumb-dataset","version":1}`)))
+	want := "{\"format\":\"plumb-dataset\",\"version\":1,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"applications\":[],\n" +
+		"\"builds\":[],\n\"snapshots\":[],\n\"issueStates\":[],\n\"coverage\":[],\n\"components\":[]}\n"
+	if got := string(dExport(t, db)); got != want {
+		t.Errorf("empty export:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestImportRefusesNonEmptyDatabase(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "full", nil)
+	_, err := db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	dCheck(t, err)
+	err = db.ImportDocument(ctx, richDoc())
+	if plumb.ErrorCode(err) != plumb.ECONFLICT || !strings.Contains(err.Error(), "not empty (it holds 0 users and 1 workspaces)") {
+		t.Fatalf("import into a database with a workspace: %v", err)
+	}
+	db2 := dOpen(t, "full2", nil)
+	_, err = db2.CreateUser(ctx, "alice", "")
+	dCheck(t, err)
+	if err := db2.Import(ctx, bytes.NewReader(dEncode(t, richDoc()))); plumb.ErrorCode(err) != plumb.ECONFLICT {
+		t.Fatalf("import into a database with a user: %v", err)
+	}
+}
+
+// A failure while writing (here a trigger refusing the last table written)
+// rolls back everything written before it.
+func TestImportRollsBack(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "rollback", nil)
+	_, err := db.write.ExecContext(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON components BEGIN SELECT RAISE(ABORT, 'refused'); END`)
+	dCheck(t, err)
+	err = db.ImportDocument(ctx, richDoc())
+	if err == nil || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), "import component") {
+		t.Fatalf("import: %v, want the trigger's error naming the component", err)
+	}
+	dEmpty(t, db)
+}
+
+// peakHeap is a writer that samples the live heap every megabyte written.
+type peakHeap struct {
+	n, next int
+	peak    uint64
+}
+
+func (p *peakHeap) Write(b []byte) (int, error) {
+	p.n += len(b)
+	if p.n >= p.next {
+		p.next = p.n + 1<<20
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		p.peak = max(p.peak, ms.HeapAlloc)
+	}
+	return len(b), nil
+}
+
+// bigDatabase holds one project whose current snapshot has n issues of
+// about 300 bytes each, inserted in one statement.
+func bigDatabase(t testing.TB, n int) *DB {
+	t.Helper()
+	ctx := context.Background()
+	doc := richDoc()
+	db := dOpen(t, "big", nil)
+	dCheck(t, db.ImportDocument(ctx, doc))
+	_, err := db.write.ExecContext(ctx, `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $1)
+		INSERT INTO issues (id, snapshot_seq, fingerprint, tool, rule_key, message, category, level, status, path)
+		SELECT printf('01910000-0000-7000-8000-%012d', i), (SELECT max(seq) FROM snapshots), printf('fp%d', i), 'golint', 'R1',
+			printf('%0200d', i), 'bug', 'high', 'open', printf('src/file%d.go', i % 1000) FROM k`, n)
+	dCheck(t, err)
+	return db
+}
+
+// Export holds one row at a time: the live heap stays far below the size of
+// the document.
+func TestExportBoundedMemory(t *testing.T) {
+	n := 200_000
+	if testing.Short() {
+		n = 50_000
+	}
+	db := bigDatabase(t, n)
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	w := &peakHeap{}
+	dCheck(t, db.Export(context.Background(), w))
+	grew := int64(w.peak) - int64(base.HeapAlloc)
+	t.Logf("exported %d issues, %d MB; live heap grew by at most %.1f MB", n, w.n>>20, float64(grew)/(1<<20))
+	if w.n < n*300 {
+		t.Fatalf("export is %d bytes, want at least %d", w.n, n*300)
+	}
+	if limit := int64(w.n / 4); grew > limit || grew > 32<<20 {
+		t.Errorf("live heap grew by %d bytes while exporting %d bytes: the export is not streamed", grew, w.n)
+	}
+}
+
+func BenchmarkExport(b *testing.B) {
+	db := bigDatabase(b, 200_000)
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		w := &peakHeap{}
+		if err := db.Export(context.Background(), w); err != nil {
+			b.Fatal(err)
+		}
+		size = w.n
+	}
+	b.SetBytes(int64(size))
+}

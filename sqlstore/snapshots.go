@@ -1,0 +1,547 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/metric"
+)
+
+// AddBuild stores a build (an ID is assigned when empty).
+func (db *DB) AddBuild(ctx context.Context, b plumb.Build) (plumb.Build, error) {
+	if b.ID == "" {
+		b.ID = NewID()
+	}
+	if err := validateBuild(b); err != nil {
+		return b, err
+	}
+	return b, db.inTx(ctx, func(tx *sql.Tx) error { return insertBuild(ctx, tx, b) })
+}
+
+func validateBuild(b plumb.Build) error {
+	var errs []string
+	if !plumb.Contains(plumb.BuildTypes, b.Type) {
+		errs = append(errs, fmt.Sprintf("build type must be one of %s, got %q", strings.Join(plumb.BuildTypes, ", "), b.Type))
+	}
+	if !plumb.Contains(plumb.BuildStatuses, b.Status) {
+		errs = append(errs, fmt.Sprintf("build status must be one of %s, got %q", strings.Join(plumb.BuildStatuses, ", "), b.Status))
+	}
+	if b.Conclusion != nil && *b.Conclusion != "succeeded" && *b.Conclusion != "failed" {
+		errs = append(errs, fmt.Sprintf("build conclusion must be succeeded, failed or null, got %q", *b.Conclusion))
+	}
+	if b.SubmittedAt.IsZero() {
+		errs = append(errs, "build submittedAt is required")
+	}
+	if b.StartedAt != nil && b.StartedAt.Before(b.SubmittedAt) {
+		errs = append(errs, "build startedAt is before submittedAt")
+	}
+	if b.FinishedAt != nil && (b.FinishedAt.Before(b.SubmittedAt) || b.StartedAt != nil && b.FinishedAt.Before(*b.StartedAt)) {
+		errs = append(errs, "build finishedAt is before its start")
+	}
+	return plumb.Invalid(errs)
+}
+
+// validateSnapshot checks a snapshot input, naming every bad field.
+func validateSnapshot(in *plumb.SnapshotInput) error {
+	var errs []string
+	if strings.TrimSpace(in.Branch) == "" {
+		errs = append(errs, "snapshot branch is required")
+	}
+	if strings.TrimSpace(in.CommitSHA) == "" {
+		errs = append(errs, "snapshot commitSha is required")
+	}
+	if in.AnalyzedAt.IsZero() {
+		errs = append(errs, "snapshot analyzedAt is required")
+	}
+	seen := map[string]bool{}
+	for i, f := range in.Files {
+		if f.Path == "" {
+			errs = append(errs, fmt.Sprintf("files[%d]: path is required", i))
+		} else if seen[f.Path] {
+			errs = append(errs, fmt.Sprintf("files[%d]: path %q is listed twice", i, f.Path))
+		}
+		seen[f.Path] = true
+		if f.Lines < 0 || f.LOC < 0 || f.Complexity < 0 || f.DuplicatedLines < 0 {
+			errs = append(errs, fmt.Sprintf("files[%d] (%s): figures must not be negative", i, f.Path))
+		}
+		if f.LOC > f.Lines || f.DuplicatedLines > f.Lines {
+			errs = append(errs, fmt.Sprintf("files[%d] (%s): loc and duplicatedLines must not exceed lines", i, f.Path))
+		}
+	}
+	for i, is := range in.Issues {
+		if err := validateIssue(is); err != "" {
+			errs = append(errs, fmt.Sprintf("issues[%d]: %s", i, err))
+		}
+	}
+	return plumb.Invalid(errs)
+}
+
+func validateIssue(is plumb.Issue) string {
+	switch {
+	case is.Fingerprint == "":
+		return "fingerprint is required"
+	case is.Tool == "":
+		return "tool is required"
+	case is.RuleKey == "":
+		return "ruleKey is required"
+	case is.Path == "":
+		return "path is required"
+	case !plumb.Contains(plumb.IssueCategories, is.Category):
+		return fmt.Sprintf("category %q is not one of %s", is.Category, strings.Join(plumb.IssueCategories, ", "))
+	case !plumb.Contains(plumb.IssueLevels, is.Level):
+		return fmt.Sprintf("level %q is not one of %s", is.Level, strings.Join(plumb.IssueLevels, ", "))
+	case is.Status != "" && !plumb.Contains(plumb.IssueStatuses, is.Status):
+		return fmt.Sprintf("status %q is not one of open, ignored", is.Status)
+	case is.StartLine != nil && *is.StartLine < 1, is.EndLine != nil && *is.EndLine < 1:
+		return "line numbers start at 1"
+	case is.StartLine != nil && is.EndLine != nil && *is.EndLine < *is.StartLine:
+		return "endLine is before startLine"
+	}
+	return ""
+}
+
+// AddSnapshot stores a snapshot with its issues, in one transaction. A
+// default-branch snapshot at least as new as the current one becomes the
+// project's current state: its issues are listed, its files' figures are
+// recorded as changes, and every component's totals gain a measurement.
+func (db *DB) AddSnapshot(ctx context.Context, in plumb.SnapshotInput) (plumb.Snapshot, error) {
+	if err := validateSnapshot(&in); err != nil {
+		return plumb.Snapshot{}, err
+	}
+	var s plumb.Snapshot
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		s, err = db.addSnapshot(ctx, tx, in)
+		return err
+	})
+	return s, err
+}
+
+func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInput) (plumb.Snapshot, error) {
+	s := plumb.Snapshot{ID: in.ID, ProjectID: in.ProjectID, Branch: in.Branch, CommitSHA: in.CommitSHA, AnalyzedAt: in.AnalyzedAt.UTC().Truncate(time.Second)}
+	if s.ID == "" {
+		s.ID = NewID()
+	}
+	var defaultBranch string
+	var current sql.NullInt64
+	var currentAt sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT p.default_branch, p.current_snapshot, s.analyzed_at FROM projects p
+		LEFT JOIN snapshots s ON s.seq = p.current_snapshot WHERE p.id = $1`, in.ProjectID).Scan(&defaultBranch, &current, &currentAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, notFound(fmt.Sprintf("no project %q", in.ProjectID))
+	} else if err != nil {
+		return s, err
+	}
+	s.Measured = in.Branch == defaultBranch && (!currentAt.Valid || unix(s.AnalyzedAt) >= currentAt.Int64)
+	res, err := tx.ExecContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), boolInt(s.Measured), db.now().Unix())
+	if err != nil {
+		return s, err
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return s, err
+	}
+	issues, err := db.insertIssues(ctx, tx, in, seq)
+	if err != nil {
+		return s, err
+	}
+	if !s.Measured {
+		return s, nil
+	}
+	if err := db.recordFiles(ctx, tx, in, seq, s.AnalyzedAt, issues); err != nil {
+		return s, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE projects SET current_snapshot = $1, issues_version = issues_version + 1 WHERE id = $2`, seq, in.ProjectID)
+	return s, err
+}
+
+// insertIssues stores a snapshot's issues, applying the statuses their
+// fingerprints already have, and returns them with their final status.
+func (db *DB) insertIssues(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInput, seq int64) ([]plumb.Issue, error) {
+	if len(in.Issues) == 0 {
+		return nil, nil
+	}
+	states := map[string]string{}
+	if !in.KeepStatus {
+		rows, err := tx.QueryContext(ctx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1`, in.ProjectID)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var fp, st string
+			if err := rows.Scan(&fp, &st); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			states[fp] = st
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO issues (id, snapshot_seq, fingerprint, tool, rule_key, message, category, level, status,
+		documentation_url, path, start_line, end_line) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	// The status belongs to the fingerprint: the first status a fingerprint
+	// gets is kept for the issue in every later snapshot (an import sets it).
+	saveState, err := tx.PrepareContext(ctx, `INSERT INTO issue_states (project_id, fingerprint, status) VALUES ($1, $2, $3)
+		ON CONFLICT (project_id, fingerprint) DO UPDATE SET status = excluded.status`)
+	if err != nil {
+		return nil, err
+	}
+	defer saveState.Close()
+	out := make([]plumb.Issue, len(in.Issues))
+	for i, is := range in.Issues {
+		if is.ID == "" {
+			is.ID = NewID()
+		}
+		if st, ok := states[is.Fingerprint]; ok {
+			is.Status = st
+		} else {
+			if is.Status == "" {
+				is.Status = "open"
+			}
+			if _, err := saveState.ExecContext(ctx, in.ProjectID, is.Fingerprint, is.Status); err != nil {
+				return nil, err
+			}
+			if !in.KeepStatus {
+				states[is.Fingerprint] = is.Status
+			}
+		}
+		var doc any
+		if is.DocumentationURL != "" {
+			doc = is.DocumentationURL
+		}
+		if _, err := stmt.ExecContext(ctx, is.ID, seq, is.Fingerprint, is.Tool, is.RuleKey, is.Message, is.Category, is.Level, is.Status,
+			doc, is.Path, is.StartLine, is.EndLine); err != nil {
+			return nil, err
+		}
+		out[i] = is
+	}
+	return out, nil
+}
+
+// fileState is one file's figures as stored in file_versions.
+type fileState struct {
+	pathID int64
+	path   string
+	stats  metric.FileStats
+}
+
+const fileStatsColumns = `lines, loc, complexity, duplicated_lines, open_issues, remediation_minutes, sec_high, sec_medium, sec_low, sec_note, sec_fmt`
+
+func scanFileStats(dest []any, st *metric.FileStats) []any {
+	sec := &st.SecurityIssues
+	return append(dest, &st.Lines, &st.LOC, &st.Complexity, &st.DuplicatedLines, &st.OpenIssues, &st.RemediationMinutes,
+		&sec[metric.LevelHigh-1], &sec[metric.LevelMedium-1], &sec[metric.LevelLow-1], &sec[metric.LevelNote-1], &sec[metric.LevelFmt-1])
+}
+
+func fileStatsArgs(st metric.FileStats) []any {
+	sec := st.SecurityIssues
+	return []any{st.Lines, st.LOC, st.Complexity, st.DuplicatedLines, st.OpenIssues, st.RemediationMinutes,
+		sec[metric.LevelHigh-1], sec[metric.LevelMedium-1], sec[metric.LevelLow-1], sec[metric.LevelNote-1], sec[metric.LevelFmt-1]}
+}
+
+// currentFiles loads the figures of every file of the project's current
+// default-branch snapshot, by path.
+func currentFiles(ctx context.Context, q querier, projectID string) (map[string]*fileState, error) {
+	rows, err := q.QueryContext(ctx, `SELECT p.id, p.path, `+prefixCols("v.", fileStatsColumns)+` FROM paths p
+		JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
+		WHERE p.project_id = $1 AND p.current_seq IS NOT NULL AND v.deleted = 0`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*fileState{}
+	for rows.Next() {
+		f := &fileState{}
+		if err := rows.Scan(scanFileStats([]any{&f.pathID, &f.path}, &f.stats)...); err != nil {
+			return nil, err
+		}
+		out[f.path] = f
+	}
+	return out, rows.Err()
+}
+
+func prefixCols(prefix, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = prefix + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// recordFiles records the files of a new current default-branch snapshot as
+// changes against the previous one, and adds a measurement to every
+// component's totals.
+func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInput, seq int64, at time.Time, issues []plumb.Issue) error {
+	old, err := currentFiles(ctx, tx, in.ProjectID)
+	if err != nil {
+		return err
+	}
+	// The new tree: the old figures, then the snapshot's changes.
+	next := make(map[string]metric.FileStats, len(old)+len(in.Files))
+	if !in.FullTree {
+		for p, f := range old {
+			st := f.stats
+			st.OpenIssues, st.RemediationMinutes, st.SecurityIssues = 0, 0, metric.LevelCounts{}
+			next[p] = st
+		}
+	}
+	for _, p := range in.Removed {
+		delete(next, p)
+	}
+	for _, f := range in.Files {
+		next[f.Path] = metric.FileStats{Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines}
+	}
+	// Issue figures come from this snapshot's open issues on each file.
+	for _, is := range issues {
+		st, ok := next[is.Path]
+		if !ok || is.Status != "open" {
+			continue
+		}
+		lv, _ := metric.ParseLevel(is.Level)
+		st.AddOpenIssue(lv, is.Category)
+		next[is.Path] = st
+	}
+	paths, err := db.pathIDs(ctx, tx, in.ProjectID, keys(next))
+	if err != nil {
+		return err
+	}
+	type change struct {
+		pathID   int64
+		old, new *metric.FileStats
+	}
+	var changes []change
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO file_versions (path_id, since_seq, deleted, `+fileStatsColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`)
+	if err != nil {
+		return err
+	}
+	defer insert.Close()
+	setCurrent, err := tx.PrepareContext(ctx, `UPDATE paths SET current_seq = $1 WHERE id = $2`)
+	if err != nil {
+		return err
+	}
+	defer setCurrent.Close()
+	for p, st := range next {
+		st := st
+		id := paths[p]
+		if o, ok := old[p]; ok && o.stats == st {
+			continue
+		} else if ok {
+			changes = append(changes, change{id, &o.stats, &st})
+		} else {
+			changes = append(changes, change{id, nil, &st})
+		}
+		if _, err := insert.ExecContext(ctx, append([]any{id, seq, 0}, fileStatsArgs(st)...)...); err != nil {
+			return err
+		}
+		if _, err := setCurrent.ExecContext(ctx, seq, id); err != nil {
+			return err
+		}
+	}
+	for p, o := range old {
+		if _, ok := next[p]; ok {
+			continue
+		}
+		changes = append(changes, change{o.pathID, &o.stats, nil})
+		if _, err := insert.ExecContext(ctx, append([]any{o.pathID, seq, 1}, fileStatsArgs(metric.FileStats{})...)...); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE paths SET current_seq = NULL WHERE id = $1`, o.pathID); err != nil {
+			return err
+		}
+	}
+	// Every component gets a measurement: its previous totals plus the
+	// changes of its files.
+	comps, err := projectComponentIDs(ctx, tx, in.ProjectID)
+	if err != nil || len(comps) == 0 {
+		return err
+	}
+	changed := make([]int64, len(changes))
+	for i, c := range changes {
+		changed[i] = c.pathID
+	}
+	members, err := componentsOfPaths(ctx, tx, changed)
+	if err != nil {
+		return err
+	}
+	for _, comp := range comps {
+		t, err := latestSnapshotTotals(ctx, tx, comp)
+		if err != nil {
+			return err
+		}
+		for _, c := range changes {
+			if !members[c.pathID][comp] {
+				continue
+			}
+			if c.old != nil {
+				t.Sub(*c.old)
+			}
+			if c.new != nil {
+				t.Add(*c.new)
+			}
+		}
+		if err := insertSnapshotTotals(ctx, tx, comp, seq, at, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// pathIDs returns the ids of the given paths, numbering new ones (and adding
+// new paths to the components whose globs match them).
+func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(paths))
+	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]int64{}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		known[p] = id
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var fresh []string
+	for _, p := range paths {
+		if id, ok := known[p]; ok {
+			out[p] = id
+		} else {
+			fresh = append(fresh, p)
+		}
+	}
+	if len(fresh) == 0 {
+		return out, nil
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO paths (project_id, path) VALUES ($1, $2) RETURNING id`)
+	if err != nil {
+		return nil, err
+	}
+	defer ins.Close()
+	for _, p := range fresh {
+		var id int64
+		if err := ins.QueryRowContext(ctx, projectID, p).Scan(&id); err != nil {
+			return nil, err
+		}
+		out[p] = id
+	}
+	// New paths join the components whose globs match them.
+	comps, err := loadComponents(ctx, tx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range comps {
+		m, err := metric.CompileGlobs(c.PathGlobs)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range fresh {
+			if m.Match(p) {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO component_paths (component_id, path_id) VALUES ($1, $2)`, c.ID, out[p]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func projectComponentIDs(ctx context.Context, q querier, projectID string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id FROM components WHERE project_id = $1 ORDER BY id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// componentsOfPaths maps each given path to the components it belongs to.
+func componentsOfPaths(ctx context.Context, q querier, pathIDs []int64) (map[int64]map[string]bool, error) {
+	out := map[int64]map[string]bool{}
+	for start := 0; start < len(pathIDs); start += 500 {
+		end := min(start+500, len(pathIDs))
+		var in strings.Builder
+		for i, id := range pathIDs[start:end] {
+			if i > 0 {
+				in.WriteByte(',')
+			}
+			fmt.Fprintf(&in, "%d", id)
+		}
+		rows, err := q.QueryContext(ctx, `SELECT path_id, component_id FROM component_paths WHERE path_id IN (`+in.String()+`)`)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var pid int64
+			var cid string
+			if err := rows.Scan(&pid, &cid); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if out[pid] == nil {
+				out[pid] = map[string]bool{}
+			}
+			out[pid][cid] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// latestSnapshotTotals returns a component's totals at its latest
+// measurement (zero when it has none).
+func latestSnapshotTotals(ctx context.Context, q querier, componentID string) (metric.Totals, error) {
+	var t metric.Totals
+	err := q.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM component_snapshot_totals
+		WHERE component_id = $1 ORDER BY snapshot_seq DESC LIMIT 1`, componentID).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return metric.Totals{}, nil
+	}
+	return t, err
+}
+
+func insertSnapshotTotals(ctx context.Context, q querier, componentID string, seq int64, at time.Time, t metric.Totals) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO component_snapshot_totals (component_id, snapshot_seq, at, files, `+fileStatsColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		append([]any{componentID, seq, unix(at), t.Files}, fileStatsArgs(t.Stats)...)...)
+	return err
+}
