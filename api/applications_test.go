@@ -59,6 +59,7 @@ func TestCreateApplication(t *testing.T) {
 		{"upper-case media type", `{"name":"Upper"}`, "Application/JSON", "Upper", ""},
 		{"name of 100 characters", `{"name":"` + strings.Repeat("é", 100) + `"}`, "", strings.Repeat("é", 100), ""},
 		{"description of 1000 characters", `{"name":"LongDesc","description":"` + strings.Repeat("d", 1000) + `"}`, "", "LongDesc", strings.Repeat("d", 1000)},
+		{"trailing white space", "{\"name\":\"Spacey\"} \r\n\t ", "", "Spacey", ""},
 		{"unicode and escapes", `{"name":"Caf\u00e9 \"x\"","description":"a\nb"}`, "", `Café "x"`, "a\nb"},
 	}
 	for _, tt := range valid {
@@ -86,6 +87,10 @@ func TestCreateApplication(t *testing.T) {
 		{"string", `"Shop"`, []string{"JSON object"}},
 		{"null", `null`, []string{"JSON object"}},
 		{"two objects", `{"name":"A"} {"name":"B"}`, []string{"exactly one JSON object"}},
+		{"stray bracket", `{"name":"A"}]`, []string{"exactly one JSON object"}},
+		{"stray brace", `{"name":"A"}}`, []string{"exactly one JSON object"}},
+		{"trailing garbage", `{"name":"A"} x`, []string{"exactly one JSON object"}},
+		{"trailing value", `{"name":"A"} 1`, []string{"exactly one JSON object"}},
 		{"missing name", `{}`, []string{"name is required"}},
 		{"null name", `{"name":null}`, []string{"name is required"}},
 		{"empty name", `{"name":""}`, []string{"name must not be empty"}},
@@ -128,6 +133,13 @@ func TestCreateApplication(t *testing.T) {
 		}
 		// Another workspace may use the name.
 		w.do(t, "POST", "/gh/globex/applications", w.Bob, jsonBody, `{"name":"billing"}`).wantStatus(t, http.StatusCreated)
+	})
+
+	t.Run("409 ignores the case of any letter, not only ASCII", func(t *testing.T) {
+		create(t, `{"name":"Ärger Σίσυφος"}`).wantStatus(t, http.StatusCreated)
+		for _, name := range []string{"ärger σίσυφος", "ÄRGER ΣΊΣΥΦΟΣ"} {
+			create(t, mustJSON(map[string]string{"name": name})).wantError(t, http.StatusConflict, "already exists")
+		}
 	})
 
 	t.Run("403 when Applications are not enabled", func(t *testing.T) {
@@ -174,6 +186,8 @@ func TestCreateApplicationBodyLimit(t *testing.T) {
 	w.do(t, "POST", "/gh/acme/applications", w.Alice, jsonBody, exact).wantStatus(t, http.StatusCreated)
 	over := `{"name":"Over","description":"` + strings.Repeat("x", 100) + `"}`
 	w.do(t, "POST", "/gh/acme/applications", w.Alice, jsonBody, over).wantError(t, http.StatusRequestEntityTooLarge, "64 bytes")
+	// The media type is checked before the size.
+	w.do(t, "POST", "/gh/acme/applications", w.Alice, hdr("Content-Type", "text/plain"), over).wantStatus(t, http.StatusUnsupportedMediaType)
 	// Over the limit even when it is also invalid JSON: the size is checked first.
 	w.do(t, "POST", "/gh/acme/applications", w.Alice, jsonBody, strings.Repeat("{", 100)).wantStatus(t, http.StatusRequestEntityTooLarge)
 
@@ -206,7 +220,7 @@ func TestCreateApplicationBodyLimit(t *testing.T) {
 
 func TestListApplications(t *testing.T) {
 	w := newWorld(t)
-	names := []string{"beta", "Alpha", "gamma_1", "100% done", "a_b", "Alpaca", "delta, \"the\" one"}
+	names := []string{"beta", "Alpha", "gamma_1", "100% done", "a_b", "Alpaca", "delta, \"the\" one", "Ärger"}
 	apps := map[string]plumb.Application{}
 	for i, n := range names {
 		apps[n] = w.application(t, w.Acme.ID, n, fmt.Sprintf("desc %d", i))
@@ -227,7 +241,7 @@ func TestListApplications(t *testing.T) {
 		}
 		return mustJSON(map[string]any{"data": data, "meta": map[string]any{"hasMore": false}})
 	}
-	ordered := []string{"100% done", "a_b", "Alpaca", "Alpha", "beta", "delta, \"the\" one", "gamma_1"}
+	ordered := []string{"100% done", "a_b", "Alpaca", "Alpha", "beta", "delta, \"the\" one", "gamma_1", "Ärger"}
 
 	tests := []struct {
 		query string
@@ -248,6 +262,9 @@ func TestListApplications(t *testing.T) {
 		{"?name=0%25+d", []string{"100% done"}},
 		{"?name=%22the%22", []string{"delta, \"the\" one"}},
 		{"?name=nomatch", nil},
+		{"?name=%C3%A4", []string{"Ärger"}}, // ä matches Ä
+		{"?name=%C3%84R", []string{"Ärger"}},
+		{"?name=RGER", []string{"Ärger"}},
 		{"?name=alphabet", nil}, // another workspace's
 	}
 	for _, tt := range tests {
@@ -281,7 +298,8 @@ func TestListApplications(t *testing.T) {
 		want := "id,name,description,projectCount\r\n" +
 			apps["100% done"].ID + ",100% done,desc 3,0\r\n" +
 			apps["beta"].ID + ",beta,desc 0,1\r\n" +
-			apps[`delta, "the" one`].ID + `,"delta, ""the"" one",desc 6,0` + "\r\n"
+			apps[`delta, "the" one`].ID + `,"delta, ""the"" one",desc 6,0` + "\r\n" +
+			apps["Ärger"].ID + ",Ärger,desc 7,0\r\n"
 		if string(r.Body) != want {
 			t.Errorf("CSV\n%q\nwant\n%q", r.Body, want)
 		}
@@ -297,6 +315,13 @@ func TestGetApplication(t *testing.T) {
 	w.applicationProject(t, "acme", "Shop", "web")
 	shopView := mustJSON(map[string]any{"id": shop.ID, "name": "Shop", "description": "The shop", "projectCount": 1})
 
+	umlaut := w.application(t, w.Acme.ID, "Größe", "")
+	t.Run("non-ASCII name in another case", func(t *testing.T) {
+		for _, ref := range []string{"Gr%C3%B6%C3%9Fe", "GR%C3%96%C3%9FE", "gr%C3%B6%C3%9Fe"} {
+			w.get(t, "/gh/acme/applications/"+ref, w.Alice).wantJSON(t, http.StatusOK,
+				mustJSON(map[string]any{"id": umlaut.ID, "name": "Größe", "description": "", "projectCount": 0}))
+		}
+	})
 	for _, ref := range []string{shop.ID, "Shop", "shop", "SHOP", "sHoP"} {
 		t.Run(ref, func(t *testing.T) {
 			w.get(t, "/gh/acme/applications/"+ref, w.Alice).wantJSON(t, http.StatusOK, shopView)

@@ -54,7 +54,9 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 	if obj == nil {
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body must be a JSON object, got null.")
 	}
-	if dec.More() {
+	// Only white space may follow the object (More alone misses a stray
+	// "]" or "}").
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body must hold exactly one JSON object.")
 	}
 	return obj, nil

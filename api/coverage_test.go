@@ -25,7 +25,7 @@ const (
 
 // mCoverageFixture uploads coverage to acme/web (Components not needed):
 //   - sha1 on main: unit twice for src/a.go (merged), integration for
-//     src/b.go only, e2e for other.go only;
+//     src/b.go only, e2e for other.go only, lint without files;
 //   - sha2 on main, later: the branch's latest;
 //   - sha3 on feature, tagged v1.0;
 //   - sha4 and sha5 on old, sharing a prefix.
@@ -46,6 +46,7 @@ func mCoverageFixture(t *testing.T, w *mCast) {
 		plumb.CoverageFile{Path: "src/b.go", Hits: []int64{0, 0, 0}})
 	up(mSha1, "main", "", "e2e", -7*time.Hour,
 		plumb.CoverageFile{Path: "other.go", Hits: []int64{5}})
+	up(mSha1, "main", "", "lint", -7*time.Hour) // a report without files
 	up(mSha2, "main", "", "", -6*time.Hour,
 		plumb.CoverageFile{Path: "src/a.go", Hits: []int64{7, 0}},
 		plumb.CoverageFile{Path: "docs/über/ß m.go", Hits: []int64{-1, 1}})
@@ -75,7 +76,7 @@ func mCoverageBody(tags []string, files ...map[string]any) string {
 func TestFileCoverage(t *testing.T) {
 	w := mNewCast(t)
 	mCoverageFixture(t, w)
-	sha1Tags := []string{"e2e", "integration", "unit"}
+	sha1Tags := []string{"e2e", "integration", "lint", "unit"}
 	// The two unit uploads merge line by line: hits add up, a line
 	// coverable in one report is coverable: [1, 0, 5, 0, -1, 4].
 	sha1A := mCoverageBody(sha1Tags, mEntry("src/a.go", "unit", []int64{1, 0, 5, 0, -1, 4}, 3, 2, 1))
@@ -144,7 +145,7 @@ func TestFileCoverageMergeAndBranchMoves(t *testing.T) {
 	w.mCoverage(t, plumb.CoverageInput{ProjectID: w.Web.ID, CommitSHA: mSha1, Branch: "main", CoverageTag: "unit", UploadedAt: t0.Add(-time.Hour),
 		Files: []plumb.CoverageFile{{Path: "src/a.go", Hits: []int64{-1, -1, -1, 2}}}})
 	w.get(t, mCoverageURL("refs/heads/main", "src/a.go"), w.Alice).wantJSON(t, http.StatusOK,
-		mCoverageBody([]string{"e2e", "integration", "unit"}, mEntry("src/a.go", "unit", []int64{1, 0, 5, 2, -1, 4}, 4, 1, 1)))
+		mCoverageBody([]string{"e2e", "integration", "lint", "unit"}, mEntry("src/a.go", "unit", []int64{1, 0, 5, 2, -1, 4}, 4, 1, 1)))
 	// The SHA may be sent in upper case.
 	w.get(t, mCoverageURL(strings.ToUpper(mSha2), "src/a.go"), w.Alice).wantStatus(t, http.StatusOK)
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -261,6 +262,14 @@ func TestAddressing(t *testing.T) {
 		w.get(t, "/gh/acme/projects/"+w.Vault.ID+"/builds", w.Bob).wantStatus(t, http.StatusNotFound)
 		w.get(t, "/gh/globex/projects/"+w.Web.ID+"/builds", w.Bob).wantStatus(t, http.StatusNotFound)
 	})
+	t.Run("UUIDs are case-insensitive", func(t *testing.T) {
+		up := strings.ToUpper
+		app := w.application(t, w.Acme.ID, "Shop", "")
+		w.get(t, "/gh/"+up(w.Acme.ID)+"/projects/"+up(w.Web.ID)+"/builds/"+up(b.ID), w.Alice).wantStatus(t, http.StatusOK)
+		w.get(t, "/gh/"+up(w.Acme.ID)+"/applications/"+up(app.ID), w.Alice).wantStatus(t, http.StatusOK)
+		// Still invisible in another case.
+		w.get(t, "/gh/"+up(w.Globex.ID)+"/applications", w.Alice).wantStatus(t, http.StatusNotFound)
+	})
 	t.Run("percent-encoded segments are decoded", func(t *testing.T) {
 		w.get(t, "/gh/%61cme/projects/w%65b/builds", w.Alice).wantStatus(t, http.StatusOK)
 	})
@@ -312,6 +321,7 @@ func TestOrderOfChecks(t *testing.T) {
 	w := newWorld(t)
 	w.workspace(t, sqlstore.WorkspaceInput{Key: "closed"})
 	w.member(t, "closed", "alice", plumb.RoleMember)
+	w.workspace(t, sqlstore.WorkspaceInput{Key: "hiddenclosed"})
 	tests := []struct {
 		name, method, path, token string
 		headers                   map[string]string
@@ -334,6 +344,7 @@ func TestOrderOfChecks(t *testing.T) {
 		{"bad query to a visible project", "GET", "/gh/acme/projects/web/issues?level=bogus", w.Alice, nil, "", 400},
 		{"create in a hidden workspace with a bad body", "POST", "/gh/globex/applications", w.Alice, jsonBody, `{"name":5}`, 404},
 		{"create in a hidden workspace with a bad media type", "POST", "/gh/globex/applications", w.Alice, hdr("Content-Type", "text/plain"), `x`, 404},
+		{"create in a hidden workspace without Applications", "POST", "/gh/hiddenclosed/applications", w.Alice, jsonBody, `{"name":"x"}`, 404},
 		{"create without Applications, bad media type", "POST", "/gh/closed/applications", w.Alice, hdr("Content-Type", "text/plain"), `x`, 403},
 		{"create without Applications, bad body", "POST", "/gh/closed/applications", w.Alice, jsonBody, `{`, 403},
 		{"create without Applications, no body", "POST", "/gh/closed/applications", w.Alice, nil, "", 403},
@@ -395,6 +406,28 @@ func TestAcceptNegotiation(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("several Accept fields form one list", func(t *testing.T) {
+		req, err := http.NewRequest("GET", w.URL+"/workspaces", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+w.Alice)
+		req.Header.Add("Accept", "application/xml")
+		req.Header.Add("Accept", "text/csv")
+		res, err := w.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		r := &resp{Status: res.StatusCode, Header: res.Header, Body: body, method: "GET", path: "/workspaces"}
+		w.checkResponse(t, req, r)
+		r.wantStatus(t, http.StatusOK)
+		if ct := r.Header.Get("Content-Type"); ct != csvCT {
+			t.Errorf("Content-Type %q, want %q", ct, csvCT)
+		}
+	})
 
 	app := w.application(t, w.Acme.ID, "Shop", "")
 	b := w.build(t, plumb.Build{ProjectID: w.Web.ID, Type: "analysis", Status: "running", BranchName: "main", CommitSHA: "abc", SubmittedAt: t0})
@@ -495,6 +528,7 @@ func TestPagination(t *testing.T) {
 		{"?page[limit]=24", 0, 24, true, "page%5Blimit%5D=24&page%5Boffset%5D=24", ""},
 		{"?page[offset]=", 0, 20, true, "page%5Blimit%5D=20&page%5Boffset%5D=20", ""},
 		{"?page[offset]=0", 0, 20, true, "page%5Blimit%5D=20&page%5Boffset%5D=20", ""},
+		{"?page[offset]=null", 0, 20, true, "page%5Blimit%5D=20&page%5Boffset%5D=20", ""},
 		{"?page[limit]=5&page[offset]=20", 20, 25, false, "", "page%5Blimit%5D=5&page%5Boffset%5D=15"},
 		{"?page[limit]=5&page[offset]=19", 19, 24, true, "page%5Blimit%5D=5&page%5Boffset%5D=24", "page%5Blimit%5D=5&page%5Boffset%5D=14"},
 		{"?page[limit]=5&page[offset]=3", 3, 8, true, "page%5Blimit%5D=5&page%5Boffset%5D=8", "page%5Blimit%5D=5&page%5Boffset%5D=0"},

@@ -15,23 +15,24 @@ import (
 // issueFixture is the current snapshot of acme/web used by the issue tests,
 // in listing order. Names are the issues' fingerprints.
 func issueFixture() []plumb.Issue {
+	// Sorted as an analysis stores them: file path, start line, rule key.
 	return []plumb.Issue{
-		{Fingerprint: "i1", Tool: "eslint", RuleKey: "no-unused-vars", Message: "x is unused", Category: "lint", Level: "low",
+		{Fingerprint: "i1", Tool: "gitleaks", RuleKey: "aws-key", Message: "AWS key", Category: "secret", Level: "medium",
+			Path: "config/.env", StartLine: ptr(1), EndLine: ptr(1)},
+		{Fingerprint: "i2", Tool: "trivy", RuleKey: "CVE-2026-0001", Message: "vulnerable dependency", Category: "dependency_alert", Level: "fmt", Status: "ignored",
+			DocumentationURL: "https://avd.aquasec.com/nvd/cve-2026-0001", Path: "go.mod"},
+		{Fingerprint: "i3", Tool: "eslint", RuleKey: "no-unused-vars", Message: "x is unused", Category: "lint", Level: "low",
 			DocumentationURL: "https://eslint.org/docs/rules/no-unused-vars", Path: "src/a.js", StartLine: ptr(3), EndLine: ptr(3)},
-		{Fingerprint: "i2", Tool: "golangci-lint", RuleKey: "errcheck", Message: "Error return value is not checked", Category: "bug", Level: "high",
-			Path: "src/b.go", StartLine: ptr(10), EndLine: ptr(12)},
-		{Fingerprint: "i3", Tool: "Semgrep", RuleKey: "sql-injection", Message: "say \"hi\", then\nbye;\r\nlone\rCR", Category: "vulnerability", Level: "high",
-			Path: "src/c.py"},
 		{Fingerprint: "i4", Tool: "eslint", RuleKey: "eqeqeq", Message: "Use ===", Category: "style", Level: "note", Status: "ignored",
 			Path: "src/a.js", StartLine: ptr(5)},
-		{Fingerprint: "i5", Tool: "gitleaks", RuleKey: "aws-key", Message: "AWS key", Category: "secret", Level: "medium",
-			Path: "config/.env", StartLine: ptr(1), EndLine: ptr(1)},
-		{Fingerprint: "i6", Tool: "ESLint", RuleKey: "complexity", Message: "Too complex", Category: "structure", Level: "medium",
+		{Fingerprint: "i5", Tool: "golangci-lint", RuleKey: "errcheck", Message: "Error return value is not checked", Category: "bug", Level: "high",
+			Path: "src/b.go", StartLine: ptr(10), EndLine: ptr(12)},
+		{Fingerprint: "i6", Tool: "golangci-lint", RuleKey: "gofmt", Message: "not gofmt-ed", Category: "style", Level: "fmt",
+			Path: "src/b.go", StartLine: ptr(20)},
+		{Fingerprint: "i7", Tool: "Semgrep", RuleKey: "sql-injection", Message: "say \"hi\", then\nbye;\r\nlone\rCR", Category: "vulnerability", Level: "high",
+			Path: "src/c.py"},
+		{Fingerprint: "i8", Tool: "ESLint", RuleKey: "complexity", Message: "Too complex", Category: "structure", Level: "medium",
 			Path: "src/d.js"},
-		{Fingerprint: "i7", Tool: "trivy", RuleKey: "CVE-2026-0001", Message: "vulnerable dependency", Category: "dependency_alert", Level: "fmt", Status: "ignored",
-			DocumentationURL: "https://avd.aquasec.com/nvd/cve-2026-0001", Path: "go.mod"},
-		{Fingerprint: "i8", Tool: "golangci-lint", RuleKey: "gofmt", Message: "not gofmt-ed", Category: "style", Level: "fmt",
-			Path: "src/b.go"},
 	}
 }
 
@@ -105,47 +106,47 @@ func TestListIssuesFilters(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"", []string{"i1", "i2", "i3", "i5", "i6", "i8"}}, // status defaults to open
-		{"?status=open", []string{"i1", "i2", "i3", "i5", "i6", "i8"}},
-		{"?status=", []string{"i1", "i2", "i3", "i5", "i6", "i8"}},
-		{"?status=ignored", []string{"i4", "i7"}},
+		{"", []string{"i1", "i3", "i5", "i6", "i7", "i8"}}, // status defaults to open
+		{"?status=open", []string{"i1", "i3", "i5", "i6", "i7", "i8"}},
+		{"?status=", []string{"i1", "i3", "i5", "i6", "i7", "i8"}},
+		{"?status=ignored", []string{"i2", "i4"}},
 		{"?status=open,ignored", []string{"i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8"}},
 		{"?status=open&status=ignored", []string{"i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8"}},
 		{"?status[]=ignored&status[]=open", []string{"i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8"}},
-		{"?status%5B%5D=ignored", []string{"i4", "i7"}},
+		{"?status%5B%5D=ignored", []string{"i2", "i4"}},
 		{"?status[0]=ignored&status[1]=open", []string{"i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8"}},
 		{"?status=ignored&status[]=open", []string{"i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8"}},
-		{"?level=high", []string{"i2", "i3"}},
-		{"?level=high,medium", []string{"i2", "i3", "i5", "i6"}},
-		{"?level=high&level=medium", []string{"i2", "i3", "i5", "i6"}},
-		{"?level[]=high&level[]=medium", []string{"i2", "i3", "i5", "i6"}},
-		{"?level[0]=high&level[1]=medium", []string{"i2", "i3", "i5", "i6"}},
-		{"?level=high&level[]=medium&level[2]=low", []string{"i1", "i2", "i3", "i5", "i6"}},
-		{"?level=high,,&level=", []string{"i2", "i3"}}, // empty items are ignored
-		{"?level=,", []string{"i1", "i2", "i3", "i5", "i6", "i8"}},
-		{"?level=high&level=high", []string{"i2", "i3"}},
-		{"?level=fmt", []string{"i8"}},
-		{"?level=fmt&status=open,ignored", []string{"i7", "i8"}},
-		{"?category=lint", []string{"i1"}},
-		{"?category=style", []string{"i8"}},
+		{"?level=high", []string{"i5", "i7"}},
+		{"?level=high,medium", []string{"i1", "i5", "i7", "i8"}},
+		{"?level=high&level=medium", []string{"i1", "i5", "i7", "i8"}},
+		{"?level[]=high&level[]=medium", []string{"i1", "i5", "i7", "i8"}},
+		{"?level[0]=high&level[1]=medium", []string{"i1", "i5", "i7", "i8"}},
+		{"?level=high&level[]=medium&level[2]=low", []string{"i1", "i3", "i5", "i7", "i8"}},
+		{"?level=high,,&level=", []string{"i5", "i7"}}, // empty items are ignored
+		{"?level=,", []string{"i1", "i3", "i5", "i6", "i7", "i8"}},
+		{"?level=high&level=high", []string{"i5", "i7"}},
+		{"?level=fmt", []string{"i6"}},
+		{"?level=fmt&status=open,ignored", []string{"i2", "i6"}},
+		{"?category=lint", []string{"i3"}},
+		{"?category=style", []string{"i6"}},
 		{"?category=style&status=ignored", []string{"i4"}},
-		{"?category=style&status[]=open&status[]=ignored", []string{"i4", "i8"}},
-		{"?category=secret,dependency_alert,vulnerability", []string{"i3", "i5"}},
+		{"?category=style&status[]=open&status[]=ignored", []string{"i4", "i6"}},
+		{"?category=secret,dependency_alert,vulnerability", []string{"i1", "i7"}},
 		{"?category=performance", nil},
-		{"?level=high&category=bug", []string{"i2"}}, // AND across parameters
-		{"?level=high,medium&category=secret,structure", []string{"i5", "i6"}},
-		{"?tool=eslint", []string{"i1", "i6"}}, // case-insensitive exact name
-		{"?tool=ESLINT", []string{"i1", "i6"}},
-		{"?tool=Golangci-Lint", []string{"i2", "i8"}},
-		{"?tool=semgrep&level=high", []string{"i3"}},
-		{"?tool=eslint,gitleaks", []string{"i1", "i5", "i6"}},
-		{"?tool=eslint&tool[]=gitleaks", []string{"i1", "i5", "i6"}},
+		{"?level=high&category=bug", []string{"i5"}}, // AND across parameters
+		{"?level=high,medium&category=secret,structure", []string{"i1", "i8"}},
+		{"?tool=eslint", []string{"i3", "i8"}}, // case-insensitive exact name
+		{"?tool=ESLINT", []string{"i3", "i8"}},
+		{"?tool=Golangci-Lint", []string{"i5", "i6"}},
+		{"?tool=semgrep&level=high", []string{"i7"}},
+		{"?tool=eslint,gitleaks", []string{"i1", "i3", "i8"}},
+		{"?tool=eslint&tool[]=gitleaks", []string{"i1", "i3", "i8"}},
 		{"?tool=lint", nil}, // not a substring match
 		{"?tool=unknown-tool", nil},
 		{"?tool=%E2%9C%93%20weird", nil},
-		{"?tool=trivy&status=open,ignored", []string{"i7"}},
+		{"?tool=trivy&status=open,ignored", []string{"i2"}},
 		{"?tool=eslint&status=ignored&level=note&category=style", []string{"i4"}},
-		{"?unknown=1&page[offset]=", []string{"i1", "i2", "i3", "i5", "i6", "i8"}},
+		{"?unknown=1&page[offset]=", []string{"i1", "i3", "i5", "i6", "i7", "i8"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -203,16 +204,16 @@ func TestListIssuesPagination(t *testing.T) {
 		want    []string
 		hasMore bool
 	}{
-		{"?page[limit]=2", []string{"i1", "i2"}, true},
-		{"?page[limit]=2&page[offset]=4", []string{"i6", "i8"}, false},
-		{"?page[limit]=2&page[offset]=3", []string{"i5", "i6"}, true},
-		{"?page[limit]=6", []string{"i1", "i2", "i3", "i5", "i6", "i8"}, false},
-		{"?page[limit]=5", []string{"i1", "i2", "i3", "i5", "i6"}, true},
+		{"?page[limit]=2", []string{"i1", "i3"}, true},
+		{"?page[limit]=2&page[offset]=4", []string{"i7", "i8"}, false},
+		{"?page[limit]=2&page[offset]=3", []string{"i6", "i7"}, true},
+		{"?page[limit]=6", []string{"i1", "i3", "i5", "i6", "i7", "i8"}, false},
+		{"?page[limit]=5", []string{"i1", "i3", "i5", "i6", "i7"}, true},
 		{"?page[offset]=6", nil, false},
-		{"?level=high,medium&page[limit]=2&page[offset]=2", []string{"i5", "i6"}, false},
-		{"?level=high,medium&page[limit]=2&page[offset]=1", []string{"i3", "i5"}, true},
-		{"?status=ignored&page[limit]=1", []string{"i4"}, true},
-		{"?status=ignored&page[limit]=1&page[offset]=1", []string{"i7"}, false},
+		{"?level=high,medium&page[limit]=2&page[offset]=2", []string{"i7", "i8"}, false},
+		{"?level=high,medium&page[limit]=2&page[offset]=1", []string{"i5", "i7"}, true},
+		{"?status=ignored&page[limit]=1", []string{"i2"}, true},
+		{"?status=ignored&page[limit]=1&page[offset]=1", []string{"i4"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -221,7 +222,7 @@ func TestListIssuesPagination(t *testing.T) {
 	}
 	t.Run("next link keeps the filters and works", func(t *testing.T) {
 		r := w.get(t, issuesPath+"?level=high,medium&tool[]=semgrep&tool[]=gitleaks&page[limit]=1", w.Alice)
-		r.wantJSON(t, http.StatusOK, w.list(true, "i3"))
+		r.wantJSON(t, http.StatusOK, w.list(true, "i1"))
 		next := r.links(t)["next"]
 		u, err := url.Parse(next)
 		if err != nil {
@@ -232,9 +233,9 @@ func TestListIssuesPagination(t *testing.T) {
 			t.Errorf("next link %q", next)
 		}
 		r = w.get(t, next, w.Alice)
-		r.wantJSON(t, http.StatusOK, w.list(false, "i5"))
+		r.wantJSON(t, http.StatusOK, w.list(false, "i7"))
 		prev := r.links(t)["prev"]
-		w.get(t, prev, w.Alice).wantJSON(t, http.StatusOK, w.list(true, "i3"))
+		w.get(t, prev, w.Alice).wantJSON(t, http.StatusOK, w.list(true, "i1"))
 	})
 }
 
@@ -262,27 +263,27 @@ func TestListIssuesFormats(t *testing.T) {
 		}
 		id := func(fp string) string { return w.issues[fp].ID }
 		want := "id,fingerprint,tool,ruleKey,message,category,level,status,documentationUrl,location.path,location.startLine,location.endLine\r\n" +
-			id("i1") + ",i1,eslint,no-unused-vars,x is unused,lint,low,open,https://eslint.org/docs/rules/no-unused-vars,src/a.js,3,3\r\n" +
-			id("i2") + ",i2,golangci-lint,errcheck,Error return value is not checked,bug,high,open,,src/b.go,10,12\r\n" +
-			// RFC 4180: quotes doubled, the field quoted, its line breaks kept as they are.
-			id("i3") + ",i3,Semgrep,sql-injection,\"say \"\"hi\"\", then\nbye;\r\nlone\rCR\",vulnerability,high,open,,src/c.py,,\r\n" +
+			id("i1") + ",i1,gitleaks,aws-key,AWS key,secret,medium,open,,config/.env,1,1\r\n" +
+			id("i2") + ",i2,trivy,CVE-2026-0001,vulnerable dependency,dependency_alert,fmt,ignored,https://avd.aquasec.com/nvd/cve-2026-0001,go.mod,,\r\n" +
+			id("i3") + ",i3,eslint,no-unused-vars,x is unused,lint,low,open,https://eslint.org/docs/rules/no-unused-vars,src/a.js,3,3\r\n" +
 			id("i4") + ",i4,eslint,eqeqeq,Use ===,style,note,ignored,,src/a.js,5,\r\n" +
-			id("i5") + ",i5,gitleaks,aws-key,AWS key,secret,medium,open,,config/.env,1,1\r\n" +
-			id("i6") + ",i6,ESLint,complexity,Too complex,structure,medium,open,,src/d.js,,\r\n" +
-			id("i7") + ",i7,trivy,CVE-2026-0001,vulnerable dependency,dependency_alert,fmt,ignored,https://avd.aquasec.com/nvd/cve-2026-0001,go.mod,,\r\n" +
-			id("i8") + ",i8,golangci-lint,gofmt,not gofmt-ed,style,fmt,open,,src/b.go,,\r\n"
+			id("i5") + ",i5,golangci-lint,errcheck,Error return value is not checked,bug,high,open,,src/b.go,10,12\r\n" +
+			id("i6") + ",i6,golangci-lint,gofmt,not gofmt-ed,style,fmt,open,,src/b.go,20,\r\n" +
+			// RFC 4180: quotes doubled, the field quoted, its line breaks kept as they are.
+			id("i7") + ",i7,Semgrep,sql-injection,\"say \"\"hi\"\", then\nbye;\r\nlone\rCR\",vulnerability,high,open,,src/c.py,,\r\n" +
+			id("i8") + ",i8,ESLint,complexity,Too complex,structure,medium,open,,src/d.js,,\r\n"
 		if string(r.Body) != want {
 			t.Errorf("CSV\n%q\nwant\n%q", r.Body, want)
 		}
 		recs := csvRecords(t, r.Body)
-		if len(recs) != 9 || recs[3][4] != strings.ReplaceAll(w.issues["i3"].Message, "\r\n", "\n") {
+		if len(recs) != 9 || recs[7][4] != strings.ReplaceAll(w.issues["i7"].Message, "\r\n", "\n") {
 			t.Errorf("CSV does not parse back: %q", recs)
 		}
 	})
 	t.Run("CSV page", func(t *testing.T) {
 		r := w.get(t, issuesPath+"?page[limit]=1&page[offset]=1", w.Alice, hdr("Accept", "text/csv")).wantStatus(t, http.StatusOK)
 		recs := csvRecords(t, r.Body)
-		if len(recs) != 2 || recs[1][1] != "i2" {
+		if len(recs) != 2 || recs[1][1] != "i3" {
 			t.Errorf("CSV page %q", recs)
 		}
 		if r.links(t)["next"] == "" || r.links(t)["prev"] == "" {

@@ -235,6 +235,15 @@ func TestComponentMetricsRatings(t *testing.T) {
 	if got["TDR"] != 13.33 || got["MNT"] != "C" || got["SEC"] != "B" || got["SECI"] != 1.0 || got["ISS"] != 2.0 {
 		t.Errorf("TDR %v MNT %v SEC %v SECI %v ISS %v; want 13.33, C, B, 1, 2", got["TDR"], got["MNT"], got["SEC"], got["SECI"], got["ISS"])
 	}
+	// Halves round away from zero: 1 of 32 lines duplicated is 3.125 %, and
+	// 15 minutes for 16 lines of code is 3.125 %: both 3.13.
+	w.mCreate(t, mCore, w.Carol, "half", "h.go")
+	w.mSnapshot(t, w.Core, t0, plumb.SnapshotInput{Files: []plumb.FileFigures{mFile("h.go", 32, 16, 0, 1)},
+		Issues: []plumb.Issue{mIssue("h", "h.go", "style", "low")}})
+	got = mMetricValues(t, w.testServer, mCore+"/components/half", w.Alice)
+	if got["DUP"] != 3.13 || got["TDR"] != 3.13 || got["MNT"] != "A" {
+		t.Errorf("DUP %v TDR %v MNT %v; want 3.13, 3.13, A", got["DUP"], got["TDR"], got["MNT"])
+	}
 }
 
 func TestFileMetrics(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/plumbhq/plumb"
+
 	"github.com/plumbhq/plumb/openapi"
 )
 
@@ -60,7 +62,7 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request, c *call) e
 	}
 	if err := check(r.Context()); err != nil {
 		s.log.Warn("not ready", "error", err)
-		return writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		return plumb.Errorf(plumb.EUNAVAILABLE, "The database is not reachable; the server is not ready.")
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }

@@ -194,7 +194,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c.query = parseQuery(r.URL.RawQuery)
-	f, err := negotiate(r.Header.Get("Accept"), rt.formats)
+	// Several Accept fields are one comma-separated list (RFC 9110 §5.3).
+	f, err := negotiate(strings.Join(r.Header.Values("Accept"), ", "), rt.formats)
 	if err != nil {
 		return err
 	}

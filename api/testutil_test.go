@@ -13,17 +13,23 @@ package api_test
 //
 // API (keep it stable; other test files use it):
 //
-//	ts := newTestServer(t, withRateLimit(10), withConfig(api.Config{...}))
-//	ts.URL, ts.DB, ts.Clock (fakeClock: Now, Advance, Set), ts.Logs (server log)
+//	ts := newTestServer(t, withRateLimit(10), withConfig(api.Config{...}),
+//	                    withLimiter(l))
+//	ts.URL, ts.DB, ts.API, ts.Clock (fakeClock: Now, Advance, Set; starts
+//	at t0), ts.Logs (the server's log)
 //	fixtures:  ts.user, ts.token, ts.tokenFor, ts.revoke, ts.workspace,
 //	           ts.member, ts.project, ts.projectAdmin, ts.setApplications,
 //	           ts.setComponents, ts.application, ts.applicationProject,
 //	           ts.snapshot, ts.build
 //	requests:  ts.do(t, method, path, token, headers, body) *resp
 //	           ts.get(t, path, token, headers...) *resp
+//	           ts.checkResponse(t, req, r) for a request built by hand
 //	responses: r.Status, r.Header, r.Body, r.json(t), r.details(t),
-//	           r.wantStatus(t, code), r.wantJSON(t, code, want),
-//	           r.wantError(t, code, detailSubstrings...)
+//	           r.links(t) (Link rel → URL), r.wantStatus(t, code),
+//	           r.wantJSON(t, code, want), r.wantError(t, code, substrings...)
+//	helpers:   hdr(k, v, ...), jsonBody, assertJSON, mustJSON, mustUnmarshal,
+//	           dataOf, ndjsonLines, csvRecords, rateLimitOf, headerStatus,
+//	           tsf, ptr, t0
 //	world:     w := newWorld(t, opts...) builds the usual cast (below).
 
 import (
@@ -320,10 +326,10 @@ func (ts *testServer) build(t testing.TB, b plumb.Build) plumb.Build {
 // ---- the usual cast ----
 
 // world is the cast most tests need:
-//   - alice: member of acme (workspace with Applications enabled) and of
-//     Initech; acme has the projects web and api.
-//   - bob: admin of globex (project vault), which alice cannot see; bob is
-//     not a member of acme.
+//   - alice (token Alice): member of acme, a workspace with Applications
+//     enabled and the projects web and api.
+//   - bob (token Bob): admin of globex (Applications enabled, project vault),
+//     which alice cannot see; bob is not a member of acme.
 type world struct {
 	*testServer
 	Alice, Bob   string // token secrets
@@ -688,7 +694,7 @@ func dataOf(t testing.TB, r *resp) []any {
 	return d
 }
 
-// ts formats a time as the API does.
+// tsf formats a time as the API does.
 func tsf(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func ptr[T any](v T) *T { return &v }

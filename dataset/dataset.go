@@ -562,7 +562,8 @@ func (d *Document) Summary() string {
 //     order), submission time, id; issue states by project, fingerprint;
 //     components by project, name, id;
 //   - snapshots and coverage uploads in document order (the order they were
-//     added); a snapshot's issues in document order, an empty status "open";
+//     added); a snapshot's issues in listing order (SortIssues), an empty
+//     status "open";
 //   - a default-branch snapshot that enters the metric history lists in files
 //     only the files whose base figures changed (or that are new), sorted by
 //     path, and in removed the sorted paths of files it removed; any other
@@ -671,6 +672,7 @@ func Canonical(in *Document) *Document {
 				s.Issues[j].Status = "open"
 			}
 		}
+		SortIssues(s.Issues)
 		t := trees[s.ProjectID]
 		if t == nil {
 			t = &tree{files: map[string]File{}}
@@ -782,6 +784,31 @@ func Canonical(in *Document) *Document {
 	return d
 }
 
+// SortIssues puts a snapshot's issues in listing order, the order Plumb
+// stores and lists them in: by path, start line (an issue without one
+// first), rule key, fingerprint; the sort is stable, so otherwise equal
+// issues keep their order.
+func SortIssues(is []Issue) {
+	line := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	sort.SliceStable(is, func(i, j int) bool {
+		a, b := &is[i], &is[j]
+		switch {
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case line(a.StartLine) != line(b.StartLine):
+			return line(a.StartLine) < line(b.StartLine)
+		case a.RuleKey != b.RuleKey:
+			return a.RuleKey < b.RuleKey
+		}
+		return a.Fingerprint < b.Fingerprint
+	})
+}
+
 // SortRecords puts the users, tokens, workspaces (and their members),
 // projects (and their admins), applications (and their projects) and
 // components of d in the canonical order that Canonical documents.
@@ -821,9 +848,10 @@ func MergeHits(a, b []int64) []int64 {
 	return out
 }
 
-// LessName orders keys and names: case-insensitively, then exactly.
+// LessName orders keys and names: ignoring case (simple Unicode case
+// folding, as the store compares names), then exactly.
 func LessName(a, b string) bool {
-	la, lb := strings.ToLower(a), strings.ToLower(b)
+	la, lb := strings.ToLower(strings.ToUpper(a)), strings.ToLower(strings.ToUpper(b))
 	if la != lb {
 		return la < lb
 	}

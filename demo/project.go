@@ -109,7 +109,8 @@ func (g *generator) addProject(def *projectDef) {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].AnalyzedAt.Before(all[j].AnalyzedAt) })
 	g.doc.Snapshots = append(g.doc.Snapshots, all...)
 
-	// Issue states: one per ignored fingerprint that shows anywhere.
+	// Issue states: the status of every fingerprint that shows anywhere (a
+	// fingerprint's status belongs to it across snapshots).
 	shown := map[string]bool{}
 	for _, s := range all {
 		for _, is := range s.Issues {
@@ -118,8 +119,12 @@ func (g *generator) addProject(def *projectDef) {
 	}
 	var states []dataset.IssueState
 	for _, f := range fs {
-		if f.ignored && shown[f.fingerprint] {
-			states = append(states, dataset.IssueState{ProjectID: pr.id, Fingerprint: f.fingerprint, Status: "ignored"})
+		if shown[f.fingerprint] {
+			status := "open"
+			if f.ignored {
+				status = "ignored"
+			}
+			states = append(states, dataset.IssueState{ProjectID: pr.id, Fingerprint: f.fingerprint, Status: status})
 		}
 	}
 	sort.Slice(states, func(i, j int) bool { return states[i].Fingerprint < states[j].Fingerprint })

@@ -176,7 +176,7 @@ func schemas() *omap[*schema] {
 	m.set("ApplicationWithCount", object(append(applicationProps(),
 		req("projectCount", integer().withDescription("Number of Projects in the Application.")))...))
 	m.set("ApplicationCreate", object(
-		req("name", str().withMinLength(1).withMaxLength(100).withDescription("1 to 100 characters after trimming surrounding spaces; no control characters. Unique in the workspace, case-insensitively.")),
+		req("name", str().withMinLength(1).withMaxLength(100).withDescription("1 to 100 characters, not blank, no control characters; stored exactly as sent. Unique in the workspace, case-insensitively.")),
 		opt("description", str().withMaxLength(1000).withDescription(`Defaults to "".`)),
 	))
 	m.set("ApplicationList", listOf("ApplicationWithCount"))

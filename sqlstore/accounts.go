@@ -29,6 +29,16 @@ func isUUID(s string) bool {
 	return err == nil
 }
 
+// idArg is a path value as an id argument: a UUID in any case matches the
+// stored lower-case form (UUIDs are case-insensitive on input, RFC 9562);
+// anything else is unchanged.
+func idArg(s string) string {
+	if isUUID(s) {
+		return strings.ToLower(s)
+	}
+	return s
+}
+
 // HashToken is the only form in which a token is stored.
 func HashToken(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
@@ -298,7 +308,7 @@ func (db *DB) FindWorkspace(ctx context.Context, userID, keyOrID string) (plumb.
 	var role string
 	w, err := scanWorkspace(db.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, m.role FROM workspaces w
 		JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $2
-		WHERE w.id = $1 OR lower(w.key) = lower($1) ORDER BY w.id = $1 DESC LIMIT 1`, keyOrID, userID), &role)
+		WHERE w.id = $1 OR lower(w.key) = lower($1) ORDER BY w.id = $1 DESC LIMIT 1`, idArg(keyOrID), userID), &role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, "", notFound(fmt.Sprintf("Workspace %q was not found.", keyOrID))
 	}
@@ -423,7 +433,7 @@ func scanProject(s interface{ Scan(...any) error }) (plumb.Project, error) {
 
 func findProjectAny(ctx context.Context, q querier, workspaceID, keyOrID string) (plumb.Project, error) {
 	p, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p
-		WHERE p.workspace_id = $1 AND (p.id = $2 OR lower(p.key) = lower($2)) ORDER BY p.id = $2 DESC LIMIT 1`, workspaceID, keyOrID))
+		WHERE p.workspace_id = $1 AND (p.id = $2 OR lower(p.key) = lower($2)) ORDER BY p.id = $2 DESC LIMIT 1`, workspaceID, idArg(keyOrID)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, notFound(fmt.Sprintf("Project %q was not found.", keyOrID))
 	}

@@ -5,20 +5,24 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb"
 )
 
 // CreateApplication adds an application to a workspace; the name is unique in
-// the workspace, case-insensitively.
+// the workspace, case-insensitively (Unicode case folding).
 func (db *DB) CreateApplication(ctx context.Context, workspaceID, name, description string) (plumb.Application, error) {
 	a := plumb.Application{ID: NewID(), WorkspaceID: workspaceID, Name: name, Description: description,
 		CreatedAt: db.now().UTC().Truncate(time.Second)}
+	if strings.TrimSpace(name) == "" {
+		return a, plumb.Errorf(plumb.EINVALID, "an application needs a name")
+	}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM applications WHERE workspace_id = $1 AND lower(name) = lower($2)`,
-			workspaceID, name).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM applications WHERE workspace_id = $1 AND name_fold = $2`,
+			workspaceID, fold(name)).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -29,9 +33,14 @@ func (db *DB) CreateApplication(ctx context.Context, workspaceID, name, descript
 	return a, err
 }
 
+// fold is the case-insensitive form of a name: Unicode simple case folding
+// done in Go, so every database compares names the same way ("Ärger" and
+// "ärger" are one name).
+func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+
 func insertApplication(ctx context.Context, q querier, a plumb.Application) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO applications (id, workspace_id, name, description, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		a.ID, a.WorkspaceID, a.Name, a.Description, unix(a.CreatedAt))
+	_, err := q.ExecContext(ctx, `INSERT INTO applications (id, workspace_id, name, name_fold, description, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		a.ID, a.WorkspaceID, a.Name, fold(a.Name), a.Description, unix(a.CreatedAt))
 	return err
 }
 
@@ -49,8 +58,8 @@ func scanApplication(s interface{ Scan(...any) error }) (plumb.Application, erro
 // FindApplication finds an application of a workspace by id first, then by
 // name (case-insensitive).
 func (db *DB) FindApplication(ctx context.Context, workspaceID, idOrName string) (plumb.Application, error) {
-	a, err := scanApplication(db.read.QueryRowContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND (a.id = $2 OR lower(a.name) = lower($2))
-		ORDER BY a.id = $2 DESC LIMIT 1`, workspaceID, idOrName))
+	a, err := scanApplication(db.read.QueryRowContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND (a.id = $2 OR a.name_fold = $3)
+		ORDER BY a.id = $2 DESC LIMIT 1`, workspaceID, idArg(idOrName), fold(idOrName)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, notFound(fmt.Sprintf("Application %q was not found.", idOrName))
 	}
@@ -60,8 +69,8 @@ func (db *DB) FindApplication(ctx context.Context, workspaceID, idOrName string)
 // EachApplication calls fn for the workspace's applications whose name
 // contains nameFilter (case-insensitive; % and _ are literal), in name order.
 func (db *DB) EachApplication(ctx context.Context, workspaceID, nameFilter string, page plumb.Page, fn func(plumb.Application) error) error {
-	rows, err := db.read.QueryContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND instr(lower(a.name), lower($2)) > 0
-		ORDER BY lower(a.name), a.id LIMIT $3 OFFSET $4`, workspaceID, nameFilter, sqlLimit(page), page.Offset)
+	rows, err := db.read.QueryContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND instr(a.name_fold, $2) > 0
+		ORDER BY a.name_fold, a.id LIMIT $3 OFFSET $4`, workspaceID, fold(nameFilter), sqlLimit(page), page.Offset)
 	if err != nil {
 		return err
 	}
@@ -86,8 +95,8 @@ func (db *DB) AddApplicationProject(ctx context.Context, workspace, application,
 			return err
 		}
 		var appID string
-		err = tx.QueryRowContext(ctx, `SELECT id FROM applications WHERE workspace_id = $1 AND (id = $2 OR lower(name) = lower($2))
-			ORDER BY id = $2 DESC LIMIT 1`, w.ID, application).Scan(&appID)
+		err = tx.QueryRowContext(ctx, `SELECT id FROM applications WHERE workspace_id = $1 AND (id = $2 OR name_fold = $3)
+			ORDER BY id = $2 DESC LIMIT 1`, w.ID, idArg(application), fold(application)).Scan(&appID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound(fmt.Sprintf("no application %q in workspace %q", application, w.Key))
 		} else if err != nil {

@@ -41,7 +41,7 @@ func scanBuild(s interface{ Scan(...any) error }) (plumb.Build, error) {
 
 // FindBuild finds one build of a project by id.
 func (db *DB) FindBuild(ctx context.Context, projectID, id string) (plumb.Build, error) {
-	b, err := scanBuild(db.read.QueryRowContext(ctx, `SELECT `+buildColumns+` FROM builds WHERE project_id = $1 AND id = $2`, projectID, id))
+	b, err := scanBuild(db.read.QueryRowContext(ctx, `SELECT `+buildColumns+` FROM builds WHERE project_id = $1 AND id = $2`, projectID, idArg(id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, notFound(fmt.Sprintf("Build %q was not found.", id))
 	}

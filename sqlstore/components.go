@@ -27,7 +27,7 @@ func scanComponent(s interface{ Scan(...any) error }, extra ...any) (plumb.Compo
 }
 
 func loadComponents(ctx context.Context, q querier, projectID string) ([]plumb.Component, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+` FROM components c WHERE c.project_id = $1 ORDER BY lower(c.name), c.id`, projectID)
+	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+` FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func loadComponents(ctx context.Context, q querier, projectID string) ([]plumb.C
 func (db *DB) ListComponents(ctx context.Context, projectID string) ([]plumb.Component, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+componentColumns+`,
 		coalesce((SELECT t.files FROM component_snapshot_totals t WHERE t.component_id = c.id ORDER BY t.snapshot_seq DESC LIMIT 1), 0)
-		FROM components c WHERE c.project_id = $1 ORDER BY lower(c.name), c.id`, projectID)
+		FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,25 +66,15 @@ func (db *DB) ListComponents(ctx context.Context, projectID string) ([]plumb.Com
 	return out, rows.Err()
 }
 
-// findComponent finds a component by id first, then by name ignoring case.
-// Names are compared in Go (Unicode simple case folding), not with SQL's
-// lower(), which folds only ASCII in SQLite.
+// findComponent finds a component by id first, then by name ignoring case
+// (Unicode case folding, through the stored name_fold).
 func findComponent(ctx context.Context, q querier, projectID, idOrName string) (plumb.Component, error) {
 	c, err := scanComponent(q.QueryRowContext(ctx, `SELECT `+componentColumns+` FROM components c
-		WHERE c.project_id = $1 AND c.id = $2`, projectID, idOrName))
-	if !errors.Is(err, sql.ErrNoRows) {
-		return c, err
+		WHERE c.project_id = $1 AND (c.id = $2 OR c.name_fold = $3) ORDER BY c.id = $2 DESC LIMIT 1`, projectID, idArg(idOrName), fold(idOrName)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, notFound(fmt.Sprintf("Component %q was not found.", idOrName))
 	}
-	comps, err := loadComponents(ctx, q, projectID)
-	if err != nil {
-		return plumb.Component{}, err
-	}
-	for _, c := range comps {
-		if strings.EqualFold(c.Name, idOrName) {
-			return c, nil
-		}
-	}
-	return plumb.Component{}, notFound(fmt.Sprintf("Component %q was not found.", idOrName))
+	return c, err
 }
 
 // FindComponent finds a component of a project by id first, then by name
@@ -94,16 +84,15 @@ func (db *DB) FindComponent(ctx context.Context, projectID, idOrName string) (pl
 }
 
 // nameTaken fails with a conflict when another component of the project has
-// the name, ignoring case (see findComponent).
+// the name, ignoring case.
 func nameTaken(ctx context.Context, q querier, projectID, name, exceptID string) error {
-	comps, err := loadComponents(ctx, q, projectID)
-	if err != nil {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM components WHERE project_id = $1 AND name_fold = $2 AND id <> $3`,
+		projectID, fold(name), exceptID).Scan(&n); err != nil {
 		return err
 	}
-	for _, c := range comps {
-		if c.ID != exceptID && strings.EqualFold(c.Name, name) {
-			return plumb.Errorf(plumb.ECONFLICT, "A component named %q already exists in this project; names are unique, ignoring case.", name)
-		}
+	if n > 0 {
+		return plumb.Errorf(plumb.ECONFLICT, "A component named %q already exists in this project; names are unique, ignoring case.", name)
 	}
 	return nil
 }
@@ -125,9 +114,7 @@ func (db *DB) CreateComponent(ctx context.Context, c plumb.Component) (plumb.Com
 		if err := nameTaken(ctx, tx, c.ProjectID, c.Name, ""); err != nil {
 			return err
 		}
-		globs, _ := json.Marshal(c.PathGlobs)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO components (id, project_id, name, description, path_globs, creator_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, c.ProjectID, c.Name, c.Description, string(globs), c.CreatorID, unix(c.CreatedAt), unix(c.UpdatedAt)); err != nil {
+		if err := insertComponent(ctx, tx, c); err != nil {
 			return err
 		}
 		return backfillComponent(ctx, tx, c)
@@ -151,8 +138,8 @@ func (db *DB) ReplaceComponent(ctx context.Context, projectID, idOrName string, 
 		c.Name, c.Description, c.PathGlobs = in.Name, in.Description, in.PathGlobs
 		c.UpdatedAt = db.now().UTC().Truncate(time.Second)
 		globs, _ := json.Marshal(c.PathGlobs)
-		if _, err := tx.ExecContext(ctx, `UPDATE components SET name = $1, description = $2, path_globs = $3, updated_at = $4 WHERE id = $5`,
-			c.Name, c.Description, string(globs), unix(c.UpdatedAt), c.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE components SET name = $1, name_fold = $6, description = $2, path_globs = $3, updated_at = $4 WHERE id = $5`,
+			c.Name, c.Description, string(globs), unix(c.UpdatedAt), c.ID, fold(c.Name)); err != nil {
 			return err
 		}
 		if strings.Join(old.PathGlobs, "\n") == strings.Join(c.PathGlobs, "\n") {

@@ -42,6 +42,9 @@ func validateCoverage(in *plumb.CoverageInput) error {
 	if in.ID == "" {
 		in.ID = NewID()
 	}
+	if in.ID = strings.ToLower(in.ID); !isUUID(in.ID) {
+		errs = append(errs, fmt.Sprintf("coverage id must be a UUID, got %q", in.ID))
+	}
 	seen := map[string]bool{}
 	for i, f := range in.Files {
 		if f.Path == "" {
@@ -86,18 +89,22 @@ func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInpu
 			return err
 		}
 	}
-	if in.Branch != defaultBranch {
-		// A report reaching a default-branch commit another way (a tag, a
-		// feature branch) still merges into that commit's coverage: refresh
-		// its measurement, which keeps the time of its default-branch upload.
-		var prev int64
-		err := tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
-			in.ProjectID, in.CommitSHA).Scan(&prev)
-		if errors.Is(err, sql.ErrNoRows) {
+	// The commit's measurement is dated by its most recent default-branch
+	// upload (a report arriving late does not move it back). A report
+	// reaching a default-branch commit another way (a tag, another branch)
+	// still merges into that commit's coverage: its measurement is refreshed
+	// and keeps its time.
+	var prev int64
+	err = tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
+		in.ProjectID, in.CommitSHA).Scan(&prev)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if in.Branch != defaultBranch {
 			return nil
-		} else if err != nil {
-			return err
 		}
+	case err != nil:
+		return err
+	case in.Branch != defaultBranch || prev > unix(at):
 		at = fromUnix(prev)
 	}
 	return updateCoverageTotals(ctx, tx, in.ProjectID, in.CommitSHA, at)

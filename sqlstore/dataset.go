@@ -439,6 +439,9 @@ func (db *DB) Import(ctx context.Context, r io.Reader) error {
 
 // ImportDocument is Import for a document already in memory (the demo, tests).
 func (db *DB) ImportDocument(ctx context.Context, doc *dataset.Document) error {
+	if err := checkEmpty(ctx, db.read); err != nil {
+		return err
+	}
 	if err := validateDataset(doc); err != nil {
 		return err
 	}
@@ -449,6 +452,11 @@ func (db *DB) ImportDocument(ctx context.Context, doc *dataset.Document) error {
 		return db.importTx(ctx, tx, doc)
 	})
 }
+
+// CheckEmpty returns an ECONFLICT error when the database holds any user or
+// workspace, which Import refuses; a command checks it before reading a
+// large file.
+func (db *DB) CheckEmpty(ctx context.Context) error { return checkEmpty(ctx, db.read) }
 
 // checkEmpty refuses a database that holds any user or workspace.
 func checkEmpty(ctx context.Context, q querier) error {
@@ -579,15 +587,15 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 	return nil
 }
 
-// insertComponent stores a component's definition (the same INSERT as
-// CreateComponent's).
+// insertComponent stores a component's definition (the row CreateComponent
+// writes; CreateComponent could share it).
 func insertComponent(ctx context.Context, q querier, c plumb.Component) error {
 	globs, err := json.Marshal(c.PathGlobs)
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO components (id, project_id, name, description, path_globs, creator_id, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, c.ProjectID, c.Name, c.Description, string(globs), c.CreatorID, unix(c.CreatedAt), unix(c.UpdatedAt))
+	_, err = q.ExecContext(ctx, `INSERT INTO components (id, project_id, name, name_fold, description, path_globs, creator_id, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, c.ID, c.ProjectID, c.Name, fold(c.Name), c.Description, string(globs), c.CreatorID, unix(c.CreatedAt), unix(c.UpdatedAt))
 	return err
 }
 
@@ -642,8 +650,8 @@ func (x *idIndex) add(p *problems, rec string, i int, id string) {
 	switch {
 	case id == "":
 		p.add(rec, "id is required")
-	case !isUUID(id):
-		p.add(rec, "id %q is not a UUID", id)
+	case !isLowerUUID(id):
+		p.add(rec, "id %q is not a UUID in lower-case text form (8-4-4-4-12 hexadecimal digits)", id)
 	default:
 		if j, ok := x.at[id]; ok {
 			p.add(rec, "id is also the id of %s[%d]; ids are unique", x.list, j)
@@ -652,6 +660,10 @@ func (x *idIndex) add(p *problems, rec string, i int, id string) {
 		x.at[id] = i
 	}
 }
+
+// isLowerUUID reports whether s is a UUID in the lower-case text form the
+// store keeps (lookups lower-case a UUID argument, see idArg).
+func isLowerUUID(s string) bool { return isUUID(s) && s == strings.ToLower(s) }
 
 func (x *idIndex) has(id string) bool { _, ok := x.at[id]; return ok }
 
@@ -669,7 +681,9 @@ func (x *idIndex) ref(p *problems, rec, field, id string) bool {
 }
 
 // foldASCII folds ASCII letters to lower case, as the store's unique
-// indexes and lookups (SQL lower()) compare names and keys.
+// indexes on logins and keys (SQL lower()) compare them. Application and
+// component names are compared with fold (Unicode), as their name_fold
+// columns are.
 func foldASCII(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'A' && r <= 'Z' {
@@ -691,6 +705,14 @@ func requireText(p *problems, rec, field, v string) bool {
 		return false
 	}
 	return true
+}
+
+// checkCommit accepts any non-empty commit reference, as the store does for
+// snapshots and builds (coverage needs real SHAs: see checkSHA).
+func checkCommit(p *problems, rec, field, sha string) {
+	if strings.TrimSpace(sha) == "" {
+		p.add(rec, "%s is required", field)
+	}
 }
 
 func checkSHA(p *problems, rec, field, sha string) {
@@ -831,7 +853,7 @@ func validateDataset(doc *dataset.Document) error {
 		apps.add(p, rec, i, a.ID)
 		workspaces.ref(p, rec, "workspaceId", a.WorkspaceID)
 		if requireText(p, rec, "name", a.Name) {
-			k := a.WorkspaceID + "\x00" + foldASCII(a.Name)
+			k := a.WorkspaceID + "\x00" + fold(a.Name)
 			if j, ok := appNames[k]; ok {
 				p.add(rec, "name %q is also the name of applications[%d] in the same workspace; names are unique per workspace, ignoring case", a.Name, j)
 			} else {
@@ -871,7 +893,7 @@ func validateDataset(doc *dataset.Document) error {
 		snapshotProject[s.ID] = s.ProjectID
 		known := projects.ref(p, rec, "projectId", s.ProjectID)
 		requireText(p, rec, "branch", s.Branch)
-		checkSHA(p, rec, "commitSha", s.CommitSHA)
+		checkCommit(p, rec, "commitSha", s.CommitSHA)
 		requireTime(p, rec, "analyzedAt", s.AnalyzedAt)
 		files := map[string]int{}
 		for j, f := range s.Files {
@@ -927,8 +949,8 @@ func validateDataset(doc *dataset.Document) error {
 			switch {
 			case is.ID == "":
 				p.add(irec, "id is required")
-			case !isUUID(is.ID):
-				p.add(irec, "id %q is not a UUID", is.ID)
+			case !isLowerUUID(is.ID):
+				p.add(irec, "id %q is not a UUID in lower-case text form (8-4-4-4-12 hexadecimal digits)", is.ID)
 			default:
 				if other, ok := issueIDs[is.ID]; ok {
 					p.add(irec, "id is also the id of an issue of %s; ids are unique", other)
@@ -954,7 +976,7 @@ func validateDataset(doc *dataset.Document) error {
 		if b.Conclusion != nil {
 			checkEnum(p, rec, "conclusion", *b.Conclusion, conclusions)
 		}
-		checkSHA(p, rec, "commitSha", b.CommitSHA)
+		checkCommit(p, rec, "commitSha", b.CommitSHA)
 		requireTime(p, rec, "submittedAt", b.SubmittedAt)
 		if b.StartedAt != nil && b.StartedAt.Before(b.SubmittedAt) {
 			p.add(rec, "startedAt %s is before submittedAt %s", b.StartedAt.UTC().Format(time.RFC3339), b.SubmittedAt.UTC().Format(time.RFC3339))
@@ -1019,7 +1041,7 @@ func validateDataset(doc *dataset.Document) error {
 		components.add(p, rec, i, c.ID)
 		projects.ref(p, rec, "projectId", c.ProjectID)
 		if requireText(p, rec, "name", c.Name) {
-			k := c.ProjectID + "\x00" + foldASCII(c.Name)
+			k := c.ProjectID + "\x00" + fold(c.Name)
 			if j, ok := compNames[k]; ok {
 				p.add(rec, "name %q is also the name of components[%d] in the same project; names are unique per project, ignoring case", c.Name, j)
 			} else {

@@ -581,8 +581,12 @@ func TestImportValidation(t *testing.T) {
 		{"user id missing", func(d *dataset.Document) { d.Users[0].ID = "" }, []string{"users[0]: id is required",
 			`workspaces[0] (id ` + did(kWorkspace, 2) + `): members[0]: userId "` + did(kUser, 3) + `" is not the id of any of the dataset's users`,
 			`projects[1] (id ` + did(kProject, 1) + `): adminIds[1] "` + did(kUser, 3) + `" is not the id of any of the dataset's users`}},
-		{"user id not uuid", func(d *dataset.Document) { d.Users[0].ID = "u1" }, []string{`users[0] (id u1): id "u1" is not a UUID`,
+		{"user id not uuid", func(d *dataset.Document) { d.Users[0].ID = "u1" }, []string{`users[0] (id u1): id "u1" is not a UUID in lower-case text form`,
 			`members[0]: userId "` + did(kUser, 3) + `" is not the id`, `adminIds[1] "` + did(kUser, 3) + `" is not the id`}},
+		{"upper-case uuid", func(d *dataset.Document) {
+			d.Snapshots[0].Issues[0].ID = strings.ToUpper("0190000a-0000-7000-8000-0000000000ab")
+		},
+			[]string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): issues[0] (id 0190000A-0000-7000-8000-0000000000AB): id "0190000A-0000-7000-8000-0000000000AB" is not a UUID in lower-case text form`}},
 		{"user id twice", func(d *dataset.Document) { d.Users[1].ID = d.Users[0].ID }, []string{
 			"users[1] (id " + did(kUser, 3) + "): id is also the id of users[0]",
 			`tokens[0] (id ` + did(kToken, 2) + `): userId "` + did(kUser, 1) + `" is not the id`,
@@ -616,14 +620,14 @@ func TestImportValidation(t *testing.T) {
 		{"build type", func(d *dataset.Document) { d.Builds[0].Type = "deploy" }, []string{`builds[0] (id ` + did(kBuild, 3) + `): type "deploy" is not one of analysis, format, ssh, coverage_setup`}},
 		{"build status", func(d *dataset.Document) { d.Builds[3].Status = "done" }, []string{`builds[3] (id ` + did(kBuild, 4) + `): status "done" is not one of submitted, starting, running, succeeded, failed, skipped, rejected`}},
 		{"build conclusion", func(d *dataset.Document) { d.Builds[0].Conclusion = sp("ok") }, []string{`builds[0] (id ` + did(kBuild, 3) + `): conclusion "ok" is not one of succeeded, failed`}},
-		{"build sha", func(d *dataset.Document) { d.Builds[1].CommitSHA = "HEAD" }, []string{`builds[1] (id ` + did(kBuild, 2) + `): commitSha "HEAD" is not a commit SHA`}},
+		{"build sha", func(d *dataset.Document) { d.Builds[1].CommitSHA = " " }, []string{`builds[1] (id ` + did(kBuild, 2) + `): commitSha is required`}},
 		{"build times", func(d *dataset.Document) { d.Builds[0].StartedAt = tp(dT0) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): startedAt 2026-01-05T09:00:00Z is before submittedAt`}},
 		{"build finish", func(d *dataset.Document) { d.Builds[1].FinishedAt = tp(dT0) }, []string{`builds[1] (id ` + did(kBuild, 2) + `): finishedAt 2026-01-05T09:00:00Z is before`}},
 		{"build submitted", func(d *dataset.Document) { d.Builds[2].SubmittedAt = time.Time{} }, []string{`builds[2] (id ` + did(kBuild, 1) + `): submittedAt is required`}},
 		{"build snapshot", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 7) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): snapshotId "` + did(kSnapshot, 7) + `" is a snapshot of another project`}},
 		{"build snapshot unknown", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 70) }, []string{`snapshotId "` + did(kSnapshot, 70) + `" is not the id`}},
 		{"build project", func(d *dataset.Document) { d.Builds[0].ProjectID = did(kWorkspace, 1) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): projectId "` + did(kWorkspace, 1) + `" is not the id of any of the dataset's projects`}},
-		{"snapshot sha", func(d *dataset.Document) { d.Snapshots[0].CommitSHA = "c1" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): commitSha "c1" is not a commit SHA`}},
+		{"snapshot sha", func(d *dataset.Document) { d.Snapshots[0].CommitSHA = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): commitSha is required`}},
 		{"snapshot branch", func(d *dataset.Document) { d.Snapshots[0].Branch = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): branch is required`}},
 		{"snapshot time", func(d *dataset.Document) { d.Snapshots[1].AnalyzedAt = time.Time{} }, []string{`snapshots[1] (id ` + did(kSnapshot, 2) + `): analyzedAt is required`}},
 		{"snapshot id twice", func(d *dataset.Document) { d.Snapshots[1].ID = did(kSnapshot, 1) }, []string{`snapshots[1] (id ` + did(kSnapshot, 1) + `): id is also the id of snapshots[0]`}},
@@ -652,6 +656,8 @@ func TestImportValidation(t *testing.T) {
 			`components[1] (id ` + did(kComponent, 2) + `): pathGlobs[1]: path glob is empty`}},
 		{"component no globs", func(d *dataset.Document) { d.Components[0].PathGlobs = nil }, []string{`components[0] (id ` + did(kComponent, 3) + `): pathGlobs is empty`}},
 		{"component name", func(d *dataset.Document) { d.Components[2].Name = "DOCS" }, []string{`components[2] (id ` + did(kComponent, 1) + `): name "DOCS" is also the name of components[1]`}},
+		{"component name unicode case", func(d *dataset.Document) { d.Components[1].Name, d.Components[2].Name = "Über", "üBER" },
+			[]string{`components[2] (id ` + did(kComponent, 1) + `): name "üBER" is also the name of components[1]`}},
 		{"component creator", func(d *dataset.Document) { d.Components[2].CreatorID = "" }, []string{`components[2] (id ` + did(kComponent, 1) + `): creatorId is required`}},
 		{"several problems", func(d *dataset.Document) {
 			d.Users[0].Login = ""

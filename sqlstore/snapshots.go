@@ -1,10 +1,12 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,14 +19,32 @@ func (db *DB) AddBuild(ctx context.Context, b plumb.Build) (plumb.Build, error) 
 	if b.ID == "" {
 		b.ID = NewID()
 	}
+	b.ID = strings.ToLower(b.ID)
 	if err := validateBuild(b); err != nil {
 		return b, err
 	}
-	return b, db.inTx(ctx, func(tx *sql.Tx) error { return insertBuild(ctx, tx, b) })
+	return b, db.inTx(ctx, func(tx *sql.Tx) error {
+		if b.SnapshotID != "" {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM snapshots WHERE id = $1 AND project_id = $2`, b.SnapshotID, b.ProjectID).Scan(&n); err != nil {
+				return err
+			}
+			if n == 0 {
+				return plumb.Errorf(plumb.EINVALID, "build snapshotId %q is not a snapshot of this project", b.SnapshotID)
+			}
+		}
+		return insertBuild(ctx, tx, b)
+	})
 }
 
 func validateBuild(b plumb.Build) error {
 	var errs []string
+	if !isUUID(b.ID) {
+		errs = append(errs, fmt.Sprintf("build id must be a UUID, got %q", b.ID))
+	}
+	if strings.TrimSpace(b.CommitSHA) == "" {
+		errs = append(errs, "build commitSha is required")
+	}
 	if !plumb.Contains(plumb.BuildTypes, b.Type) {
 		errs = append(errs, fmt.Sprintf("build type must be one of %s, got %q", strings.Join(plumb.BuildTypes, ", "), b.Type))
 	}
@@ -54,6 +74,12 @@ func validateSnapshot(in *plumb.SnapshotInput) error {
 	}
 	if strings.TrimSpace(in.CommitSHA) == "" {
 		errs = append(errs, "snapshot commitSha is required")
+	}
+	if in.ID != "" {
+		in.ID = strings.ToLower(in.ID)
+		if !isUUID(in.ID) {
+			errs = append(errs, fmt.Sprintf("snapshot id must be a UUID, got %q", in.ID))
+		}
 	}
 	if in.AnalyzedAt.IsZero() {
 		errs = append(errs, "snapshot analyzedAt is required")
@@ -147,6 +173,8 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 	if err != nil {
 		return s, err
 	}
+	in.Issues = slices.Clone(in.Issues) // sorted here; the caller's slice stays as it was
+	sortIssues(in.Issues)
 	issues, err := db.insertIssues(ctx, tx, in, seq)
 	if err != nil {
 		return s, err
@@ -169,20 +197,29 @@ func (db *DB) insertIssues(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInp
 	}
 	states := map[string]string{}
 	if !in.KeepStatus {
-		rows, err := tx.QueryContext(ctx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1`, in.ProjectID)
-		if err != nil {
-			return nil, err
+		// Only this snapshot's fingerprints are looked up, so ingestion cost
+		// does not grow with the project's history.
+		fps := make([]string, len(in.Issues))
+		for i, is := range in.Issues {
+			fps[i] = is.Fingerprint
 		}
-		for rows.Next() {
-			var fp, st string
-			if err := rows.Scan(&fp, &st); err != nil {
-				rows.Close()
-				return nil, err
+		err := inBatches(fps, func(inList string, args []any) error {
+			rows, err := tx.QueryContext(ctx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND fingerprint IN (`+inList+`)`,
+				append([]any{in.ProjectID}, args...)...)
+			if err != nil {
+				return err
 			}
-			states[fp] = st
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			defer rows.Close()
+			for rows.Next() {
+				var fp, st string
+				if err := rows.Scan(&fp, &st); err != nil {
+					return err
+				}
+				states[fp] = st
+			}
+			return rows.Err()
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -252,25 +289,85 @@ func fileStatsArgs(st metric.FileStats) []any {
 		sec[metric.LevelHigh-1], sec[metric.LevelMedium-1], sec[metric.LevelLow-1], sec[metric.LevelNote-1], sec[metric.LevelFmt-1]}
 }
 
-// currentFiles loads the figures of every file of the project's current
-// default-branch snapshot, by path.
-func currentFiles(ctx context.Context, q querier, projectID string) (map[string]*fileState, error) {
-	rows, err := q.QueryContext(ctx, `SELECT p.id, p.path, `+prefixCols("v.", fileStatsColumns)+` FROM paths p
+// currentFiles loads the figures of the files of the project's current
+// default-branch snapshot, by path: every file, or only the given paths.
+func currentFiles(ctx context.Context, q querier, projectID string, only []string) (map[string]*fileState, error) {
+	base := `SELECT p.id, p.path, ` + prefixCols("v.", fileStatsColumns) + ` FROM paths p
 		JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
-		WHERE p.project_id = $1 AND p.current_seq IS NOT NULL AND v.deleted = 0`, projectID)
+		WHERE p.project_id = $1 AND p.current_seq IS NOT NULL AND v.deleted = 0`
+	out := map[string]*fileState{}
+	scan := func(query string, args ...any) error {
+		rows, err := q.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			f := &fileState{}
+			if err := rows.Scan(scanFileStats([]any{&f.pathID, &f.path}, &f.stats)...); err != nil {
+				return err
+			}
+			out[f.path] = f
+		}
+		return rows.Err()
+	}
+	if only == nil {
+		return out, scan(base, projectID)
+	}
+	return out, inBatches(only, func(in string, args []any) error {
+		return scan(base+` AND p.path IN (`+in+`)`, append([]any{projectID}, args...)...)
+	})
+}
+
+// inBatches calls fn with "$2, $3, …" placeholders and their values for
+// batches of items (the $1 slot is the caller's).
+func inBatches(items []string, fn func(in string, args []any) error) error {
+	const batch = 400
+	for start := 0; start < len(items); start += batch {
+		part := items[start:min(start+batch, len(items))]
+		var in strings.Builder
+		args := make([]any, len(part))
+		for i, it := range part {
+			if i > 0 {
+				in.WriteString(", ")
+			}
+			fmt.Fprintf(&in, "$%d", i+2)
+			args[i] = it
+		}
+		if err := fn(in.String(), args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// touchedPaths lists the paths whose figures a snapshot given as changes can
+// alter: the files it lists or removes, and the files with issues in it or in
+// the snapshot it replaces (their issue figures are recomputed).
+func touchedPaths(ctx context.Context, q querier, projectID string, in plumb.SnapshotInput) ([]string, error) {
+	set := map[string]bool{}
+	for _, f := range in.Files {
+		set[f.Path] = true
+	}
+	for _, p := range in.Removed {
+		set[p] = true
+	}
+	for _, is := range in.Issues {
+		set[is.Path] = true
+	}
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT i.path FROM issues i JOIN projects p ON p.current_snapshot = i.snapshot_seq WHERE p.id = $1`, projectID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]*fileState{}
 	for rows.Next() {
-		f := &fileState{}
-		if err := rows.Scan(scanFileStats([]any{&f.pathID, &f.path}, &f.stats)...); err != nil {
+		var p string
+		if err := rows.Scan(&p); err != nil {
 			return nil, err
 		}
-		out[f.path] = f
+		set[p] = true
 	}
-	return out, rows.Err()
+	return keys(set), rows.Err()
 }
 
 func prefixCols(prefix, cols string) string {
@@ -285,7 +382,16 @@ func prefixCols(prefix, cols string) string {
 // changes against the previous one, and adds a measurement to every
 // component's totals.
 func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInput, seq int64, at time.Time, issues []plumb.Issue) error {
-	old, err := currentFiles(ctx, tx, in.ProjectID)
+	// A full tree replaces every file; a snapshot of changes can only alter
+	// the files it touches, so only those are loaded and compared.
+	var only []string
+	if !in.FullTree {
+		var err error
+		if only, err = touchedPaths(ctx, tx, in.ProjectID, in); err != nil {
+			return err
+		}
+	}
+	old, err := currentFiles(ctx, tx, in.ProjectID, only)
 	if err != nil {
 		return err
 	}
@@ -400,6 +506,22 @@ func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 	return nil
 }
 
+// sortIssues puts issues in listing order: file path, then start line (an
+// issue without one first), then rule key, then fingerprint. The sort is
+// stable, so equal issues keep their order.
+func sortIssues(is []plumb.Issue) {
+	line := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	slices.SortStableFunc(is, func(a, b plumb.Issue) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(line(a.StartLine), line(b.StartLine)),
+			strings.Compare(a.RuleKey, b.RuleKey), strings.Compare(a.Fingerprint, b.Fingerprint))
+	})
+}
+
 func keys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -412,22 +534,24 @@ func keys[V any](m map[string]V) []string {
 // new paths to the components whose globs match them).
 func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths []string) (map[string]int64, error) {
 	out := make(map[string]int64, len(paths))
-	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1`, projectID)
-	if err != nil {
-		return nil, err
-	}
 	known := map[string]int64{}
-	for rows.Next() {
-		var id int64
-		var p string
-		if err := rows.Scan(&id, &p); err != nil {
-			rows.Close()
-			return nil, err
+	err := inBatches(paths, func(in string, args []any) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1 AND path IN (`+in+`)`, append([]any{projectID}, args...)...)
+		if err != nil {
+			return err
 		}
-		known[p] = id
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var p string
+			if err := rows.Scan(&id, &p); err != nil {
+				return err
+			}
+			known[p] = id
+		}
+		return rows.Err()
+	})
+	if err != nil {
 		return nil, err
 	}
 	var fresh []string

@@ -10,6 +10,7 @@ package sqlstore_test
 // backfill), and one whose globs are replaced must all equal the model.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -87,6 +88,19 @@ func newModel() *mModel {
 
 // snapshot applies a snapshot input the way the data model defines it.
 func (m *mModel) snapshot(in plumb.SnapshotInput, defaultBranch string) {
+	// The store lists (and so first sees) a snapshot's issues by path, start
+	// line, rule key and fingerprint.
+	in.Issues = slices.Clone(in.Issues)
+	line := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	slices.SortStableFunc(in.Issues, func(a, b plumb.Issue) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(line(a.StartLine), line(b.StartLine)),
+			strings.Compare(a.RuleKey, b.RuleKey), strings.Compare(a.Fingerprint, b.Fingerprint))
+	})
 	final := make([]plumb.Issue, len(in.Issues))
 	for i, is := range in.Issues {
 		st, ok := m.states[is.Fingerprint]
@@ -676,6 +690,29 @@ func TestCoverageMerge(t *testing.T) {
 	mCheck(t, err)
 	if len(cov) != 1 || !cov[0].At.Equal(mT0.Add(2*time.Hour)) {
 		t.Errorf("coverage history %+v, want one measurement at the last default-branch upload", cov)
+	}
+	// Another commit uploaded in between, then a late report of the first
+	// commit dated before it: the first commit's measurement keeps the time
+	// of its most recent upload, so it stays the latest coverage, as
+	// refs/heads/main says.
+	other := strings.Repeat("cd", 20)
+	_, err = db.AddCoverage(ctx, plumb.CoverageInput{ProjectID: p.ID, CommitSHA: other, Branch: "main", UploadedAt: mT0.Add(90 * time.Minute),
+		Files: []plumb.CoverageFile{{Path: "src/a.go", Hits: []int64{0}}}})
+	mCheck(t, err)
+	up("main", "late", mT0.Add(time.Minute), "src/a.go", 0, 0, 0, 0, 0, 0)
+	if head, err := db.ResolveReference(ctx, p.ID, "refs/heads/main"); err != nil || head != sha {
+		t.Errorf("refs/heads/main → %q %v, want %s", head, err, sha)
+	}
+	tot, err = db.ComponentTotals(ctx, c)
+	mCheck(t, err)
+	// The late report adds a sixth, missed line.
+	if tot.Coverage != (metric.Coverage{Covered: 4, Missed: 2}) {
+		t.Errorf("component coverage after a late upload %+v, want 4 covered, 2 missed", tot.Coverage)
+	}
+	_, cov, err = db.ComponentHistory(ctx, c, mT0.AddDate(1, 0, 0))
+	mCheck(t, err)
+	if len(cov) != 2 || !cov[0].At.Equal(mT0.Add(90*time.Minute)) || !cov[1].At.Equal(mT0.Add(2*time.Hour)) {
+		t.Errorf("coverage history %+v, want the other commit at 1h30 and the first at 2h", cov)
 	}
 	if sha2, err := db.ResolveReference(ctx, p.ID, "refs/tags/v1"); err != nil || sha2 != sha {
 		t.Errorf("refs/tags/v1 → %q %v", sha2, err)

@@ -1,17 +1,317 @@
 package main
 
+// plumb export, plumb import and plumb demo: the dataset document of
+// docs/dataset.md in and out of a database.
+
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/dataset"
+	"github.com/plumbhq/plumb/demo"
+	"github.com/plumbhq/plumb/sqlstore"
 )
 
-func cmdDemo(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	return errors.New("demo: not yet")
-}
+// cmdExport writes the whole dataset to stdout, or with --out to a file,
+// which appears complete or not at all (written to a temporary file in the
+// same folder, synced, then renamed).
 func cmdExport(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	return errors.New("export: not yet")
+	var out string
+	db, pos, err := openFromFlags(ctx, "export", args, getenv, func(fs *flag.FlagSet) {
+		fs.StringVar(&out, "out", "", "write to this file instead of stdout")
+	})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if len(pos) != 0 {
+		return usageError{"usage: plumb export [--out FILE] [flags]"}
+	}
+	if out == "" || out == "-" {
+		return db.Export(ctx, stdout)
+	}
+	n, err := exportToFile(ctx, db, out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "exported the dataset to %s (%d bytes)\n", out, n)
+	return nil
 }
+
+// exportToFile exports into a temporary file next to path and renames it
+// to path once it is complete and synced. The file is readable by its owner
+// only: it holds token hashes.
+func exportToFile(ctx context.Context, db *sqlstore.DB, path string) (int64, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	tmp := f.Name()
+	fail := func(err error) (int64, error) {
+		f.Close()
+		os.Remove(tmp)
+		return 0, err
+	}
+	if err := db.Export(ctx, f); err != nil {
+		return fail(fmt.Errorf("export: %w", err))
+	}
+	if err := f.Sync(); err != nil {
+		return fail(fmt.Errorf("export: %w", err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(fmt.Errorf("export: %w", err))
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	return st.Size(), nil
+}
+
+// cmdImport loads a dataset file ('-': stdin) into an empty database and
+// prints what it loaded.
 func cmdImport(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
-	return errors.New("import: not yet")
+	db, pos, err := openFromFlags(ctx, "import", args, getenv)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if len(pos) != 1 {
+		return usageError{"usage: plumb import FILE|- [flags]  ('-' reads standard input)"}
+	}
+	if err := db.CheckEmpty(ctx); err != nil {
+		return err
+	}
+	in := stdin
+	if pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	doc, err := dataset.Decode(in)
+	if err != nil {
+		return plumb.Errorf(plumb.EINVALID, "%s: %v", pos[0], err)
+	}
+	if err := db.ImportDocument(ctx, doc); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %s\n", doc.Summary())
+	return nil
+}
+
+// cmdDemo starts the server on a fresh database holding the demo dataset,
+// with a new token for the demo user, and prints how to try it.
+func cmdDemo(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	cfg, check := configFlags(fs, getenv)
+	data := fs.String("data", "data", "folder of the demo database (demo.db, recreated on every start)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usageError{"usage: plumb demo [--addr 127.0.0.1:8080] [--data data] [flags]"}
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	var explicitDB bool
+	fs.Visit(func(f *flag.Flag) { explicitDB = explicitDB || f.Name == "database" })
+	if explicitDB {
+		return usageError{"plumb demo always uses <data>/demo.db, which it recreates; choose the folder with --data"}
+	}
+	path := filepath.Join(*data, "demo.db")
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("demo: remove the previous demo database: %w", err)
+		}
+	}
+	cfg.Database = "sqlite:" + path
+	log := newLogger(stderr, cfg.LogLevel)
+	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	token := sqlstore.NewTokenSecret()
+	doc := demo.Generate(time.Now(), token)
+	started := time.Now()
+	if err := db.ImportDocument(ctx, &doc); err != nil {
+		return fmt.Errorf("demo: load the demo dataset: %w", err)
+	}
+	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
+	return serve(ctx, cfg, db, log, func(addr string) {
+		fmt.Fprint(stdout, demoBanner(&doc, token, localURL(addr), path))
+	})
+}
+
+// localURL is the base URL a local client reaches the listener at.
+func localURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// demoBanner says where the demo runs, gives the token, lists what the demo
+// user sees and three curl commands that work against this very data.
+func demoBanner(doc *dataset.Document, token, base, dbPath string) string {
+	var userID string
+	for _, t := range doc.Tokens {
+		if t.Token == token {
+			userID = t.UserID
+		}
+	}
+	login := ""
+	for _, u := range doc.Users {
+		if u.ID == userID {
+			login = u.Login
+		}
+	}
+	role := map[string]string{}
+	for _, w := range doc.Workspaces {
+		for _, m := range w.Members {
+			if m.UserID == userID {
+				role[w.ID] = m.Role
+			}
+		}
+	}
+	wsKey := map[string]string{}
+	for _, w := range doc.Workspaces {
+		wsKey[w.ID] = w.Key
+	}
+
+	// The current issues of each project: those of its latest default-branch
+	// analysis (an older analysis arriving later does not replace it).
+	type current struct {
+		at       time.Time
+		issues   int
+		openHigh int
+		seen     bool
+	}
+	cur := map[string]*current{}
+	branch := map[string]string{}
+	for _, p := range doc.Projects {
+		branch[p.ID] = p.DefaultBranch
+		cur[p.ID] = &current{}
+	}
+	for _, s := range doc.Snapshots {
+		c := cur[s.ProjectID]
+		if c == nil || s.Branch != branch[s.ProjectID] || c.seen && s.AnalyzedAt.Before(c.at) {
+			continue
+		}
+		*c = current{at: s.AnalyzedAt, seen: true, issues: len(s.Issues)}
+		for _, is := range s.Issues {
+			if is.Level == "high" && (is.Status == "open" || is.Status == "") {
+				c.openHigh++
+			}
+		}
+	}
+	var visible []dataset.Project
+	for _, p := range doc.Projects {
+		if role[p.WorkspaceID] != "" {
+			visible = append(visible, p)
+		}
+	}
+	if len(visible) == 0 {
+		return fmt.Sprintf("Plumb demo is running at %s\nAPI token: %s\n", base, token)
+	}
+	// The biggest project: the most current issues, among those with open
+	// high-level issues if any has some (so the second command lists rows).
+	better := func(c, b *current) bool {
+		if (c.openHigh > 0) != (b.openHigh > 0) {
+			return c.openHigh > 0
+		}
+		return c.issues > b.issues
+	}
+	biggest := visible[0]
+	for _, p := range visible[1:] {
+		if better(cur[p.ID], cur[biggest.ID]) {
+			biggest = p
+		}
+	}
+	projectURL := func(p dataset.Project) string {
+		return base + "/gh/" + url.PathEscape(wsKey[p.WorkspaceID]) + "/projects/" + url.PathEscape(p.Key)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nPlumb demo is running at %s (database %s, recreated on every start).\n\n", base, dbPath)
+	fmt.Fprintf(&b, "API token of the demo user %q (a new one on every start):\n\n    %s\n\n", login, token)
+	fmt.Fprintf(&b, "The demo user sees these workspaces and projects:\n\n")
+	byWS := map[string][]string{}
+	var keys []string
+	for _, p := range visible {
+		k := wsKey[p.WorkspaceID]
+		if byWS[k] == nil {
+			keys = append(keys, k)
+		}
+		name := p.Key
+		if p.ComponentsEnabled {
+			name += " (components)"
+		}
+		byWS[k] = append(byWS[k], name)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		id := ""
+		for _, w := range doc.Workspaces {
+			if w.Key == k {
+				id = w.ID
+			}
+		}
+		fmt.Fprintf(&b, "    %-10s %-7s %s\n", k, role[id], strings.Join(byWS[k], ", "))
+	}
+	auth := fmt.Sprintf(`-H "Authorization: Bearer %s"`, token)
+	fmt.Fprintf(&b, "\nTry (each command works as printed):\n\n")
+	fmt.Fprintf(&b, "  # the workspaces you can see\n  curl %s '%s/workspaces'\n\n", auth, base)
+	fmt.Fprintf(&b, "  # the open high-level issues of %s/%s, as CSV\n  curl %s -H 'Accept: text/csv' '%s/issues?level=high&status=open'\n\n",
+		wsKey[biggest.WorkspaceID], biggest.Key, auth, projectURL(biggest))
+	third := ""
+	for _, p := range append([]dataset.Project{biggest}, visible...) {
+		if !p.ComponentsEnabled {
+			continue
+		}
+		for _, c := range doc.Components {
+			if c.ProjectID == p.ID {
+				third = fmt.Sprintf("  # monthly lines of code and coverage of the component %q of %s/%s\n  curl %s '%s/components/%s/metrics/series?metric=LOC,COV&interval=month'\n",
+					c.Name, wsKey[p.WorkspaceID], p.Key, auth, projectURL(p), url.PathEscape(c.Name))
+				break
+			}
+		}
+		if third != "" {
+			break
+		}
+	}
+	if third == "" {
+		third = fmt.Sprintf("  # the latest builds of %s/%s\n  curl %s '%s/builds'\n", wsKey[biggest.WorkspaceID], biggest.Key, auth, projectURL(biggest))
+	}
+	b.WriteString(third)
+	fmt.Fprintf(&b, "\nThe API is described at %s/openapi.json. Press Ctrl+C to stop.\n", base)
+	return b.String()
 }

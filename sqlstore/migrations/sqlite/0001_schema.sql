@@ -64,10 +64,12 @@ CREATE TABLE applications (
     id           TEXT PRIMARY KEY,
     workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
     name         TEXT NOT NULL,
+    -- name with Unicode case folding (computed in Go): uniqueness, lookup, order
+    name_fold    TEXT NOT NULL,
     description  TEXT NOT NULL DEFAULT '',
     created_at   INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX applications_name ON applications (workspace_id, lower(name));
+CREATE UNIQUE INDEX applications_name ON applications (workspace_id, name_fold);
 
 CREATE TABLE application_projects (
     application_id TEXT NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
@@ -182,13 +184,14 @@ CREATE TABLE components (
     id          TEXT PRIMARY KEY,
     project_id  TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
     name        TEXT NOT NULL,
+    name_fold   TEXT NOT NULL, -- name with Unicode case folding (computed in Go)
     description TEXT NOT NULL DEFAULT '',
     path_globs  TEXT NOT NULL, -- JSON array of strings
     creator_id  TEXT NOT NULL,
     created_at  INTEGER NOT NULL,
     updated_at  INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX components_name ON components (project_id, lower(name));
+CREATE UNIQUE INDEX components_name ON components (project_id, name_fold);
 
 CREATE TABLE component_paths (
     component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,

@@ -1,0 +1,158 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// The metrics project (100,000 files, 3 years of daily snapshots, 50
+// components) is generated once into $PLUMB_BENCH_DIR and reused.
+// PLUMB_BENCH_FILES and PLUMB_BENCH_DAYS set smaller sizes.
+
+var (
+	metricsOnce sync.Once
+	metricsSrv  http.Handler
+	metricsDB   *sqlstore.DB
+	metricsFix  MetricsFixture
+	metricsErr  error
+)
+
+func metricsServer(b *testing.B) (http.Handler, *sqlstore.DB, MetricsFixture) {
+	metricsOnce.Do(func() {
+		o := MetricsOptions{}
+		if v := os.Getenv("PLUMB_BENCH_FILES"); v != "" {
+			fmt.Sscan(v, &o.Files)
+		}
+		if v := os.Getenv("PLUMB_BENCH_DAYS"); v != "" {
+			fmt.Sscan(v, &o.Days)
+		}
+		dir := os.Getenv("PLUMB_BENCH_DIR")
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		path := filepath.Join(dir, fmt.Sprintf("plumb-bench-metrics-%d-%d.db", o.Files, o.Days))
+		meta := path + ".json"
+		ctx := context.Background()
+		raw, err := os.ReadFile(meta)
+		fresh := err != nil
+		if fresh {
+			for _, s := range []string{"", "-wal", "-shm"} {
+				os.Remove(path + s)
+			}
+		}
+		metricsDB, metricsErr = sqlstore.Open(ctx, "sqlite:"+path, sqlstore.Options{})
+		if metricsErr != nil {
+			return
+		}
+		if fresh {
+			start := time.Now()
+			metricsFix, metricsErr = GenerateMetrics(ctx, metricsDB, o, time.Now())
+			if metricsErr != nil {
+				return
+			}
+			fmt.Fprintf(os.Stderr, "generated %s in %s\n", path, time.Since(start).Round(time.Second))
+			raw, _ = json.Marshal(metricsFix)
+			os.WriteFile(meta, raw, 0o600)
+		} else if metricsErr = json.Unmarshal(raw, &metricsFix); metricsErr != nil {
+			return
+		}
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		metricsSrv = api.NewServer(metricsDB, ratelimit.NewMemory(1<<30, nil), log, api.Config{})
+	})
+	if metricsErr != nil {
+		b.Fatal(metricsErr)
+	}
+	return metricsSrv, metricsDB, metricsFix
+}
+
+func benchGet(b *testing.B, h http.Handler, token, path string) {
+	b.Helper()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := httptest.NewRequest("GET", path, nil)
+		r.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != 200 {
+			b.Fatalf("%s: %d %.300s", path, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+func BenchmarkComponentList(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	benchGet(b, h, fix.Token, "/gh/bench/projects/huge/components")
+}
+
+func BenchmarkComponentMetrics(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	benchGet(b, h, fix.Token, "/gh/bench/projects/huge/components/component-07/metrics")
+}
+
+// BenchmarkComponentSeries3YearsDaily reads every metric of a component over
+// three years, one point a day.
+func BenchmarkComponentSeries3YearsDaily(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	from := time.Now().UTC().AddDate(-3, 0, 0).Format("2006-01-02")
+	benchGet(b, h, fix.Token, "/gh/bench/projects/huge/components/component-07/metrics/series?interval=day&from="+from)
+}
+
+func BenchmarkFileCoverage20000Lines(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	benchGet(b, h, fix.Token, "/gh/bench/projects/huge/coverage/file?reference=refs/heads/main&path="+fix.BigFile)
+}
+
+// BenchmarkComponentCreate creates a component over a tenth of the files,
+// backfilling three years of history, then deletes it.
+func BenchmarkComponentCreate(b *testing.B) {
+	_, db, _ := metricsServer(b)
+	ctx := context.Background()
+	w, _, err := db.FindWorkspace(ctx, mustUser(b, db).ID, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := db.FindProject(ctx, w.ID, "huge")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := db.CreateComponent(ctx, plumb.Component{ProjectID: p.ID, Name: fmt.Sprintf("bench-%d", i),
+			PathGlobs: []string{"svc1*/*", "*pkg00*"}, CreatorID: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if !strings.HasPrefix(c.Name, "bench-") {
+			b.Fatal(c.Name)
+		}
+		if err := db.DeleteComponent(ctx, p.ID, c.ID); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
+func mustUser(b *testing.B, db *sqlstore.DB) plumb.User {
+	u, err := db.FindUser(context.Background(), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return u
+}
