@@ -31,7 +31,11 @@ const (
 type Error struct {
 	Code    string
 	Details []string
+	Cause   error // the underlying failure, for logs only; never shown to users
 }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("plumb error: code=%s %s", e.Code, strings.Join(e.Details, "; "))

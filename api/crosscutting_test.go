@@ -730,11 +730,14 @@ func TestOpenAPIDocument(t *testing.T) {
 func TestHealth(t *testing.T) {
 	w := newWorld(t)
 	w.get(t, "/healthz", "").wantJSON(t, http.StatusOK, `{"status":"ok"}`)
-	w.get(t, "/readyz", "").wantJSON(t, http.StatusOK, `{"status":"ready"}`)
+	w.get(t, "/readyz", "").wantJSON(t, http.StatusOK, `{"status":"ready","checks":{"database":"ok"}}`)
+	w.testServer.API.AddReadyCheck("rateLimit", func(context.Context) string { return "redis: unreachable, using in-process limits" })
+	w.get(t, "/readyz", "").wantJSON(t, http.StatusOK,
+		`{"status":"ready","checks":{"database":"ok","rateLimit":"redis: unreachable, using in-process limits"}}`)
 	w.get(t, "/healthz", w.Alice).wantJSON(t, http.StatusOK, `{"status":"ok"}`)
 	w.DB.Close()
 	w.get(t, "/healthz", "").wantJSON(t, http.StatusOK, `{"status":"ok"}`)
-	w.get(t, "/readyz", "").wantStatus(t, http.StatusServiceUnavailable)
+	w.get(t, "/readyz", "").wantError(t, http.StatusServiceUnavailable, "database is not reachable")
 }
 
 // TestInternalErrorsHideDetails: a 500 says only that something went wrong

@@ -2,11 +2,13 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // statusOf is the one table from application error codes to HTTP statuses.
@@ -42,6 +44,16 @@ type errorBody struct {
 // with the request id and shown without detail.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := plumb.ErrorCode(err)
+	if code == plumb.EINTERNAL && sqlstore.IsUnavailable(err) {
+		// A lost database is a 503 the client can retry, not a 500.
+		s.log.Warn("database unavailable", "request_id", requestID(r.Context()), "error", err)
+		err = plumb.Errorf(plumb.EUNAVAILABLE, "The database is unavailable; retry in a few seconds.")
+		code = plumb.EUNAVAILABLE
+	}
+	var pe *plumb.Error
+	if code == plumb.EUNAVAILABLE && errors.As(err, &pe) && pe.Cause != nil {
+		s.log.Warn("database unavailable", "request_id", requestID(r.Context()), "error", pe.Cause)
+	}
 	status, ok := statusOf[code]
 	if !ok {
 		status = http.StatusInternalServerError

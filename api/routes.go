@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/plumbhq/plumb"
 
@@ -51,20 +52,37 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request, c *call) 
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// SetReadiness installs the check behind /readyz (the database, and later
-// other dependencies).
-func (s *Server) SetReadiness(check func(ctx context.Context) error) { s.ready = check }
+// AddReadyCheck adds a dependency that /readyz reports without failing on:
+// fn returns a short status such as "redis: ok". (The database is the one
+// dependency whose loss makes the server not ready.)
+func (s *Server) AddReadyCheck(name string, fn func(ctx context.Context) string) {
+	s.readyChecks = append(s.readyChecks, readyCheck{name, fn})
+}
 
+type readyCheck struct {
+	name string
+	fn   func(ctx context.Context) string
+}
+
+type readyResponse struct {
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
+}
+
+// handleReadyz answers 200 while the database answers (reporting the state
+// of the other dependencies), and 503 with the error body when it does not.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request, c *call) error {
-	check := s.ready
-	if check == nil {
-		check = s.store.Ping
-	}
-	if err := check(r.Context()); err != nil {
-		s.log.Warn("not ready", "error", err)
+	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.Warn("not ready: database unreachable", "error", err)
 		return plumb.Errorf(plumb.EUNAVAILABLE, "The database is not reachable; the server is not ready.")
 	}
-	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	resp := readyResponse{Status: "ready", Checks: map[string]string{"database": "ok"}}
+	for _, rc := range s.readyChecks {
+		resp.Checks[rc.name] = rc.fn(ctx)
+	}
+	return writeJSON(w, http.StatusOK, resp)
 }
 
 type rateLimitResponse struct {

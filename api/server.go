@@ -28,13 +28,13 @@ type Config struct {
 
 // Server is the HTTP API. Build it with NewServer.
 type Server struct {
-	store   *sqlstore.DB
-	limiter ratelimit.Limiter
-	log     *slog.Logger
-	cfg     Config
-	now     func() time.Time
-	router  router
-	ready   func(ctx context.Context) error
+	store       *sqlstore.DB
+	limiter     ratelimit.Limiter
+	log         *slog.Logger
+	cfg         Config
+	now         func() time.Time
+	router      router
+	readyChecks []readyCheck
 }
 
 // NewServer returns the API handler with every dependency given explicitly.

@@ -43,7 +43,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -60,6 +60,7 @@ import (
 	"github.com/plumbhq/plumb/openapi/openapitest"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // t0 is the fake clock's start: a Monday, whole seconds, UTC.
@@ -182,7 +183,11 @@ func (f *fatalRecorder) Fatalf(format string, args ...any) {
 	panic(f.msg)
 }
 
-// newTestServer starts the API over a new SQLite database in t.TempDir().
+// TestMain runs the whole suite once per database backend (see sqltest).
+func TestMain(m *testing.M) { os.Exit(sqltest.Run(m)) }
+
+// newTestServer starts the API over a new database of the current backend
+// (a SQLite file in t.TempDir(), or a PostgreSQL schema).
 // Everything is closed when the test ends.
 func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	t.Helper()
@@ -192,7 +197,7 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	}
 	clock := &fakeClock{now: t0}
 	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "plumb.db"), sqlstore.Options{Now: clock.Now})
+	db, err := sqlstore.Open(ctx, sqltest.DSN(t), sqlstore.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

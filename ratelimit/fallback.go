@@ -41,9 +41,16 @@ const DefaultCooldown = time.Second
 //     in-process counts are no longer used. A call that timed out after Redis
 //     had counted it is counted again in-process.
 //
-// The primary's client timeouts bound the delay of the calls that do try
-// Redis during an outage, so configure the Redis client with short timeouts
-// (e.g. dial, read and write timeouts of a few hundred milliseconds).
+// The Redis client's options bound the delay of the calls that do try Redis
+// during an outage (one per cool-down per replica), so give it short ones:
+// go-redis by default dials up to 5 times 100 ms apart with a 5 s dial
+// timeout and retries a command 3 times, which is seconds per failing call.
+// For example DialTimeout, ReadTimeout and WriteTimeout of 200–500 ms,
+// DialerRetries 1 and MaxRetries 1 (a retry replaces a pooled connection
+// that Redis closed, e.g. after a restart).
+//
+// Healthy is true until a call fails, so call Check at start-up (and from
+// /readyz) to learn about a Redis that is down before the first request.
 //
 // A call whose context is already cancelled or past its deadline when the
 // primary fails is answered by the backup without marking the primary as

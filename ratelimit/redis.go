@@ -36,10 +36,12 @@ type RedisOptions struct {
 // and counts atomically; Peek is one HMGET. A window that has ended by the
 // clock counts as ended even if Redis has not yet expired its key.
 //
-// Every call is one Redis round trip, so the client's timeouts bound how long
-// a call can take while Redis is unreachable; a Redis error is returned as is
-// (wrapped). Wrap a Redis limiter in a Fallback to keep serving when Redis is
-// down.
+// Every call is one Redis round trip (two for the first Take after Redis lost
+// its script cache: EVALSHA answers NOSCRIPT and the script is sent with
+// EVAL), so the client's options bound how long a call can take while Redis
+// is unreachable. Errors from Redis are returned, wrapped; wrap a Redis
+// limiter in a Fallback to keep serving while Redis is down. The script
+// touches one key, so it also works on Redis Cluster.
 type Redis struct {
 	client *redis.Client
 	limit  int

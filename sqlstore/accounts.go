@@ -320,7 +320,7 @@ func (db *DB) FindWorkspace(ctx context.Context, userID, keyOrID string) (plumb.
 func (db *DB) EachWorkspace(ctx context.Context, userID string, page plumb.Page, fn func(plumb.Workspace) error) error {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
 		JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $1
-		ORDER BY lower(w.key), w.id LIMIT $2 OFFSET $3`, userID, sqlLimit(page), page.Offset)
+		ORDER BY lower(w.key), w.id LIMIT `+db.d.limit(page)+` OFFSET $2`, userID, page.Offset)
 	if err != nil {
 		return err
 	}
@@ -335,14 +335,6 @@ func (db *DB) EachWorkspace(ctx context.Context, userID string, page plumb.Page,
 		}
 	}
 	return rows.Err()
-}
-
-// sqlLimit turns "no limit" (0) into SQL's -1.
-func sqlLimit(p plumb.Page) int {
-	if p.Limit <= 0 {
-		return -1
-	}
-	return p.Limit
 }
 
 // AddMember makes a user a member (or admin) of a workspace; it updates the

@@ -69,8 +69,8 @@ func (db *DB) FindApplication(ctx context.Context, workspaceID, idOrName string)
 // EachApplication calls fn for the workspace's applications whose name
 // contains nameFilter (case-insensitive; % and _ are literal), in name order.
 func (db *DB) EachApplication(ctx context.Context, workspaceID, nameFilter string, page plumb.Page, fn func(plumb.Application) error) error {
-	rows, err := db.read.QueryContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND instr(a.name_fold, $2) > 0
-		ORDER BY a.name_fold, a.id LIMIT $3 OFFSET $4`, workspaceID, fold(nameFilter), sqlLimit(page), page.Offset)
+	rows, err := db.read.QueryContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND `+db.d.contains("a.name_fold", "$2")+`
+		ORDER BY a.name_fold, a.id LIMIT `+db.d.limit(page)+` OFFSET $3`, workspaceID, fold(nameFilter), page.Offset)
 	if err != nil {
 		return err
 	}

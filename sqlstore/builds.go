@@ -56,7 +56,7 @@ func (db *DB) EachBuild(ctx context.Context, projectID string, f plumb.BuildFilt
 		q += ` AND status = $2`
 		args = append(args, f.Status)
 	}
-	q += fmt.Sprintf(` ORDER BY submitted_at DESC, id DESC LIMIT %d OFFSET %d`, sqlLimit(f.Page), f.Page.Offset)
+	q += fmt.Sprintf(` ORDER BY submitted_at DESC, id DESC LIMIT %s OFFSET %d`, db.d.limit(f.Page), f.Page.Offset)
 	rows, err := db.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err

@@ -111,6 +111,9 @@ func (db *DB) CreateComponent(ctx context.Context, c plumb.Component) (plumb.Com
 		c.UpdatedAt = c.CreatedAt
 	}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.lockProject(ctx, tx, c.ProjectID); err != nil {
+			return err
+		}
 		if err := nameTaken(ctx, tx, c.ProjectID, c.Name, ""); err != nil {
 			return err
 		}
@@ -127,6 +130,9 @@ func (db *DB) CreateComponent(ctx context.Context, c plumb.Component) (plumb.Com
 func (db *DB) ReplaceComponent(ctx context.Context, projectID, idOrName string, in plumb.Component) (plumb.Component, error) {
 	var c plumb.Component
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.lockProject(ctx, tx, projectID); err != nil {
+			return err
+		}
 		old, err := findComponent(ctx, tx, projectID, idOrName)
 		if err != nil {
 			return err
@@ -161,6 +167,9 @@ func (db *DB) ReplaceComponent(ctx context.Context, projectID, idOrName string, 
 // DeleteComponent removes a component and its history.
 func (db *DB) DeleteComponent(ctx context.Context, projectID, idOrName string) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.lockProject(ctx, tx, projectID); err != nil {
+			return err
+		}
 		c, err := findComponent(ctx, tx, projectID, idOrName)
 		if err != nil {
 			return err

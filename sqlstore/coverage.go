@@ -65,6 +65,9 @@ func validateCoverage(in *plumb.CoverageInput) error {
 }
 
 func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) error {
+	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
+		return err
+	}
 	var defaultBranch string
 	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&defaultBranch); errors.Is(err, sql.ErrNoRows) {
 		return notFound(fmt.Sprintf("no project %q", in.ProjectID))

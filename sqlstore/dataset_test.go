@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"sort"
@@ -25,6 +24,7 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 	"github.com/plumbhq/plumb/demo"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 var dT0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -35,7 +35,7 @@ func dOpen(t testing.TB, name string, now func() time.Time) *DB {
 	if now == nil {
 		now = func() time.Time { return dT0.AddDate(0, 6, 0) }
 	}
-	db, err := Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), name+".db"), Options{Now: now})
+	db, err := Open(context.Background(), sqltest.DSN(t), Options{Now: now})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

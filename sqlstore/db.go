@@ -29,7 +29,8 @@ var migrations embed.FS
 // DB is an open Plumb database.
 type DB struct {
 	read  *sql.DB // concurrent readers
-	write *sql.DB // the single writer (SQLite allows one at a time)
+	write *sql.DB // the single writer on SQLite; the same pool as read on PostgreSQL
+	d     dialect
 	now   func() time.Time
 
 	issueIndexes *issueIndexCache
@@ -40,14 +41,19 @@ type DB struct {
 
 // Options tunes a database.
 type Options struct {
-	MaxOpenConns int
-	Now          func() time.Time
+	MaxOpenConns    int           // readers on SQLite, connections on PostgreSQL (default 8 / 20)
+	MaxIdleConns    int           // PostgreSQL idle connections kept (default MaxOpenConns)
+	ConnMaxLifetime time.Duration // PostgreSQL connection lifetime (default 30 minutes)
+	Now             func() time.Time
 }
 
 // Open opens (creating if needed) the database at dsn and migrates it.
 // dsn is "sqlite:PATH", "file:PATH", a plain file path, or ":memory:" style
 // "sqlite::memory:" for a private in-memory database.
 func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return openPostgres(ctx, dsn, opt)
+	}
 	path, err := sqlitePath(dsn)
 	if err != nil {
 		return nil, err
@@ -94,7 +100,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	}
 	read.SetMaxOpenConns(opt.MaxOpenConns)
 	read.SetMaxIdleConns(opt.MaxOpenConns)
-	db := &DB{read: read, write: write, now: opt.Now,
+	db := &DB{read: read, write: write, d: sqliteDialect, now: opt.Now,
 		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}}
 	if err := db.migrate(ctx, "sqlite"); err != nil {
 		db.Close()
@@ -114,7 +120,7 @@ func sqlitePath(dsn string) (string, error) {
 	case strings.HasPrefix(dsn, "file:"):
 		dsn = strings.TrimPrefix(dsn, "file:")
 	case strings.Contains(dsn, "://"):
-		return "", fmt.Errorf("unsupported database URL scheme in %q: use sqlite:PATH", redactURL(dsn))
+		return "", fmt.Errorf("unsupported database URL scheme in %q: use sqlite:PATH or postgres://", redactURL(dsn))
 	}
 	if i := strings.IndexByte(dsn, '?'); i >= 0 {
 		dsn = dsn[:i]
@@ -138,11 +144,7 @@ func redactURL(s string) string {
 }
 
 // Close closes the database.
-func (db *DB) Close() error {
-	err1 := db.read.Close()
-	err2 := db.write.Close()
-	return errors.Join(err1, err2)
-}
+func (db *DB) Close() error { return db.closePools() }
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error {
@@ -153,7 +155,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // each in its own transaction, in file-name order.
 func (db *DB) migrate(ctx context.Context, dialect string) error {
 	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	dir := "migrations/" + dialect
@@ -199,13 +201,13 @@ func (db *DB) migrate(ctx context.Context, dialect string) error {
 func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return classify(err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return classify(err)
 	}
-	return tx.Commit()
+	return classify(tx.Commit())
 }
 
 // readTx runs fn in a read-only transaction, so every query in it sees one state.

@@ -47,7 +47,7 @@ func (db *DB) EachIssue(ctx context.Context, projectID string, f plumb.IssueFilt
 			return nil
 		}
 		if f.Page.Limit <= 0 {
-			return streamIssues(ctx, tx, snapshot.Int64, f, fn)
+			return streamIssues(ctx, tx, db.d, snapshot.Int64, f, fn)
 		}
 		idx, err := db.issueIndexes.get(ctx, tx, projectID, snapshot.Int64, version)
 		if err != nil {
@@ -59,7 +59,7 @@ func (db *DB) EachIssue(ctx context.Context, projectID string, f plumb.IssueFilt
 }
 
 // streamIssues runs the filter as SQL and streams every matching row.
-func streamIssues(ctx context.Context, tx *sql.Tx, snapshot int64, f plumb.IssueFilter, fn func(plumb.Issue) error) error {
+func streamIssues(ctx context.Context, tx *sql.Tx, d dialect, snapshot int64, f plumb.IssueFilter, fn func(plumb.Issue) error) error {
 	// A snapshot's issues are inserted together, so their seqs (the table's
 	// rowids) form one contiguous range: scanning that range reads the table
 	// in order without an index lookup per row.
@@ -95,7 +95,7 @@ func streamIssues(ctx context.Context, tx *sql.Tx, snapshot int64, f plumb.Issue
 	addIn("level", f.Levels, false)
 	addIn("status", f.Statuses, false)
 	addIn("tool", f.Tools, true)
-	q := fmt.Sprintf(`SELECT %s FROM issues WHERE %s ORDER BY seq LIMIT -1 OFFSET %d`, issueColumns, where.String(), f.Page.Offset)
+	q := fmt.Sprintf(`SELECT %s FROM issues WHERE %s ORDER BY seq LIMIT %s OFFSET %d`, issueColumns, where.String(), d.noLimit, f.Page.Offset)
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err

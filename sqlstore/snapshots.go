@@ -153,6 +153,9 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 	if s.ID == "" {
 		s.ID = NewID()
 	}
+	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
+		return s, err
+	}
 	var defaultBranch string
 	var current sql.NullInt64
 	var currentAt sql.NullInt64
@@ -164,13 +167,9 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 		return s, err
 	}
 	s.Measured = in.Branch == defaultBranch && (!currentAt.Valid || unix(s.AnalyzedAt) >= currentAt.Int64)
-	res, err := tx.ExecContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), boolInt(s.Measured), db.now().Unix())
-	if err != nil {
-		return s, err
-	}
-	seq, err := res.LastInsertId()
-	if err != nil {
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), boolInt(s.Measured), db.now().Unix()).Scan(&seq); err != nil {
 		return s, err
 	}
 	in.Issues = slices.Clone(in.Issues) // sorted here; the caller's slice stays as it was

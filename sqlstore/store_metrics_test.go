@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -26,6 +25,7 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
 	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // mT0 is the start of the fixtures' time, a Monday.
@@ -37,7 +37,7 @@ func mOpen(t *testing.T) (*sqlstore.DB, plumb.Project, plumb.User) {
 	t.Helper()
 	ctx := context.Background()
 	now := mT0
-	db, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "plumb.db"), sqlstore.Options{Now: func() time.Time { return now }})
+	db, err := sqlstore.Open(ctx, sqltest.DSN(t), sqlstore.Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

@@ -7,16 +7,28 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // config is the server configuration, from flags over PLUMB_* variables over defaults.
 type config struct {
-	Addr         string
-	Database     string
-	RateLimit    int
-	MaxBodyBytes int64
-	BaseURL      string
-	LogLevel     string
+	Addr           string
+	Database       string
+	RedisURL       string
+	RateLimit      int
+	MaxBodyBytes   int64
+	BaseURL        string
+	LogLevel       string
+	DBMaxConns     int
+	DBMaxIdleConns int
+	DBConnLifetime time.Duration
+}
+
+// storeOptions are the database pool settings of the configuration.
+func (c *config) storeOptions() sqlstore.Options {
+	return sqlstore.Options{MaxOpenConns: c.DBMaxConns, MaxIdleConns: c.DBMaxIdleConns, ConnMaxLifetime: c.DBConnLifetime}
 }
 
 // flags declares the configuration flags on fs, with defaults taken from the
@@ -30,7 +42,11 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 	}
 	c := &config{}
 	fs.StringVar(&c.Addr, "addr", env("PLUMB_ADDR", "127.0.0.1:8080"), "listen address")
-	fs.StringVar(&c.Database, "database", env("PLUMB_DATABASE_URL", "sqlite:data/plumb.db"), "database URL")
+	fs.StringVar(&c.Database, "database", env("PLUMB_DATABASE_URL", "sqlite:data/plumb.db"), "database URL: sqlite:PATH or postgres://…")
+	fs.StringVar(&c.RedisURL, "redis-url", env("PLUMB_REDIS_URL", ""), "Redis URL for rate-limit counters shared by replicas (empty: in-process)")
+	maxConns := fs.String("db-max-conns", env("PLUMB_DB_MAX_CONNS", "0"), "database connections per replica (0: 20 on PostgreSQL, 8 SQLite readers)")
+	maxIdle := fs.String("db-max-idle-conns", env("PLUMB_DB_MAX_IDLE_CONNS", "0"), "idle database connections kept (0: as many as db-max-conns)")
+	lifetime := fs.String("db-conn-max-lifetime", env("PLUMB_DB_CONN_MAX_LIFETIME", "30m"), "longest life of a database connection")
 	rate := fs.String("rate-limit", env("PLUMB_RATE_LIMIT", "5000"), "requests per token per hour")
 	body := fs.String("max-body-bytes", env("PLUMB_MAX_BODY_BYTES", "1048576"), "request body limit in bytes")
 	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link headers")
@@ -49,6 +65,22 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 		if _, err := parseLevel(c.LogLevel); err != nil {
 			return err
 		}
+		for _, v := range []struct {
+			name string
+			raw  *string
+			dst  *int
+		}{{"db-max-conns", maxConns, &c.DBMaxConns}, {"db-max-idle-conns", maxIdle, &c.DBMaxIdleConns}} {
+			n, err := strconv.Atoi(*v.raw)
+			if err != nil || n < 0 {
+				return usageError{fmt.Sprintf("%s must be an integer of 0 or more, got %q", v.name, *v.raw)}
+			}
+			*v.dst = n
+		}
+		d, err := time.ParseDuration(*lifetime)
+		if err != nil || d <= 0 {
+			return usageError{fmt.Sprintf("db-conn-max-lifetime must be a positive duration such as 30m, got %q", *lifetime)}
+		}
+		c.DBConnLifetime = d
 		return nil
 	}
 	return c, check

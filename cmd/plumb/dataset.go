@@ -147,7 +147,7 @@ func cmdDemo(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	cfg.Database = "sqlite:" + path
 	log := newLogger(stderr, cfg.LogLevel)
-	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -26,7 +28,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
 		return err
 	}
@@ -38,8 +40,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 // in-flight requests finish (up to 30 seconds). ready, if not nil, receives
 // the bound address once the server listens.
 func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, ready func(addr string)) error {
-	limiter := ratelimit.NewMemory(cfg.RateLimit, nil)
-	handler := api.NewServer(db, limiter, log, api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BaseURL: cfg.BaseURL})
+	handler, closeLimiter, err := newHandler(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	defer closeLimiter()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -77,6 +82,36 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	return nil
 }
 
+// newHandler builds the API with its rate limiter: in-process, or on Redis
+// (shared by every replica) with the in-process limiter as the fallback while
+// Redis is unreachable.
+func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
+	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BaseURL: cfg.BaseURL}
+	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
+	if cfg.RedisURL == "" {
+		return api.NewServer(db, memory, log, apiCfg), func() {}, nil
+	}
+	opt, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, nil, usageError{fmt.Sprintf("redis URL: %v", err)}
+	}
+	// Short timeouts and one retry: a Redis outage must not slow requests
+	// down (the fallback answers while Redis is away).
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	opt.MaxRetries = 1
+	client := redis.NewClient(opt)
+	limiter := ratelimit.NewFallback(ratelimit.NewRedis(client, cfg.RateLimit, ratelimit.RedisOptions{}), memory, log)
+	if !limiter.Check(ctx) {
+		log.Warn("redis is unreachable at start-up; counting rate limits in process until it answers")
+	}
+	s := api.NewServer(db, limiter, log, apiCfg)
+	s.AddReadyCheck("rateLimit", func(ctx context.Context) string {
+		limiter.Check(ctx)
+		return limiter.Status()
+	})
+	return s, func() { client.Close() }, nil
+}
+
 func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	db, _, err := openFromFlags(ctx, "migrate", args, getenv)
 	if err != nil {
@@ -102,6 +137,6 @@ func openFromFlags(ctx context.Context, name string, args []string, getenv func(
 	if err := check(); err != nil {
 		return nil, nil, err
 	}
-	db, err := sqlstore.Open(ctx, cfg.Database, sqlstore.Options{})
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	return db, pos, err
 }

@@ -244,7 +244,7 @@ CREATE TABLE coverage_files (
     hits         BYTEA NOT NULL, -- varint-encoded hit counts, one per line (see sqlstore/hits.go)
     covered      BIGINT NOT NULL,
     missed       BIGINT NOT NULL,
-    PRIMARY KEY (project_id, commit_sha, coverage_tag, path_id)
+    PRIMARY KEY (project_id, commit_sha, path_id, coverage_tag)
 );
 
 -- Per commit and file, the union of every coverage tag: a line is covered

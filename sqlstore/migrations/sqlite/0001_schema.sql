@@ -242,7 +242,7 @@ CREATE TABLE coverage_files (
     hits         BLOB NOT NULL, -- varint-encoded hit counts, one per line (see sqlstore/hits.go)
     covered      INTEGER NOT NULL,
     missed       INTEGER NOT NULL,
-    PRIMARY KEY (project_id, commit_sha, coverage_tag, path_id)
+    PRIMARY KEY (project_id, commit_sha, path_id, coverage_tag)
 );
 
 -- Per commit and file, the union of every coverage tag: a line is covered

@@ -1,0 +1,96 @@
+// Package sqltest gives test suites a fresh database on every backend Plumb
+// supports, so one suite runs against SQLite and PostgreSQL alike.
+//
+// A package's TestMain calls Run, which runs the package's tests once per
+// backend: SQLite always, PostgreSQL when PLUMB_TEST_POSTGRES_URL is set (for
+// example postgres://postgres@127.0.0.1:5432/test?sslmode=disable). Tests then
+// call DSN for a database of the current backend: a new SQLite file, or a new
+// PostgreSQL schema, dropped when the test ends.
+package sqltest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+)
+
+// PostgresEnv names the variable holding the PostgreSQL server for tests.
+const PostgresEnv = "PLUMB_TEST_POSTGRES_URL"
+
+// Backend is the backend of the current run: "sqlite" or "postgres".
+var Backend = "sqlite"
+
+// Run runs m once per available backend and returns the exit code.
+func Run(m *testing.M) int {
+	code := 0
+	Backend = "sqlite"
+	if c := m.Run(); c != 0 {
+		code = c
+	}
+	if os.Getenv(PostgresEnv) == "" {
+		fmt.Printf("sqltest: PostgreSQL run skipped: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run these tests on PostgreSQL too\n", PostgresEnv)
+		return code
+	}
+	Backend = "postgres"
+	fmt.Println("sqltest: running the suite again on PostgreSQL")
+	if c := m.Run(); c != 0 {
+		code = c
+	}
+	Backend = "sqlite"
+	return code
+}
+
+// DSN returns the URL of a new, empty database of the current backend; it is
+// removed when t ends.
+func DSN(t testing.TB) string {
+	t.Helper()
+	if Backend != "postgres" {
+		return "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+	}
+	return PostgresDSN(t)
+}
+
+// PostgresDSN returns the URL of a new PostgreSQL schema on the test server
+// (skipping the test when none is configured); the schema is dropped when t
+// ends.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		t.Skipf("no PostgreSQL: set %s to run this test", PostgresEnv)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "plumbtest_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("sqltest: %v", err)
+	}
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+		admin.Close()
+		t.Fatalf("sqltest: create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			t.Logf("sqltest: drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("sqltest: %s: %v", PostgresEnv, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
