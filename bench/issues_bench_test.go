@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -36,21 +35,15 @@ func issuesServer(b *testing.B) (http.Handler, IssuesFixture) {
 		if v := os.Getenv("PLUMB_BENCH_ISSUES"); v != "" {
 			fmt.Sscan(v, &n)
 		}
-		dir := os.Getenv("PLUMB_BENCH_DIR")
-		if dir == "" {
-			dir = os.TempDir()
-		}
-		path := filepath.Join(dir, fmt.Sprintf("plumb-bench-issues-%d.db", n))
-		tokenFile := path + ".token"
 		ctx := context.Background()
-		tok, err := os.ReadFile(tokenFile)
-		fresh := err != nil
-		if fresh {
-			for _, suffix := range []string{"", "-wal", "-shm"} {
-				os.Remove(path + suffix)
-			}
+		ds, fresh, err := OpenDataset(ctx, os.Getenv("PLUMB_BENCH_DIR"), fmt.Sprintf("issues-%d", n))
+		if err != nil {
+			issuesErr = err
+			return
 		}
-		db, err := sqlstore.Open(ctx, "sqlite:"+path, sqlstore.Options{})
+		tokenFile := ds.Meta
+		tok, _ := os.ReadFile(tokenFile)
+		db, err := sqlstore.Open(ctx, ds.DSN, sqlstore.Options{})
 		if err != nil {
 			issuesErr = err
 			return

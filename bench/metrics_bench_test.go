@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -42,21 +41,15 @@ func metricsServer(b *testing.B) (http.Handler, *sqlstore.DB, MetricsFixture) {
 		if v := os.Getenv("PLUMB_BENCH_DAYS"); v != "" {
 			fmt.Sscan(v, &o.Days)
 		}
-		dir := os.Getenv("PLUMB_BENCH_DIR")
-		if dir == "" {
-			dir = os.TempDir()
-		}
-		path := filepath.Join(dir, fmt.Sprintf("plumb-bench-metrics-%d-%d.db", o.Files, o.Days))
-		meta := path + ".json"
 		ctx := context.Background()
-		raw, err := os.ReadFile(meta)
-		fresh := err != nil
-		if fresh {
-			for _, s := range []string{"", "-wal", "-shm"} {
-				os.Remove(path + s)
-			}
+		ds, fresh, err := OpenDataset(ctx, os.Getenv("PLUMB_BENCH_DIR"), fmt.Sprintf("metrics-%d-%d", o.Files, o.Days))
+		if err != nil {
+			metricsErr = err
+			return
 		}
-		metricsDB, metricsErr = sqlstore.Open(ctx, "sqlite:"+path, sqlstore.Options{})
+		meta := ds.Meta
+		raw, _ := os.ReadFile(meta)
+		metricsDB, metricsErr = sqlstore.Open(ctx, ds.DSN, sqlstore.Options{})
 		if metricsErr != nil {
 			return
 		}
@@ -66,7 +59,7 @@ func metricsServer(b *testing.B) (http.Handler, *sqlstore.DB, MetricsFixture) {
 			if metricsErr != nil {
 				return
 			}
-			fmt.Fprintf(os.Stderr, "generated %s in %s\n", path, time.Since(start).Round(time.Second))
+			fmt.Fprintf(os.Stderr, "generated %s in %s\n", ds.DSN, time.Since(start).Round(time.Second))
 			raw, _ = json.Marshal(metricsFix)
 			os.WriteFile(meta, raw, 0o600)
 		} else if metricsErr = json.Unmarshal(raw, &metricsFix); metricsErr != nil {

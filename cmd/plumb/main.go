@@ -63,7 +63,11 @@ Administration (all take the database flags):
 
 Configuration (flag, or environment variable):
   --addr            PLUMB_ADDR             listen address (default 127.0.0.1:8080)
-  --database        PLUMB_DATABASE_URL     database URL (default sqlite:data/plumb.db)
+  --database        PLUMB_DATABASE_URL     database URL: sqlite:PATH or postgres://… (default sqlite:data/plumb.db)
+  --redis-url       PLUMB_REDIS_URL        Redis for rate-limit counters shared by replicas (default: in-process)
+  --db-max-conns    PLUMB_DB_MAX_CONNS     database connections per replica (default 20 on PostgreSQL)
+  --db-max-idle-conns PLUMB_DB_MAX_IDLE_CONNS  idle connections kept (default: as db-max-conns)
+  --db-conn-max-lifetime PLUMB_DB_CONN_MAX_LIFETIME  connection lifetime (default 30m)
   --rate-limit      PLUMB_RATE_LIMIT       requests per token per hour (default 5000)
   --max-body-bytes  PLUMB_MAX_BODY_BYTES   request body limit in bytes (default 1048576)
   --base-url        PLUMB_BASE_URL         public base URL used in Link headers (default: from the request)
