@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -368,4 +367,3 @@ func errNotFoundf(format string, args ...any) error {
 	return plumb.Errorf(plumb.ENOTFOUND, format, args...)
 }
 
-var _ = errors.New

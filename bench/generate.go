@@ -33,28 +33,36 @@ var benchTools = []struct {
 	{"ruff", []string{"style", "lint", "documentation", "type_check"}},
 }
 
+// benchProject creates the user "bench" with a new token, admin of a new
+// workspace holding a new project with Components enabled.
+func benchProject(ctx context.Context, db *sqlstore.DB, workspace, project string) (string, plumb.Project, error) {
+	if _, err := db.CreateUser(ctx, "bench", "Bench User"); err != nil {
+		return "", plumb.Project{}, err
+	}
+	token := sqlstore.NewTokenSecret()
+	if _, err := db.AddToken(ctx, "bench", "bench", sqlstore.HashToken(token)); err != nil {
+		return "", plumb.Project{}, err
+	}
+	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: workspace}); err != nil {
+		return "", plumb.Project{}, err
+	}
+	if err := db.AddMember(ctx, workspace, "bench", plumb.RoleAdmin); err != nil {
+		return "", plumb.Project{}, err
+	}
+	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: workspace, Key: project, ComponentsEnabled: true})
+	return token, p, err
+}
+
 // GenerateIssues creates a user with a token, a workspace "bench" and a
 // project "big" whose current snapshot has n issues over n/50 files, with a
 // realistic spread of tools, categories and levels (about 96% open).
 func GenerateIssues(ctx context.Context, db *sqlstore.DB, n int) (IssuesFixture, error) {
 	f := IssuesFixture{Workspace: "bench", Project: "big", Issues: n}
-	if _, err := db.CreateUser(ctx, "bench", "Bench User"); err != nil {
-		return f, err
-	}
-	f.Token = sqlstore.NewTokenSecret()
-	if _, err := db.AddToken(ctx, "bench", "bench", sqlstore.HashToken(f.Token)); err != nil {
-		return f, err
-	}
-	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: f.Workspace}); err != nil {
-		return f, err
-	}
-	if err := db.AddMember(ctx, f.Workspace, "bench", plumb.RoleAdmin); err != nil {
-		return f, err
-	}
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: f.Workspace, Key: f.Project, ComponentsEnabled: true})
+	token, p, err := benchProject(ctx, db, f.Workspace, f.Project)
 	if err != nil {
 		return f, err
 	}
+	f.Token = token
 	rng := rand.New(rand.NewPCG(1, 2))
 	// fmt is rare (5%), so the benchmark filter level=high,medium,low,note
 	// with status=open still matches about 912,000 of 1,000,000 issues.

@@ -55,23 +55,11 @@ func GenerateMetrics(ctx context.Context, db *sqlstore.DB, o MetricsOptions, now
 		o.Coverage = 6
 	}
 	f := MetricsFixture{Workspace: "bench", Project: "huge", Files: o.Files, Snapshots: o.Days, Components: o.Components}
-	if _, err := db.CreateUser(ctx, "bench", "Bench User"); err != nil {
-		return f, err
-	}
-	f.Token = sqlstore.NewTokenSecret()
-	if _, err := db.AddToken(ctx, "bench", "bench", sqlstore.HashToken(f.Token)); err != nil {
-		return f, err
-	}
-	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: f.Workspace}); err != nil {
-		return f, err
-	}
-	if err := db.AddMember(ctx, f.Workspace, "bench", plumb.RoleAdmin); err != nil {
-		return f, err
-	}
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: f.Workspace, Key: f.Project, ComponentsEnabled: true})
+	token, p, err := benchProject(ctx, db, f.Workspace, f.Project)
 	if err != nil {
 		return f, err
 	}
+	f.Token = token
 	u, err := db.FindUser(ctx, "bench")
 	if err != nil {
 		return f, err

@@ -7,11 +7,10 @@ package dataset
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/plumbhq/plumb"
 	"io"
 	"sort"
 	"strings"
@@ -589,7 +588,7 @@ func Canonical(in *Document) *Document {
 	for i := range d.Tokens {
 		t := &d.Tokens[i]
 		if t.Token != "" {
-			t.Hash, t.Token = HashToken(t.Token), ""
+			t.Hash, t.Token = plumb.HashToken(t.Token), ""
 		}
 		t.CreatedAt, t.LastUsedAt, t.RevokedAt = utc(t.CreatedAt), utcPtr(t.LastUsedAt), utcPtr(t.RevokedAt)
 	}
@@ -748,7 +747,7 @@ func Canonical(in *Document) *Document {
 			merged[i] = map[string][]int64{}
 		}
 		for _, f := range c.Files {
-			merged[at][f.Path] = MergeHits(merged[at][f.Path], f.Hits)
+			merged[at][f.Path] = plumb.MergeHits(merged[at][f.Path], f.Hits)
 		}
 		c.Files = []CoverageFile{}
 		d.Coverage[i] = c
@@ -818,34 +817,6 @@ func SortRecords(d *Document) {
 		Applications: d.Applications, Components: d.Components})
 	d.Users, d.Tokens, d.Workspaces, d.Projects, d.Applications, d.Components =
 		c.Users, c.Tokens, c.Workspaces, c.Projects, c.Applications, c.Components
-}
-
-// HashToken is the hex SHA-256 of a token secret, the only form in which a
-// token is stored.
-func HashToken(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
-}
-
-// MergeHits merges two reports of the same file for the same commit and
-// coverage tag, line by line: hit counts add up, a line coverable in either
-// report is coverable, and the longer report sets the length.
-func MergeHits(a, b []int64) []int64 {
-	if len(b) > len(a) {
-		a, b = b, a
-	}
-	out := make([]int64, len(a))
-	copy(out, a)
-	for i, h := range b {
-		switch {
-		case h < 0:
-		case out[i] < 0:
-			out[i] = h
-		default:
-			out[i] += h
-		}
-	}
-	return out
 }
 
 // LessName orders keys and names: ignoring case (simple Unicode case

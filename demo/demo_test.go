@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/plumbhq/plumb"
 	"reflect"
 	"slices"
 	"strings"
@@ -858,7 +859,7 @@ func TestDocumentIsCanonical(t *testing.T) {
 	doc.Tokens = slices.Clone(doc.Tokens)
 	for i := range doc.Tokens {
 		if doc.Tokens[i].Token != "" {
-			doc.Tokens[i].Hash, doc.Tokens[i].Token = dataset.HashToken(doc.Tokens[i].Token), ""
+			doc.Tokens[i].Hash, doc.Tokens[i].Token = plumb.HashToken(doc.Tokens[i].Token), ""
 		}
 	}
 	if got := mustJSON(t, doc); !bytes.Equal(got, want) {

@@ -3,9 +3,7 @@ package sqlstore
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -39,13 +37,10 @@ func idArg(s string) string {
 	return s
 }
 
-// HashToken is the only form in which a token is stored.
-func HashToken(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
-}
-
 const tokenAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// HashToken is the only form in which a token is stored (see plumb.HashToken).
+var HashToken = plumb.HashToken
 
 // NewTokenSecret returns a fresh random token: "plb_" and 40 base62 characters
 // (about 238 bits of entropy).

@@ -128,7 +128,7 @@ func mergeCoverageFile(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, 
 		if err != nil {
 			return err
 		}
-		hits = mergeHits(old, hits)
+		hits = plumb.MergeHits(old, hits)
 	}
 	covered, missed, _ := countHits(hits)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)

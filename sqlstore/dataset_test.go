@@ -11,12 +11,14 @@ package sqlstore
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,13 +31,19 @@ import (
 
 var dT0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 
-// dOpen opens a fresh database in t.TempDir().
+// dOpen opens a fresh database of the current backend (see sqltest.DSN).
 func dOpen(t testing.TB, name string, now func() time.Time) *DB {
+	t.Helper()
+	return dOpenDSN(t, sqltest.DSN(t), now)
+}
+
+// dOpenDSN opens the database at dsn, closed when t ends.
+func dOpenDSN(t testing.TB, dsn string, now func() time.Time) *DB {
 	t.Helper()
 	if now == nil {
 		now = func() time.Time { return dT0.AddDate(0, 6, 0) }
 	}
-	db, err := Open(context.Background(), sqltest.DSN(t), Options{Now: now})
+	db, err := Open(context.Background(), dsn, Options{Now: now})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -343,9 +351,29 @@ func TestDatasetRoundTripLive(t *testing.T) {
 
 func liveRoundTrip(t *testing.T, seed uint64) {
 	ctx := context.Background()
+	db := liveDatabase(t, sqltest.DSN(t), seed)
+	e0 := dExport(t, db)
+	db1 := dOpen(t, "copy", nil)
+	dCheck(t, db1.Import(ctx, bytes.NewReader(e0)))
+	dSame(t, "export of the copy vs export of the original", dExport(t, db1), e0)
+	dSameState(t, db1, db)
+	// The export is canonical: canonicalising it changes nothing.
+	doc, err := dataset.Decode(bytes.NewReader(e0))
+	dCheck(t, err)
+	dSame(t, "canonical form of the export", dEncode(t, dataset.Canonical(doc)), e0)
+}
+
+// liveDatabase opens the database at dsn and fills it through the live write
+// paths with a seeded random history of one project: snapshots of the
+// default branch (changes, removals, full trees, out-of-order analyses) and
+// of a feature branch, builds, coverage uploads reaching commits by branch,
+// tag or feature branch, and components created before, during and after.
+func liveDatabase(t *testing.T, dsn string, seed uint64) *DB {
+	t.Helper()
+	ctx := context.Background()
 	now := dT0
 	clock := func() time.Time { return now }
-	db := dOpen(t, "live", clock)
+	db := dOpenDSN(t, dsn, clock)
 	u, err := db.CreateUser(ctx, "alice", "Alice")
 	dCheck(t, err)
 	_, _, err = db.CreateToken(ctx, "alice", "laptop")
@@ -448,75 +476,128 @@ func liveRoundTrip(t *testing.T, seed uint64) {
 		}
 	}
 	component("late", "*")
-
-	e0 := dExport(t, db)
-	db1 := dOpen(t, "copy", nil)
-	dCheck(t, db1.Import(ctx, bytes.NewReader(e0)))
-	dSame(t, "export of the copy vs export of the original", dExport(t, db1), e0)
-	dSameState(t, db1, db)
-	// The export is canonical: canonicalising it changes nothing.
-	doc, err := dataset.Decode(bytes.NewReader(e0))
-	dCheck(t, err)
-	dSame(t, "canonical form of the export", dEncode(t, dataset.Canonical(doc)), e0)
+	return db
 }
 
-// dState dumps every table, derived ones included, with internal numbers
-// (seq, path ids) replaced by what they stand for.
+// dTable is one table as dState dumps it: a query listing its rows in the
+// order of the table's primary key, with internal numbers (seq, path ids)
+// replaced by what they stand for. When ordered, that order is part of the
+// state (seq is the order of insertion, which listings and exports follow);
+// otherwise it rests on numbers that may differ between two equal databases
+// (path ids are given in map order), so the rows are compared as a sorted
+// list.
+type dTable struct {
+	query   string
+	ordered bool
+}
+
+// dTables are the tables dState dumps: every table, derived ones included.
+// The SQL is shared by SQLite and PostgreSQL; values are formatted in Go.
+var dTables = map[string]dTable{
+	"projects": {query: `SELECT p.id, p.key, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_snapshot), '')
+		FROM projects p ORDER BY p.id`},
+	"snapshots": {query: `SELECT id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots ORDER BY seq`, ordered: true},
+	"issues": {query: `SELECT i.id, s.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level, i.status,
+			i.documentation_url, i.path, i.start_line, i.end_line
+		FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq ORDER BY i.seq`, ordered: true},
+	"issue_states": {query: `SELECT project_id, fingerprint, status FROM issue_states ORDER BY project_id, fingerprint`},
+	"paths": {query: `SELECT p.project_id, p.path, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_seq), '')
+		FROM paths p ORDER BY p.id`},
+	"file_versions": {query: `SELECT p.path, s.id, v.deleted, ` + prefixCols("v.", fileStatsColumns) + `
+		FROM file_versions v JOIN paths p ON p.id = v.path_id JOIN snapshots s ON s.seq = v.since_seq
+		ORDER BY v.path_id, v.since_seq`},
+	"component_paths": {query: `SELECT cp.component_id, p.path FROM component_paths cp JOIN paths p ON p.id = cp.path_id
+		ORDER BY cp.component_id, cp.path_id`},
+	"component_snapshot_totals": {query: `SELECT t.component_id, s.id, t.at, t.files, ` + prefixCols("t.", fileStatsColumns) + `
+		FROM component_snapshot_totals t JOIN snapshots s ON s.seq = t.snapshot_seq ORDER BY t.component_id, t.snapshot_seq`},
+	"coverage_uploads": {query: `SELECT id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at
+		FROM coverage_uploads ORDER BY seq`, ordered: true},
+	"coverage_files": {query: `SELECT f.project_id, f.commit_sha, f.coverage_tag, p.path, f.hits, f.covered, f.missed
+		FROM coverage_files f JOIN paths p ON p.id = f.path_id ORDER BY f.project_id, f.commit_sha, f.path_id, f.coverage_tag`},
+	"coverage_union": {query: `SELECT u.project_id, u.commit_sha, p.path, u.covered, u.missed
+		FROM coverage_union u JOIN paths p ON p.id = u.path_id ORDER BY u.project_id, u.commit_sha, u.path_id`},
+	"coverage_totals": {query: `SELECT project_id, component_id, commit_sha, at, covered, missed FROM coverage_totals
+		ORDER BY project_id, component_id, commit_sha`},
+	"components": {query: `SELECT id, project_id, name, name_fold, description, path_globs, creator_id, created_at, updated_at
+		FROM components ORDER BY id`},
+	"builds":       {query: `SELECT ` + buildColumns + ` FROM builds ORDER BY id`},
+	"users":        {query: `SELECT id, login, name, created_at FROM users ORDER BY id`},
+	"tokens":       {query: `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens ORDER BY id`},
+	"workspaces":   {query: `SELECT ` + workspaceColumns + ` FROM workspaces w ORDER BY w.id`},
+	"members":      {query: `SELECT workspace_id, user_id, role FROM workspace_members ORDER BY workspace_id, user_id`},
+	"admins":       {query: `SELECT project_id, user_id FROM project_admins ORDER BY project_id, user_id`},
+	"apps":         {query: `SELECT id, workspace_id, name, name_fold, description, created_at FROM applications ORDER BY id`},
+	"app_projects": {query: `SELECT application_id, project_id FROM application_projects ORDER BY application_id, project_id`},
+}
+
+// dValue formats one column value the same way on every backend: NULL, a
+// quoted string, an integer, or bytes in hexadecimal. Any other type (which
+// neither backend should return for Plumb's schema) shows its Go type.
+func dValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return strconv.Quote(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case []byte:
+		return "x'" + hex.EncodeToString(v) + "'"
+	default:
+		return fmt.Sprintf("%T(%v)", v, v)
+	}
+}
+
+// dRows runs a query and returns its rows, each formatted as one line.
+func dRows(t *testing.T, db *DB, query string) []string {
+	t.Helper()
+	rows, err := db.read.QueryContext(context.Background(), query)
+	dCheck(t, err)
+	defer rows.Close()
+	cols, err := rows.Columns()
+	dCheck(t, err)
+	out := []string{}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		clear(vals)
+		dCheck(t, rows.Scan(ptrs...))
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = dValue(v)
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	dCheck(t, rows.Err())
+	return out
+}
+
+// dState dumps every table (see dTables), plus issue_order: each snapshot's
+// issue ids in listing (seq) order.
 func dState(t *testing.T, db *DB) map[string][]string {
 	t.Helper()
-	queries := map[string]string{
-		"projects":  `SELECT p.id, p.key, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_snapshot), '') FROM projects p`,
-		"snapshots": `SELECT id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots`,
-		"issues": `SELECT i.id, s.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level, i.status,
-			coalesce(i.documentation_url, '-'), i.path, coalesce(i.start_line, -1), coalesce(i.end_line, -1)
-			FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq`,
-		"issue_order":  `SELECT s.id, group_concat(i.id) FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq GROUP BY s.id`,
-		"issue_states": `SELECT project_id, fingerprint, status FROM issue_states`,
-		"paths":        `SELECT p.project_id, p.path, coalesce((SELECT s.id FROM snapshots s WHERE s.seq = p.current_seq), '') FROM paths p`,
-		"file_versions": `SELECT p.path, s.id, v.deleted, ` + prefixCols("v.", fileStatsColumns) + `
-			FROM file_versions v JOIN paths p ON p.id = v.path_id JOIN snapshots s ON s.seq = v.since_seq`,
-		"component_paths": `SELECT cp.component_id, p.path FROM component_paths cp JOIN paths p ON p.id = cp.path_id`,
-		"component_snapshot_totals": `SELECT t.component_id, s.id, t.at, t.files, ` + prefixCols("t.", fileStatsColumns) + `
-			FROM component_snapshot_totals t JOIN snapshots s ON s.seq = t.snapshot_seq`,
-		"coverage_uploads": `SELECT id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at FROM coverage_uploads`,
-		"coverage_files": `SELECT f.project_id, f.commit_sha, f.coverage_tag, p.path, hex(f.hits), f.covered, f.missed
-			FROM coverage_files f JOIN paths p ON p.id = f.path_id`,
-		"coverage_union":  `SELECT u.project_id, u.commit_sha, p.path, u.covered, u.missed FROM coverage_union u JOIN paths p ON p.id = u.path_id`,
-		"coverage_totals": `SELECT project_id, component_id, commit_sha, at, covered, missed FROM coverage_totals`,
-		"components":      `SELECT id, project_id, name, description, path_globs, creator_id, created_at, updated_at FROM components`,
-		"builds":          `SELECT ` + buildColumns + ` FROM builds`,
-		"users":           `SELECT id, login, name, created_at FROM users`,
-		"tokens":          `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens`,
-		"workspaces":      `SELECT ` + workspaceColumns + ` FROM workspaces w`,
-		"members":         `SELECT workspace_id, user_id, role FROM workspace_members`,
-		"admins":          `SELECT project_id, user_id FROM project_admins`,
-		"apps":            `SELECT id, workspace_id, name, description, created_at FROM applications`,
-		"app_projects":    `SELECT application_id, project_id FROM application_projects`,
-	}
 	out := map[string][]string{}
-	for name, q := range queries {
-		rows, err := db.read.QueryContext(context.Background(), q)
-		dCheck(t, err)
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			dCheck(t, rows.Scan(ptrs...))
-			parts := make([]string, len(vals))
-			for i, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
-				parts[i] = fmt.Sprint(v)
-			}
-			out[name] = append(out[name], strings.Join(parts, "|"))
+	for name, tab := range dTables {
+		out[name] = dRows(t, db, tab.query)
+		if !tab.ordered {
+			sort.Strings(out[name])
 		}
-		dCheck(t, rows.Err())
-		rows.Close()
-		sort.Strings(out[name])
+	}
+	order := map[string][]string{}
+	var snaps []string
+	for _, r := range dRows(t, db, `SELECT s.id, i.id FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq ORDER BY i.snapshot_seq, i.seq`) {
+		s, i, _ := strings.Cut(r, "|")
+		if order[s] == nil {
+			snaps = append(snaps, s)
+		}
+		order[s] = append(order[s], i)
+	}
+	out["issue_order"] = []string{}
+	for _, s := range snaps {
+		out["issue_order"] = append(out["issue_order"], s+"|"+strings.Join(order[s], ","))
 	}
 	return out
 }

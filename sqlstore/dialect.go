@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -121,5 +120,3 @@ func IsUnavailable(err error) bool {
 	}
 	return false
 }
-
-var _ = fmt.Sprintf

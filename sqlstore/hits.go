@@ -35,27 +35,6 @@ func decodeHits(b []byte) ([]int64, error) {
 	return out, nil
 }
 
-// mergeHits merges two reports of the same file for the same commit and tag,
-// line by line: hit counts add up, a line coverable in either report is
-// coverable, and the longer report sets the length.
-func mergeHits(a, b []int64) []int64 {
-	if len(b) > len(a) {
-		a, b = b, a
-	}
-	out := make([]int64, len(a))
-	copy(out, a)
-	for i, h := range b {
-		switch {
-		case h < 0:
-		case out[i] < 0:
-			out[i] = h
-		default:
-			out[i] += h
-		}
-	}
-	return out
-}
-
 // countHits returns covered (> 0), missed (0) and omitted (< 0) line counts.
 func countHits(hits []int64) (covered, missed, omitted int64) {
 	for _, h := range hits {

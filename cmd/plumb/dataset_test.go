@@ -261,7 +261,7 @@ func TestExportImportThroughRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}
-	if strings.Contains(e1, "plb_fixture") || !strings.Contains(e1, `"hash":"`+dataset.HashToken("plb_fixture")+`"`) {
+	if strings.Contains(e1, "plb_fixture") || !strings.Contains(e1, `"hash":"`+plumb.HashToken("plb_fixture")+`"`) {
 		t.Errorf("the export carries the plaintext token or lacks its hash")
 	}
 	outFile := filepath.Join(dir, "backup.json")

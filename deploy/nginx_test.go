@@ -1,0 +1,793 @@
+//go:build unix
+
+// Package deploy_test runs the shipped nginx configuration,
+// deploy/nginx/plumb.conf, in front of real plumb replicas.
+//
+// The test needs an nginx binary (Debian: apt-get install nginx-light, or
+// nginx) and skips without one. It always runs one replica on SQLite; with
+// PLUMB_TEST_POSTGRES_URL set (and psql installed) it also runs two replicas
+// on a fresh PostgreSQL database, and stops one of them under load.
+package deploy_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The shipped configuration is the template: the test only swaps addresses,
+// certificate and log paths, so what runs here is what operators install.
+const confPath = "nginx/plumb.conf"
+
+func TestNginxInFrontOfReplicas(t *testing.T) {
+	nginx := findNginx(t)
+	if testing.Short() {
+		t.Skip("builds plumb and starts nginx; skipped in -short mode")
+	}
+	tmpl, err := os.ReadFile(confPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildPlumb(t)
+
+	t.Run("SQLite, one replica", func(t *testing.T) {
+		db := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+		token := seed(t, bin, db)
+		replica := startReplica(t, bin, db)
+		s := startNginx(t, nginx, string(tmpl), []string{replica.addr})
+		s.token = token
+		s.checkProxying(t)
+		s.checkWrites(t)
+
+		stopReplica(t, replica)
+		s.checkNoReplica(t)
+	})
+
+	t.Run("PostgreSQL, two replicas", func(t *testing.T) {
+		admin := os.Getenv("PLUMB_TEST_POSTGRES_URL")
+		if admin == "" {
+			t.Skip("set PLUMB_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run two replicas on PostgreSQL behind nginx")
+		}
+		db := createDatabase(t, admin)
+		// Both replicas start together on the empty database: migrations
+		// run under an advisory lock, so neither may fail.
+		var replicas [2]*replica
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i := range replicas {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				replicas[i], errs[i] = launchReplica(t, bin, db)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				skipWithoutPostgres(t, err.Error())
+				t.Fatal(err)
+			}
+		}
+		token := seed(t, bin, db)
+		s := startNginx(t, nginx, string(tmpl), []string{replicas[0].addr, replicas[1].addr})
+		s.token = token
+		s.checkProxying(t)
+		s.checkWrites(t)
+
+		// nginx balances reads over both replicas.
+		before := [2]int{replicas[0].served(), replicas[1].served()}
+		for range 10 {
+			s.mustGet(t, s.http+"/workspaces", nil, http.StatusOK)
+		}
+		for i, r := range replicas {
+			if n := r.served() - before[i]; n == 0 {
+				t.Errorf("replica %s served none of 10 reads through nginx; log:\n%s", r.addr, r.log.String())
+			}
+		}
+
+		// One replica stops (SIGTERM, as systemd and Docker stop it): it
+		// exits 0, and every read and write goes on through the other.
+		stopReplica(t, replicas[1])
+		for i := range 20 {
+			base := s.http
+			if i%2 == 1 {
+				base = s.https
+			}
+			s.mustGet(t, base+"/workspaces", nil, http.StatusOK)
+		}
+		s.createApplication(t, "after-stop")
+
+		stopReplica(t, replicas[0])
+		s.checkNoReplica(t)
+	})
+}
+
+// findNginx returns the nginx binary, or skips the test.
+func findNginx(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("PLUMB_TEST_NGINX"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("nginx"); err == nil {
+		return p
+	}
+	// Debian puts nginx in /usr/sbin, which is not on every user's PATH.
+	for _, p := range []string{"/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("nginx is not installed: install it to run this test (Debian/Ubuntu: apt-get install nginx-light, or nginx), or set PLUMB_TEST_NGINX to its path")
+	return ""
+}
+
+// buildPlumb builds the plumb binary the way docs/deploy.md and the
+// Dockerfile do (CGO_ENABLED=0).
+func buildPlumb(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH; it is needed to build plumb")
+	}
+	bin := filepath.Join(t.TempDir(), "plumb")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", bin, "./cmd/plumb")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build ./cmd/plumb: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// plumbEnv is the environment for plumb processes: the test's, without any
+// PLUMB_* setting that would change what is tested (a PLUMB_BASE_URL would
+// hide the forwarded headers, for one).
+func plumbEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PLUMB_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// plumbCLI runs one administration command against db.
+func plumbCLI(t *testing.T, bin, db string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(args, "--database", db)...)
+	cmd.Env = plumbEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		skipWithoutPostgres(t, stderr.String())
+		t.Fatalf("plumb %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+// seed creates user alice with a token, admin of ws-one (Applications on)
+// and member of ws-two, and returns the token.
+func seed(t *testing.T, bin, db string) string {
+	t.Helper()
+	plumbCLI(t, bin, db, "user", "create", "alice", "--name", "Alice")
+	out := plumbCLI(t, bin, db, "token", "create", "alice", "--name", "nginx-test")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	token := strings.TrimSpace(lines[len(lines)-1])
+	if !strings.HasPrefix(token, "plb_") {
+		t.Fatalf("plumb token create printed no token:\n%s", out)
+	}
+	plumbCLI(t, bin, db, "workspace", "create", "ws-one", "--applications")
+	plumbCLI(t, bin, db, "workspace", "create", "ws-two")
+	plumbCLI(t, bin, db, "member", "add", "ws-one", "alice", "--role", "admin")
+	plumbCLI(t, bin, db, "member", "add", "ws-two", "alice")
+	return token
+}
+
+// skipWithoutPostgres skips the test when plumb says it does not know
+// postgres:// URLs yet.
+func skipWithoutPostgres(t *testing.T, out string) {
+	t.Helper()
+	if strings.Contains(out, "unsupported database URL scheme") {
+		t.Skipf("this plumb cannot use PostgreSQL yet, so the two-replica test cannot run; plumb said: %s", strings.TrimSpace(out))
+	}
+}
+
+// createDatabase creates an empty PostgreSQL database next to the one at
+// admin (with psql) and returns its URL; it is dropped when the test ends.
+func createDatabase(t *testing.T, admin string) string {
+	t.Helper()
+	psql, err := exec.LookPath("psql")
+	if err != nil {
+		t.Skip("psql is not installed: the test creates its PostgreSQL database with it (apt-get install postgresql-client)")
+	}
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("PLUMB_TEST_POSTGRES_URL: %v", err)
+	}
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	name := "plumb_nginx_" + hex.EncodeToString(b)
+	run := func(sql string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", admin, "-c", sql).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("psql -c %q: %v\n%s", sql, err, out)
+		}
+		return nil
+	}
+	if err := run("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	// Registered before any replica starts, so it runs after they stopped.
+	t.Cleanup(func() {
+		if err := run("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Error(err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+// process is a child process whose output is kept.
+type process struct {
+	name string
+	cmd  *exec.Cmd
+	log  *logBuffer
+	done chan struct{}
+	err  error // the result of Wait, once done is closed
+}
+
+// startProcess starts bin; it is stopped when the test ends. It may be
+// called from any goroutine.
+func startProcess(t *testing.T, name, bin string, args []string, env []string) (*process, error) {
+	p := &process{name: name, log: &logBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Env = env
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	// Its own process group, so that nginx's workers can be killed with
+	// their master if it does not stop in time.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %v", name, err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() { p.stop(syscall.SIGTERM, 40*time.Second) })
+	return p, nil
+}
+
+// stop sends sig, waits up to grace for the process to exit, then kills its
+// process group. It returns Wait's result.
+func (p *process) stop(sig syscall.Signal, grace time.Duration) error {
+	select {
+	case <-p.done:
+		return p.err
+	default:
+	}
+	_ = p.cmd.Process.Signal(sig)
+	select {
+	case <-p.done:
+		return p.err
+	case <-time.After(grace):
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.done
+	return fmt.Errorf("%s did not stop within %v of %v: killed", p.name, grace, sig)
+}
+
+// waitFor polls the log for re until timeout, failing early if the process
+// exits.
+func (p *process) waitFor(re *regexp.Regexp, timeout time.Duration) ([]string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if m := re.FindStringSubmatch(p.log.String()); m != nil {
+			return m, nil
+		}
+		select {
+		case <-p.done:
+			return nil, fmt.Errorf("%s exited (%v):\n%s", p.name, p.err, p.log.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s: no %q after %v:\n%s", p.name, re, timeout, p.log.String())
+		}
+	}
+}
+
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type replica struct {
+	*process
+	addr string
+}
+
+var listening = regexp.MustCompile(`msg="plumb listening" addr=(\S+)`)
+
+// launchReplica starts `plumb serve` on a port of its choosing and waits
+// until it answers /readyz.
+func launchReplica(t *testing.T, bin, db string) (*replica, error) {
+	p, err := startProcess(t, "plumb serve", bin, []string{"serve", "--addr", "127.0.0.1:0", "--database", db}, plumbEnv())
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.waitFor(listening, time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	r := &replica{process: p, addr: m[1]}
+	c := &http.Client{Timeout: 5 * time.Second}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := c.Get("http://" + r.addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return r, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("replica %s not ready after 30 s (%v):\n%s", r.addr, err, p.log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func startReplica(t *testing.T, bin, db string) *replica {
+	t.Helper()
+	r, err := launchReplica(t, bin, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// stopReplica stops a replica with SIGTERM and checks that it drained and
+// exited 0.
+func stopReplica(t *testing.T, r *replica) {
+	t.Helper()
+	if err := r.stop(syscall.SIGTERM, 40*time.Second); err != nil {
+		t.Fatalf("replica %s on SIGTERM: %v, want exit status 0; log:\n%s", r.addr, err, r.log.String())
+	}
+}
+
+// served counts the GET /workspaces requests the replica logged.
+func (r *replica) served() int {
+	return strings.Count(r.log.String(), "method=GET path=/workspaces ")
+}
+
+// site is nginx running the rendered configuration.
+type site struct {
+	http, https string // base URLs, e.g. http://127.0.0.1:PORT
+	client      *http.Client
+	token       string
+}
+
+// render turns the shipped configuration into one for this test: the
+// replicas' addresses, loopback ports, a throwaway certificate, logs in dir.
+// It fails if the shipped file no longer has what it replaces.
+func render(t *testing.T, tmpl string, upstreams []string, httpPort, tlsPort int, dir, cert, key string) string {
+	t.Helper()
+	replace := func(s, old, new string) string {
+		if n := strings.Count(s, old); n != 1 {
+			t.Fatalf("%s: want %q exactly once, found it %d times: the test renders the shipped file by replacing it", confPath, old, n)
+		}
+		return strings.Replace(s, old, new, 1)
+	}
+	conf := tmpl
+	if len(upstreams) == 1 {
+		// One replica (SQLite): the second server line goes.
+		re := regexp.MustCompile(`(?m)^[ \t]*server 127\.0\.0\.1:8082 [^\n]*\n`)
+		if len(re.FindAllString(conf, -1)) != 1 {
+			t.Fatalf("%s: want one `server 127.0.0.1:8082 …` line", confPath)
+		}
+		conf = re.ReplaceAllString(conf, "")
+		conf = replace(conf, "server 127.0.0.1:8081 ", "server "+upstreams[0]+" ")
+	} else {
+		conf = replace(conf, "server 127.0.0.1:8081 ", "server "+upstreams[0]+" ")
+		conf = replace(conf, "server 127.0.0.1:8082 ", "server "+upstreams[1]+" ")
+	}
+	conf = replace(conf, "listen 443 ssl;", fmt.Sprintf("listen 127.0.0.1:%d ssl;", tlsPort))
+	conf = replace(conf, "listen [::]:443 ssl;", "# (IPv6 listener removed by the test)")
+	conf = replace(conf, "listen 127.0.0.1:80;", fmt.Sprintf("listen 127.0.0.1:%d;", httpPort))
+	conf = replace(conf, "/etc/plumb/tls/fullchain.pem", cert)
+	conf = replace(conf, "/etc/plumb/tls/privkey.pem", key)
+	if !strings.Contains(conf, "/var/log/nginx/") {
+		t.Fatalf("%s: want logs under /var/log/nginx/", confPath)
+	}
+	return strings.ReplaceAll(conf, "/var/log/nginx/", dir+"/")
+}
+
+// startNginx renders the configuration, checks it with nginx -t and runs
+// nginx in the foreground until the test ends.
+func startNginx(t *testing.T, nginx, tmpl string, upstreams []string) *site {
+	t.Helper()
+	dir := t.TempDir()
+	cert, key, pool := selfSignedCert(t, dir)
+	for attempt := 1; ; attempt++ {
+		httpPort, tlsPort := freePort(t), freePort(t)
+		conf := render(t, tmpl, upstreams, httpPort, tlsPort, dir, cert, key)
+		if err := os.WriteFile(filepath.Join(dir, "plumb.conf"), []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		user := ""
+		if os.Geteuid() == 0 {
+			// The temporary folders are root's alone; workers run as root too.
+			user = "user root;"
+		}
+		main := fmt.Sprintf(`%s
+worker_processes 1;
+events { worker_connections 256; }
+http {
+    access_log %[2]s/access.log;
+    client_body_temp_path %[2]s/client_body;
+    proxy_temp_path %[2]s/proxy;
+    fastcgi_temp_path %[2]s/fastcgi;
+    uwsgi_temp_path %[2]s/uwsgi;
+    scgi_temp_path %[2]s/scgi;
+    include %[2]s/plumb.conf;
+}
+`, user, dir)
+		mainPath := filepath.Join(dir, "nginx.conf")
+		if err := os.WriteFile(mainPath, []byte(main), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		errorLog := filepath.Join(dir, "error.log")
+		args := []string{"-p", dir + "/", "-c", mainPath, "-e", errorLog,
+			"-g", fmt.Sprintf("daemon off; master_process on; pid %s/nginx.pid; error_log %s info;", dir, errorLog)}
+
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, err := exec.CommandContext(ctx, nginx, append([]string{"-t"}, args...)...).CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("nginx -t: %v\n%s\nrendered %s:\n%s", err, out, confPath, conf)
+		}
+
+		p, err := startProcess(t, "nginx", nginx, args, os.Environ())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &site{
+			http:  fmt.Sprintf("http://127.0.0.1:%d", httpPort),
+			https: fmt.Sprintf("https://127.0.0.1:%d", tlsPort),
+			client: &http.Client{
+				Timeout: 20 * time.Second,
+				Transport: &http.Transport{
+					Proxy:           nil, // loopback only, whatever the environment says
+					TLSClientConfig: &tls.Config{RootCAs: pool},
+				},
+			},
+		}
+		err = waitListening(p, []int{httpPort, tlsPort}, 10*time.Second)
+		if err == nil {
+			return s
+		}
+		p.stop(syscall.SIGQUIT, 10*time.Second)
+		logText, _ := os.ReadFile(errorLog)
+		if attempt < 3 && strings.Contains(string(logText)+p.log.String(), "Address already in use") {
+			continue // another process took a port between freePort and nginx
+		}
+		t.Fatalf("nginx did not start: %v\n%s\n%s", err, p.log.String(), logText)
+	}
+}
+
+func waitListening(p *process, ports []int, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for _, port := range ports {
+		for {
+			select {
+			case <-p.done:
+				return fmt.Errorf("nginx exited: %v", p.err)
+			default:
+			}
+			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("nothing listens on 127.0.0.1:%d after %v", port, timeout)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// selfSignedCert writes a certificate for 127.0.0.1 and its key into dir.
+func selfSignedCert(t *testing.T, dir string) (certPath, keyPath string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certPath, keyPath = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool = x509.NewCertPool()
+	pool.AddCert(c)
+	return certPath, keyPath, pool
+}
+
+// do sends one request (with the token unless auth is false) and reads the
+// whole response.
+func (s *site) do(t *testing.T, method, url string, hdr map[string]string, body []byte, auth bool) (*http.Response, []byte) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	return resp, b
+}
+
+func (s *site) mustGet(t *testing.T, url string, hdr map[string]string, status int) (*http.Response, []byte) {
+	t.Helper()
+	resp, b := s.do(t, "GET", url, hdr, nil, true)
+	if resp.StatusCode != status {
+		t.Fatalf("GET %s: %d, want %d\n%s", url, resp.StatusCode, status, b)
+	}
+	return resp, b
+}
+
+var nginxRequestID = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// checkProxying covers reads: headers both ways, Link headers with the
+// address the client used, streamed exports, errors passed through.
+func (s *site) checkProxying(t *testing.T) {
+	t.Helper()
+	// Health and readiness need no token.
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, b := s.do(t, "GET", s.http+path, nil, nil, false)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s through nginx: %d\n%s", path, resp.StatusCode, b)
+		}
+	}
+
+	// A list: rate-limit headers pass through; nginx gives the request an id
+	// that Plumb echoes.
+	resp, b := s.mustGet(t, s.http+"/workspaces", nil, http.StatusOK)
+	var list struct {
+		Data []struct {
+			Key string `json:"key"`
+		} `json:"data"`
+		Meta struct {
+			HasMore bool `json:"hasMore"`
+		} `json:"meta"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatalf("GET /workspaces: %v\n%s", err, b)
+	}
+	if len(list.Data) != 2 || list.Data[0].Key != "ws-one" || list.Data[1].Key != "ws-two" || list.Meta.HasMore {
+		t.Errorf("GET /workspaces through nginx: %s, want ws-one and ws-two, no more", b)
+	}
+	if got := resp.Header.Get("x-ratelimit-limit"); got != "5000" {
+		t.Errorf("x-ratelimit-limit %q through nginx, want 5000", got)
+	}
+	for _, h := range []string{"x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset"} {
+		if _, err := strconv.Atoi(resp.Header.Get(h)); err != nil {
+			t.Errorf("%s %q through nginx, want a number", h, resp.Header.Get(h))
+		}
+	}
+	if got := resp.Header.Get("x-ratelimit-resource"); got != "core" {
+		t.Errorf("x-ratelimit-resource %q through nginx, want core", got)
+	}
+	if id := resp.Header.Get("X-Request-Id"); !nginxRequestID.MatchString(id) {
+		t.Errorf("X-Request-Id %q, want nginx's $request_id (32 hex digits)", id)
+	}
+	resp, _ = s.mustGet(t, s.http+"/workspaces", map[string]string{"X-Request-Id": "ci-run-42"}, http.StatusOK)
+	if id := resp.Header.Get("X-Request-Id"); id != "ci-run-42" {
+		t.Errorf("X-Request-Id %q, want the client's ci-run-42", id)
+	}
+
+	// Link headers name nginx's address and scheme. nginx sets
+	// X-Forwarded-Proto itself: a client's own value does not get through.
+	next := "/workspaces?page%5Blimit%5D=1&page%5Boffset%5D=1>; rel=\"next\""
+	resp, _ = s.mustGet(t, s.http+"/workspaces?page[limit]=1", map[string]string{"X-Forwarded-Proto": "https"}, http.StatusOK)
+	if got, want := resp.Header.Get("Link"), "<"+s.http+next; got != want {
+		t.Errorf("Link over HTTP:\n got %s\nwant %s", got, want)
+	}
+	resp, _ = s.mustGet(t, s.https+"/workspaces?page[limit]=1", nil, http.StatusOK)
+	if got, want := resp.Header.Get("Link"), "<"+s.https+next; got != want {
+		t.Errorf("Link over HTTPS:\n got %s\nwant %s", got, want)
+	}
+
+	// Exports stream through: NDJSON and CSV, every row.
+	resp, b = s.mustGet(t, s.https+"/workspaces", map[string]string{"Accept": "application/x-ndjson"}, http.StatusOK)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-ndjson") {
+		t.Errorf("NDJSON export Content-Type %q", ct)
+	}
+	var keys []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		var row struct {
+			Key string `json:"key"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("NDJSON row %q: %v", sc.Text(), err)
+		}
+		keys = append(keys, row.Key)
+	}
+	if strings.Join(keys, ",") != "ws-one,ws-two" {
+		t.Errorf("NDJSON export through nginx: %s", b)
+	}
+	resp, b = s.mustGet(t, s.http+"/workspaces", map[string]string{"Accept": "text/csv"}, http.StatusOK)
+	if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") || len(lines) != 3 {
+		t.Errorf("CSV export through nginx (%s): %s", resp.Header.Get("Content-Type"), b)
+	}
+
+	// Plumb's own errors pass through untouched.
+	resp, b = s.do(t, "GET", s.http+"/workspaces", nil, nil, false)
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" || errorStatus(b) != "401" {
+		t.Errorf("GET /workspaces without a token through nginx: %d %v\n%s", resp.StatusCode, resp.Header, b)
+	}
+}
+
+// checkWrites covers a write through nginx and nginx's own body limit.
+func (s *site) checkWrites(t *testing.T) {
+	t.Helper()
+	s.createApplication(t, "through-nginx")
+
+	// One byte over client_max_body_size (1m = PLUMB_MAX_BODY_BYTES' default):
+	// nginx answers 413 itself, in Plumb's error format.
+	big := bytes.Repeat([]byte(" "), 1<<20+1)
+	resp, b := s.do(t, "POST", s.http+"/gh/ws-one/applications", map[string]string{"Content-Type": "application/json"}, big, true)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || errorStatus(b) != "413" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("POST of 1 MiB + 1 byte through nginx: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+}
+
+// createApplication POSTs over HTTPS and checks the Location names nginx.
+func (s *site) createApplication(t *testing.T, name string) {
+	t.Helper()
+	body := []byte(`{"name":"` + name + `"}`)
+	resp, b := s.do(t, "POST", s.https+"/gh/ws-one/applications", map[string]string{"Content-Type": "application/json"}, body, true)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /gh/ws-one/applications through nginx: %d\n%s", resp.StatusCode, b)
+	}
+	if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, s.https+"/gh/ws-one/applications/") {
+		t.Errorf("Location %q, want it under %s/gh/ws-one/applications/", loc, s.https)
+	}
+}
+
+// checkNoReplica: with every replica stopped, reads and writes get nginx's
+// 502 in Plumb's error format.
+func (s *site) checkNoReplica(t *testing.T) {
+	t.Helper()
+	for _, req := range []struct {
+		method, url string
+		body        []byte
+	}{
+		{"GET", s.http + "/workspaces", nil},
+		{"POST", s.https + "/gh/ws-one/applications", []byte(`{"name":"nobody-home"}`)},
+	} {
+		resp, b := s.do(t, req.method, req.url, map[string]string{"Content-Type": "application/json"}, req.body, true)
+		if resp.StatusCode != http.StatusBadGateway || errorStatus(b) != "502" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s %s with no replica: %d %s\n%s", req.method, req.url, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
+	}
+}
+
+// errorStatus is the status of the first error in Plumb's error body, or
+// "" if b is not one.
+func errorStatus(b []byte) string {
+	var e struct {
+		Errors []struct {
+			Status string `json:"status"`
+			Title  string `json:"title"`
+			Detail string `json:"detail"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(b, &e); err != nil || len(e.Errors) == 0 || e.Errors[0].Title == "" || e.Errors[0].Detail == "" {
+		return ""
+	}
+	return e.Errors[0].Status
+}

@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// loadResult is one request made by the load generator.
+type loadResult struct {
+	path  string
+	start time.Time
+	resp  response
+	err   error
+}
+
+// driverText are fragments of database-driver and network errors that must
+// never reach a client.
+var driverText = []string{"pgconn", "pgx", "dial", "SQLSTATE", "connection refused", "broken pipe", "EOF",
+	"FATAL", "57P0", "127.0.0.1", "terminating connection", "the database system is"}
+
+// TestPostgresRestartUnderLoad restarts PostgreSQL while requests are
+// running against one replica: every request answers 200 or a 503 with the
+// spec's error body and a generic detail, none takes longer than 6 seconds,
+// /readyz answers 503 during the outage, and the replica serves again
+// within 10 seconds of the database returning, without a restart.
+func TestPostgresRestartUnderLoad(t *testing.T) {
+	t.Parallel()
+	pg := startPostgres(t)
+	ten := setUp(t, pg.dsn(), "load")
+	secret := ten.Tokens["load"].Secret
+	// A high limit: this test is about the database, not the quota.
+	srv := startServer(t, "plumb", "--database", pg.dsn(), "--rate-limit", "10000000")
+	paths := []string{
+		"/workspaces",
+		fmt.Sprintf("/gh/%s/projects/%s/issues?page[limit]=10", ten.Workspace, ten.Project),
+	}
+	for _, p := range paths {
+		mustCall(t, http.StatusOK, "GET", srv.base+p, secret, "")
+	}
+
+	var (
+		mu      sync.Mutex
+		results []loadResult
+	)
+	ctx, stopLoad := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				p := paths[(g+i)%len(paths)]
+				start := time.Now()
+				r, err := call("GET", srv.base+p, secret, "")
+				mu.Lock()
+				results = append(results, loadResult{path: p, start: start, resp: r, err: err})
+				mu.Unlock()
+				time.Sleep(5 * time.Millisecond)
+			}
+		}(g)
+	}
+	defer func() { stopLoad(); wg.Wait() }()
+
+	time.Sleep(time.Second)
+	pg.stop(t)
+	downAt := time.Now()
+	t.Logf("PostgreSQL stopped")
+
+	// /readyz answers 503 with the error body while the database is down.
+	var ready response
+	if !waitFor(3*time.Second, func() bool {
+		r, err := call("GET", srv.base+"/readyz", "", "")
+		ready = r
+		return err == nil && r.Status == http.StatusServiceUnavailable
+	}) {
+		t.Errorf("/readyz during the outage: status %d, body %s; want 503", ready.Status, ready.Body)
+	} else {
+		if err := checkErrorBody(ready, http.StatusServiceUnavailable); err != nil {
+			t.Errorf("/readyz during the outage: %v", err)
+		}
+		if ready.Duration > 4*time.Second {
+			t.Errorf("/readyz took %v during the outage", ready.Duration)
+		}
+	}
+
+	time.Sleep(time.Until(downAt.Add(2 * time.Second)))
+	pg.start(t)
+	upAt := time.Now()
+	t.Logf("PostgreSQL started again after %v", upAt.Sub(downAt).Round(time.Millisecond))
+
+	// The replica serves again by itself.
+	var recoveredAt time.Time
+	if !waitFor(10*time.Second, func() bool {
+		r, err := call("GET", srv.base+paths[0], secret, "")
+		if err == nil && r.Status == http.StatusOK {
+			recoveredAt = time.Now()
+			return true
+		}
+		return false
+	}) {
+		t.Fatalf("requests did not answer 200 within 10 s of PostgreSQL returning")
+	}
+	t.Logf("serving again %v after PostgreSQL returned", recoveredAt.Sub(upAt).Round(time.Millisecond))
+	time.Sleep(1500 * time.Millisecond)
+	stopLoad()
+	wg.Wait()
+
+	r := mustCall(t, http.StatusOK, "GET", srv.base+"/readyz", "", "")
+	var rd readyDoc
+	decode(t, r, &rd)
+	if rd.Status != "ready" || rd.Checks["database"] != "ok" {
+		t.Errorf("/readyz after the outage: %s", r.Body)
+	}
+
+	// Every response during the whole run.
+	var ok, unavailable, late int
+	var slowest time.Duration
+	statuses := map[string]int{}
+	for _, res := range results {
+		if res.resp.Duration > slowest {
+			slowest = res.resp.Duration
+		}
+		if res.err != nil {
+			statuses["transport error"]++
+			t.Errorf("GET %s at %s: %v after %v", res.path, res.start.Format("15:04:05.000"), res.err, res.resp.Duration)
+			continue
+		}
+		statuses[strconv.Itoa(res.resp.Status)]++
+		if res.resp.Duration > 6*time.Second {
+			t.Errorf("GET %s at %s took %v", res.path, res.start.Format("15:04:05.000"), res.resp.Duration)
+		}
+		switch res.resp.Status {
+		case http.StatusOK:
+			ok++
+		case http.StatusServiceUnavailable:
+			unavailable++
+			if err := checkErrorBody(res.resp, http.StatusServiceUnavailable); err != nil {
+				t.Errorf("GET %s: 503 %v", res.path, err)
+			}
+			for _, s := range driverText {
+				if strings.Contains(string(res.resp.Body), s) {
+					t.Errorf("GET %s: 503 body shows driver text %q: %s", res.path, s, res.resp.Body)
+				}
+			}
+			if res.start.After(recoveredAt) {
+				late++
+			}
+		default:
+			t.Errorf("GET %s at %s: status %d, want 200 or 503; body %s", res.path, res.start.Format("15:04:05.000"), res.resp.Status, res.resp.Body)
+		}
+	}
+	t.Logf("%d requests: %v; slowest %v", len(results), statuses, slowest.Round(time.Millisecond))
+	if unavailable == 0 {
+		t.Errorf("no request answered 503: the load did not see the outage")
+	}
+	if late > 0 {
+		t.Errorf("%d requests started after the replica served again still answered 503", late)
+	}
+	if ok == 0 {
+		t.Errorf("no request answered 200")
+	}
+	if n := srv.count(`level=ERROR`); n > 0 {
+		t.Errorf("the server logged %d errors; a database outage should log warnings", n)
+	}
+}

@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The server's log lines about the rate limiter's store (ratelimit.Fallback).
+const (
+	redisDownLine = "rate limiter: redis unreachable"
+	redisUpLine   = "rate limiter: redis reachable again"
+)
+
+// redisUsed is the count Redis holds for a token (0 when it holds none).
+func redisUsed(t *testing.T, rc *redis.Client, tokenID string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	v, err := rc.HGet(ctx, "plumb:ratelimit:"+tokenID, "used").Result()
+	if err == redis.Nil {
+		return 0
+	}
+	if err != nil {
+		t.Fatalf("redis HGET: %v", err)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("redis used %q: %v", v, err)
+	}
+	return n
+}
+
+// TestRedisOutage kills the Redis that holds the rate-limit counters and
+// starts it again: while it is away the replica keeps answering, counts in
+// process (every response keeps its five x-ratelimit-* headers), reports the
+// outage on /readyz while staying ready, and logs it once; when Redis
+// answers again /readyz says so within seconds and counting is back in
+// Redis.
+func TestRedisOutage(t *testing.T) {
+	t.Parallel()
+	rs := startRedis(t, 0)
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+	ten := setUp(t, dsn, "ci")
+	tok := ten.Tokens["ci"]
+	srv := startServer(t, "plumb", "--database", dsn, "--redis-url", rs.url(0), "--rate-limit", "5")
+	rc := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(rs.port), MaxRetries: 1,
+		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second})
+	defer rc.Close()
+	workspaces := srv.base + "/workspaces"
+
+	readyz := func() readyDoc {
+		t.Helper()
+		r := mustCall(t, http.StatusOK, "GET", srv.base+"/readyz", "", "")
+		var d readyDoc
+		decode(t, r, &d)
+		if d.Status != "ready" || d.Checks["database"] != "ok" {
+			t.Fatalf("/readyz: %s", r.Body)
+		}
+		return d
+	}
+	if got := readyz().Checks["rateLimit"]; got != "redis: ok" {
+		t.Fatalf("/readyz rateLimit check %q, want \"redis: ok\"", got)
+	}
+
+	// Counted in Redis.
+	for want := 1; want <= 2; want++ {
+		h := mustRateHeaders(t, mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, ""))
+		if h.Used != want || h.Limit != 5 {
+			t.Fatalf("request %d with Redis up: headers %+v", want, h)
+		}
+		if got := redisUsed(t, rc, tok.ID); got != want {
+			t.Fatalf("Redis holds used=%d after request %d", got, want)
+		}
+	}
+
+	// Redis goes away.
+	rs.kill()
+	var prev rateHeaders
+	for i := 0; i < 3; i++ {
+		r := mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, "")
+		h := mustRateHeaders(t, r)
+		if r.Duration > time.Second {
+			t.Errorf("request %d with Redis down took %v", i+1, r.Duration)
+		}
+		if h.Limit != 5 {
+			t.Errorf("request %d with Redis down: headers %+v", i+1, h)
+		}
+		if reset := time.Unix(h.Reset, 0); reset.Before(time.Now()) || reset.After(time.Now().Add(time.Hour+time.Second)) {
+			t.Errorf("request %d with Redis down: reset %v is not within the hour", i+1, reset)
+		}
+		if i > 0 && h.Used != prev.Used+1 {
+			t.Errorf("request %d with Redis down: used %d after %d; in-process counting should go on by one", i+1, h.Used, prev.Used)
+		}
+		prev = h
+	}
+	d := readyz()
+	status := d.Checks["rateLimit"]
+	since, ok := strings.CutPrefix(status, "redis: unreachable since ")
+	since, ok2 := strings.CutSuffix(since, ", using in-process limits")
+	if !ok || !ok2 {
+		t.Fatalf("/readyz rateLimit check %q during the outage", status)
+	}
+	if _, err := time.Parse(time.RFC3339, since); err != nil {
+		t.Errorf("/readyz rateLimit check %q: the time: %v", status, err)
+	}
+	// After the cool-down the server tries Redis again (and fails again):
+	// still one warning, and /rate_limit answers from the in-process count.
+	time.Sleep(1200 * time.Millisecond)
+	readyz()
+	mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, "")
+	r := mustCall(t, http.StatusOK, "GET", srv.base+"/rate_limit", tok.Secret, "")
+	if h := mustRateHeaders(t, r); h.Used != prev.Used+1 {
+		t.Errorf("/rate_limit during the outage: headers %+v, want used %d", h, prev.Used+1)
+	}
+	if n := srv.count(redisDownLine); n != 1 {
+		t.Errorf("the server logged %d warnings about the Redis outage, want exactly 1", n)
+	}
+	if n := srv.count("level=ERROR"); n != 0 {
+		t.Errorf("the server logged %d errors during the Redis outage, want none", n)
+	}
+
+	// Redis comes back (empty: it keeps no data).
+	startRedis(t, rs.port)
+	if !waitFor(5*time.Second, func() bool { return readyz().Checks["rateLimit"] == "redis: ok" }) {
+		t.Fatalf("/readyz rateLimit check still %q 5 s after Redis returned", readyz().Checks["rateLimit"])
+	}
+	if n := srv.count(redisUpLine); n != 1 {
+		t.Errorf("the server logged %d lines about Redis answering again, want 1", n)
+	}
+	// Counting is back in Redis: a fresh window there, since Redis lost
+	// its data, up to the limit and its 429.
+	for want := 1; want <= 5; want++ {
+		h := mustRateHeaders(t, mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, ""))
+		if h.Used != want {
+			t.Fatalf("request %d after Redis returned: headers %+v", want, h)
+		}
+		if got := redisUsed(t, rc, tok.ID); got != want {
+			t.Fatalf("Redis holds used=%d after request %d since it returned", got, want)
+		}
+	}
+	r = mustCall(t, http.StatusTooManyRequests, "GET", workspaces, tok.Secret, "")
+	if err := checkErrorBody(r, http.StatusTooManyRequests); err != nil {
+		t.Error(err)
+	}
+	if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 || ra > 3600 {
+		t.Errorf("Retry-After %q", r.Header.Get("Retry-After"))
+	}
+	if n := srv.count(redisDownLine); n != 1 {
+		t.Errorf("the server logged %d warnings about the Redis outage in all, want exactly 1", n)
+	}
+}

@@ -1,0 +1,154 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// sharedRedis returns the URL of a Redis for the test: a throwaway
+// redis-server when there is one on PATH, otherwise the server at
+// PLUMB_TEST_REDIS_URL (the keys the test makes there are named after fresh
+// token ids, and deleted by the caller). It skips t when there is neither.
+func sharedRedis(t *testing.T) (url string, throwaway bool) {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		return startRedis(t, 0).url(0), true
+	}
+	if u := os.Getenv(redisEnv); u != "" {
+		return u, false
+	}
+	t.Skipf("no Redis: put redis-server on PATH or set %s (e.g. redis://127.0.0.1:6379/0) to run this test", redisEnv)
+	return "", false
+}
+
+type componentItem struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	PathGlobs   []string `json:"pathGlobs"`
+	FileCount   *int64   `json:"fileCount"`
+}
+
+// TestTwoReplicas runs two plumb serve processes on one PostgreSQL database
+// and one Redis: one token's requests spread over both count in one
+// rate-limit window, and a component written through one replica is read,
+// replaced and deleted through the other.
+func TestTwoReplicas(t *testing.T) {
+	t.Parallel()
+	dsn := createDatabase(t)
+	redisURL, throwaway := sharedRedis(t)
+	ten := setUp(t, dsn, "spread", "components")
+	if !throwaway {
+		t.Cleanup(func() {
+			opt, err := redis.ParseURL(redisURL)
+			if err != nil {
+				return
+			}
+			rc := redis.NewClient(opt)
+			defer rc.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			for _, tok := range ten.Tokens {
+				rc.Del(ctx, "plumb:ratelimit:"+tok.ID)
+			}
+		})
+	}
+	flags := []string{"--database", dsn, "--redis-url", redisURL, "--rate-limit", "10"}
+	a := startServer(t, "replica-a", flags...)
+	b := startServer(t, "replica-b", flags...)
+	replicas := []*server{a, b}
+	for _, s := range replicas {
+		r := mustCall(t, http.StatusOK, "GET", s.base+"/readyz", "", "")
+		var d readyDoc
+		decode(t, r, &d)
+		if d.Status != "ready" || d.Checks["database"] != "ok" || d.Checks["rateLimit"] != "redis: ok" {
+			t.Fatalf("%s /readyz: %s", s.name, r.Body)
+		}
+	}
+
+	t.Run("one rate-limit window", func(t *testing.T) {
+		secret := ten.Tokens["spread"].Secret
+		var first rateHeaders
+		for i := 1; i <= 10; i++ {
+			s := replicas[i%2]
+			h := mustRateHeaders(t, mustCall(t, http.StatusOK, "GET", s.base+"/workspaces", secret, ""))
+			if i == 1 {
+				first = h
+			}
+			if h.Used != i || h.Remaining != 10-i || h.Limit != 10 || h.Reset != first.Reset {
+				t.Fatalf("request %d on %s: headers %+v, want used %d, remaining %d, reset %d", i, s.name, h, i, 10-i, first.Reset)
+			}
+		}
+		for _, s := range []*server{a, b} {
+			r := mustCall(t, http.StatusTooManyRequests, "GET", s.base+"/workspaces", secret, "")
+			if err := checkErrorBody(r, http.StatusTooManyRequests); err != nil {
+				t.Errorf("%s: %v", s.name, err)
+			}
+			ra, err := strconv.Atoi(r.Header.Get("Retry-After"))
+			if err != nil || ra < 1 || ra > 3600 {
+				t.Errorf("%s: Retry-After %q", s.name, r.Header.Get("Retry-After"))
+			}
+			if h := mustRateHeaders(t, r); h.Used != 10 || h.Remaining != 0 || h.Reset != first.Reset {
+				t.Errorf("%s: 429 headers %+v", s.name, h)
+			}
+		}
+		want := fmt.Sprintf(`{"resources":{"core":{"limit":10,"used":10,"remaining":0,"reset":%d}}}`, first.Reset)
+		for _, s := range replicas {
+			r := mustCall(t, http.StatusOK, "GET", s.base+"/rate_limit", secret, "")
+			if got := string(r.Body); got != want && got != want+"\n" {
+				t.Errorf("%s /rate_limit: %s, want %s", s.name, got, want)
+			}
+		}
+	})
+
+	t.Run("components across replicas", func(t *testing.T) {
+		secret := ten.Tokens["components"].Secret
+		path := fmt.Sprintf("/gh/%s/projects/%s/components", ten.Workspace, ten.Project)
+		list := func(s *server) []componentItem {
+			t.Helper()
+			var doc struct {
+				Data []componentItem `json:"data"`
+			}
+			decode(t, mustCall(t, http.StatusOK, "GET", s.base+path, secret, ""), &doc)
+			return doc.Data
+		}
+
+		r := mustCall(t, http.StatusCreated, "POST", a.base+path, secret, `{"name":"Checkout","description":"the cart","pathGlobs":["cart/**"]}`)
+		var created componentItem
+		decode(t, r, &created)
+		if created.ID == "" || created.Name != "Checkout" {
+			t.Fatalf("created %s", r.Body)
+		}
+
+		got := list(b)
+		if len(got) != 1 || got[0].ID != created.ID || got[0].Name != "Checkout" || got[0].Description != "the cart" ||
+			!reflect.DeepEqual(got[0].PathGlobs, []string{"cart/**"}) || got[0].FileCount == nil || *got[0].FileCount != 0 {
+			t.Fatalf("replica B lists %+v after replica A created %s", got, r.Body)
+		}
+
+		r = mustCall(t, http.StatusOK, "PUT", b.base+path+"/checkout", secret, `{"name":"Checkout","pathGlobs":["cart/**","pay/**"]}`)
+		got = list(a)
+		if len(got) != 1 || got[0].ID != created.ID || got[0].Description != "" ||
+			!reflect.DeepEqual(got[0].PathGlobs, []string{"cart/**", "pay/**"}) || got[0].FileCount == nil {
+			t.Fatalf("replica A lists %+v after replica B replaced it with %s", got, r.Body)
+		}
+
+		mustCall(t, http.StatusNoContent, "DELETE", a.base+path+"/"+created.ID, secret, "")
+		r = mustCall(t, http.StatusNotFound, "DELETE", b.base+path+"/Checkout", secret, "")
+		if err := checkErrorBody(r, http.StatusNotFound); err != nil {
+			t.Error(err)
+		}
+		if got := list(b); len(got) != 0 {
+			t.Errorf("replica B lists %+v after replica A deleted the component", got)
+		}
+	})
+}
