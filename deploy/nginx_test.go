@@ -27,6 +27,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -66,6 +67,56 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 
 		stopReplica(t, replica)
 		s.checkNoReplica(t)
+	})
+
+	t.Run("reads retried on 503, writes never", func(t *testing.T) {
+		// The second upstream is a stand-in for a replica that lost its
+		// database: it answers every request 503 with Plumb's error body.
+		db := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+		token := seed(t, bin, db)
+		replica := startReplica(t, bin, db)
+		sick := newSickReplica(t)
+		s := startNginx(t, nginx, string(tmpl), []string{replica.addr, sick.addr})
+		s.token = token
+
+		// Writes: one that reached the sick replica gets its 503 and is not
+		// sent on, so each POST was stored once or answered 503, never both.
+		const posts = 10
+		var created, refused int
+		for i := range posts {
+			body := []byte(fmt.Sprintf(`{"name":"app-%d"}`, i))
+			resp, b := s.do(t, "POST", s.http+"/gh/ws-one/applications", map[string]string{"Content-Type": "application/json"}, body, true)
+			switch resp.StatusCode {
+			case http.StatusCreated:
+				created++
+			case http.StatusServiceUnavailable:
+				refused++
+			default:
+				t.Fatalf("POST through nginx: %d\n%s", resp.StatusCode, b)
+			}
+		}
+		_, b := s.mustGet(t, s.http+"/gh/ws-one/applications?page[limit]=100", nil, http.StatusOK)
+		var apps struct {
+			Data []json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(b, &apps); err != nil {
+			t.Fatalf("GET /gh/ws-one/applications: %v\n%s", err, b)
+		}
+		stored := len(apps.Data)
+		if sick.count("POST") == 0 || refused != sick.count("POST") || created != stored || created+refused != posts {
+			t.Errorf("of %d POSTs: %d answered 201 and %d 503; %d applications were stored, the sick replica saw %d POSTs; want every POST sent to exactly one of them",
+				posts, created, refused, stored, sick.count("POST"))
+		}
+
+		t.Logf("%d POSTs: %d stored by the replica, %d answered 503 by the sick one", posts, stored, refused)
+
+		// Reads: a 503 is retried on the other replica, so every GET succeeds.
+		for range 10 {
+			s.mustGet(t, s.http+"/workspaces", nil, http.StatusOK)
+		}
+		if sick.count("GET") == 0 {
+			t.Errorf("no GET reached the sick replica, so nothing was retried")
+		}
 	})
 
 	t.Run("PostgreSQL, two replicas", func(t *testing.T) {
@@ -407,6 +458,37 @@ func stopReplica(t *testing.T, r *replica) {
 // served counts the GET /workspaces requests the replica logged.
 func (r *replica) served() int {
 	return strings.Count(r.log.String(), "method=GET path=/workspaces ")
+}
+
+// sickReplica answers everything 503, as a replica whose database is down
+// does, and counts requests by method.
+type sickReplica struct {
+	addr string
+	mu   sync.Mutex
+	seen map[string]int
+}
+
+func newSickReplica(t *testing.T) *sickReplica {
+	t.Helper()
+	r := &sickReplica{seen: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		_, _ = io.Copy(io.Discard, req.Body)
+		r.mu.Lock()
+		r.seen[req.Method]++
+		r.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"errors":[{"status":"503","title":"Service Unavailable","detail":"The database is not reachable."}]}`+"\n")
+	}))
+	t.Cleanup(srv.Close)
+	r.addr = srv.Listener.Addr().String()
+	return r
+}
+
+func (r *sickReplica) count(method string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seen[method]
 }
 
 // site is nginx running the rendered configuration.
