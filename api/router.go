@@ -18,6 +18,7 @@ type route struct {
 	method   string
 	segments []string // literal segments, or "{name}" for a parameter
 	public   bool     // needs no token
+	ingest   bool     // an ingestion endpoint: upload tokens are accepted too
 	formats  []format // response formats the route can produce (first is the default)
 	handle   handlerFunc
 }

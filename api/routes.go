@@ -39,6 +39,7 @@ func (s *Server) routes() {
 	rt.add("DELETE", project+"/components/{component}", jsonOnly, s.handleDeleteComponent)
 	rt.add("GET", project+"/components/{component}/metrics", jsonOnly, s.handleComponentMetrics)
 	rt.add("GET", project+"/components/{component}/metrics/series", allFormats, s.handleComponentSeries)
+
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {

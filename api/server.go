@@ -21,8 +21,9 @@ import (
 
 // Config holds the server's settings.
 type Config struct {
-	MaxBodyBytes int64  // request bodies above this answer 413
-	BaseURL      string // public base URL for Link headers; empty: from the request
+	MaxBodyBytes   int64  // request bodies above this answer 413
+	MaxUploadBytes int64  // ingestion uploads (reports) above this answer 413
+	BaseURL        string // public base URL for Link headers; empty: from the request
 }
 
 // Server is the HTTP API. Build it with NewServer.
@@ -41,6 +42,9 @@ func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, 
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = 2 << 30
+	}
 	s := &Server{store: store, limiter: limiter, log: log, cfg: cfg, now: time.Now}
 	s.routes()
 	return s
@@ -53,6 +57,7 @@ func (s *Server) SetClock(now func() time.Time) { s.now = now }
 
 // call is what a handler knows about its request once it is authorised.
 type call struct {
+	upload *sqlstore.UploadToken // set when an upload token authenticated an ingestion request
 	user   plumb.User
 	token  plumb.Token
 	params pathParams
@@ -152,11 +157,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	} else {
-		user, tok, err := s.authenticate(r)
+		var tok plumb.Token
+		var err error
+		if rt.ingest {
+			tok, err = s.authenticateIngest(r, c)
+		} else {
+			c.user, tok, err = s.authenticate(r)
+		}
 		if err != nil {
 			return err
 		}
-		c.user, c.token = user, tok
+		c.token = tok
 		if r.URL.Path == "/rate_limit" {
 			st, err := s.limiter.Peek(r.Context(), tok.ID)
 			if err != nil {
@@ -205,20 +216,46 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 // authenticate reads the bearer token. A missing, malformed, unknown or
 // revoked token is a 401.
 func (s *Server) authenticate(r *http.Request) (plumb.User, plumb.Token, error) {
+	secret, err := bearerSecret(r)
+	if err != nil {
+		return plumb.User{}, plumb.Token{}, err
+	}
+	return s.store.Authenticate(r.Context(), secret)
+}
+
+// bearerSecret reads the token of an "Authorization: Bearer <token>" header.
+func bearerSecret(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return plumb.User{}, plumb.Token{}, plumb.Errorf(plumb.EUNAUTHORIZED, "This endpoint needs an API token: send the header \"Authorization: Bearer <token>\".")
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "This endpoint needs an API token: send the header \"Authorization: Bearer <token>\".")
 	}
 	scheme, secret, ok := strings.Cut(strings.TrimSpace(h), " ")
 	secret = strings.TrimSpace(secret)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" || strings.ContainsAny(secret, " \t") {
-		return plumb.User{}, plumb.Token{}, plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: expected \"Bearer <token>\".")
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: expected \"Bearer <token>\".")
+	}
+	return secret, nil
+}
+
+// authenticateIngest accepts, on the ingestion endpoints, a user token or a
+// project-scoped upload token (c.upload is then set; the rate limit counts
+// per upload token).
+func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, error) {
+	secret, err := bearerSecret(r)
+	if err != nil {
+		return plumb.Token{}, err
+	}
+	if strings.HasPrefix(secret, sqlstore.UploadTokenPrefix) {
+		ut, err := s.store.AuthenticateUpload(r.Context(), secret)
+		if err != nil {
+			return plumb.Token{}, err
+		}
+		c.upload = &ut
+		return plumb.Token{ID: ut.ID, Name: ut.Name}, nil
 	}
 	u, tok, err := s.store.Authenticate(r.Context(), secret)
-	if err != nil && plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
-		return u, tok, err
-	}
-	return u, tok, err
+	c.user = u
+	return tok, err
 }
 
 // optionalAuth authenticates a request if it carries a valid token.
@@ -366,4 +403,3 @@ func (s *Server) baseURL(r *http.Request) string {
 func errNotFoundf(format string, args ...any) error {
 	return plumb.Errorf(plumb.ENOTFOUND, format, args...)
 }
-

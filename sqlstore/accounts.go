@@ -84,7 +84,7 @@ func (db *DB) findUser(ctx context.Context, q querier, loginOrID string) (plumb.
 	var u plumb.User
 	var created int64
 	err := q.QueryRowContext(ctx, `SELECT id, login, name, created_at FROM users
-		WHERE id = $1 OR lower(login) = lower($1) ORDER BY id = $1 DESC LIMIT 1`, loginOrID).
+		WHERE id = $1 OR lower(login) = $2 ORDER BY id = $1 DESC LIMIT 1`, loginOrID, foldASCII(loginOrID)).
 		Scan(&u.ID, &u.Login, &u.Name, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, notFound(fmt.Sprintf("no user %q", loginOrID))
@@ -189,24 +189,8 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plum
 	tok.CreatedAt = fromUnix(created)
 	tok.LastUsedAt = fromNullUnix(used)
 	u.ID = tok.UserID
-	db.touchToken(ctx, tok.ID)
+	db.touch(ctx, "tokens", tok.ID)
 	return u, tok, nil
-}
-
-// touchToken records a token's last use, at most once a minute per token so
-// reads do not turn into writes.
-func (db *DB) touchToken(ctx context.Context, id string) {
-	now := db.now()
-	db.tokenTouchMu.Lock()
-	last, ok := db.tokenTouched[id]
-	if ok && now.Sub(last) < time.Minute {
-		db.tokenTouchMu.Unlock()
-		return
-	}
-	db.tokenTouched[id] = now
-	db.tokenTouchMu.Unlock()
-	// Best effort: a failed update only loses a last-used time.
-	_, _ = db.write.ExecContext(context.WithoutCancel(ctx), `UPDATE tokens SET last_used_at = $1 WHERE id = $2`, now.Unix(), id)
 }
 
 // WorkspaceInput describes a new workspace.
@@ -289,7 +273,7 @@ func scanWorkspace(s interface{ Scan(...any) error }, extra ...any) (plumb.Works
 // findWorkspaceAny finds a workspace by id or key, whoever asks (admin commands).
 func findWorkspaceAny(ctx context.Context, q querier, keyOrID string) (plumb.Workspace, error) {
 	w, err := scanWorkspace(q.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
-		WHERE w.id = $1 OR lower(w.key) = lower($1) ORDER BY w.id = $1 DESC LIMIT 1`, keyOrID))
+		WHERE w.id = $1 OR lower(w.key) = $2 ORDER BY w.id = $1 DESC LIMIT 1`, keyOrID, foldASCII(keyOrID)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, notFound(fmt.Sprintf("no workspace %q", keyOrID))
 	}
@@ -303,7 +287,7 @@ func (db *DB) FindWorkspace(ctx context.Context, userID, keyOrID string) (plumb.
 	var role string
 	w, err := scanWorkspace(db.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, m.role FROM workspaces w
 		JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $2
-		WHERE w.id = $1 OR lower(w.key) = lower($1) ORDER BY w.id = $1 DESC LIMIT 1`, idArg(keyOrID), userID), &role)
+		WHERE w.id = $1 OR lower(w.key) = $3 ORDER BY w.id = $1 DESC LIMIT 1`, idArg(keyOrID), userID, foldASCII(keyOrID)), &role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, "", notFound(fmt.Sprintf("Workspace %q was not found.", keyOrID))
 	}
@@ -420,7 +404,7 @@ func scanProject(s interface{ Scan(...any) error }) (plumb.Project, error) {
 
 func findProjectAny(ctx context.Context, q querier, workspaceID, keyOrID string) (plumb.Project, error) {
 	p, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p
-		WHERE p.workspace_id = $1 AND (p.id = $2 OR lower(p.key) = lower($2)) ORDER BY p.id = $2 DESC LIMIT 1`, workspaceID, idArg(keyOrID)))
+		WHERE p.workspace_id = $1 AND (p.id = $2 OR lower(p.key) = $3) ORDER BY p.id = $2 DESC LIMIT 1`, workspaceID, idArg(keyOrID), foldASCII(keyOrID)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, notFound(fmt.Sprintf("Project %q was not found.", keyOrID))
 	}

@@ -65,60 +65,184 @@ func validateCoverage(in *plumb.CoverageInput) error {
 }
 
 func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) error {
-	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
-		return err
-	}
-	var defaultBranch string
-	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&defaultBranch); errors.Is(err, sql.ErrNoRows) {
-		return notFound(fmt.Sprintf("no project %q", in.ProjectID))
-	} else if err != nil {
-		return err
-	}
-	at := in.UploadedAt.UTC().Truncate(time.Second)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, unix(at)); err != nil {
-		return err
-	}
-	paths := make([]string, len(in.Files))
-	for i, f := range in.Files {
-		paths[i] = f.Path
-	}
-	ids, err := db.pathIDs(ctx, tx, in.ProjectID, paths)
+	ci, err := db.beginCoverage(ctx, tx, in)
 	if err != nil {
 		return err
 	}
-	for _, f := range in.Files {
-		if err := mergeCoverageFile(ctx, tx, in, ids[f.Path], f.Hits); err != nil {
+	defer ci.close()
+	if err := ci.add(in.Files); err != nil {
+		return err
+	}
+	return ci.finish()
+}
+
+// CoverageSummary describes one stored coverage report.
+type CoverageSummary struct {
+	ID          string
+	CommitSHA   string
+	CoverageTag string
+	Files       int
+	Covered     int64 // covered lines in this report
+	Missed      int64 // missed lines in this report
+}
+
+// IngestCoverage stores a coverage report read by read, which hands over the
+// report's files one at a time (a parser's output): they are merged in
+// batches in one transaction, so a report of any size is stored in bounded
+// memory, and a report that fails to read leaves nothing behind.
+func (db *DB) IngestCoverage(ctx context.Context, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+	files := in.Files
+	in.Files = nil
+	if err := validateCoverage(&in); err != nil {
+		return CoverageSummary{}, err
+	}
+	var sum CoverageSummary
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		ci, err := db.beginCoverage(ctx, tx, in)
+		if err != nil {
+			return err
+		}
+		defer ci.close()
+		const batchLines = 1 << 20 // about 8 MB of hits per batch
+		var batch []plumb.CoverageFile
+		lines := 0
+		emit := func(f plumb.CoverageFile) error {
+			if f.Path == "" {
+				return plumb.Errorf(plumb.EINVALID, "a file of the report has no path")
+			}
+			batch = append(batch, f)
+			lines += len(f.Hits)
+			if lines < batchLines && len(batch) < 2000 {
+				return nil
+			}
+			err := ci.add(batch)
+			batch, lines = batch[:0], 0
+			return err
+		}
+		for _, f := range files {
+			if err := emit(f); err != nil {
+				return err
+			}
+		}
+		if read != nil {
+			if err := read(emit); err != nil {
+				return err
+			}
+		}
+		if err := ci.add(batch); err != nil {
+			return err
+		}
+		if err := ci.finish(); err != nil {
+			return err
+		}
+		sum = ci.summary
+		return nil
+	})
+	return sum, err
+}
+
+// coverageIngest stores one coverage report inside a transaction.
+type coverageIngest struct {
+	db            *DB
+	ctx           context.Context
+	tx            *sql.Tx
+	in            plumb.CoverageInput
+	at            time.Time
+	defaultBranch string
+	summary       CoverageSummary
+	seen          map[int64]bool
+	getTag        *sql.Stmt // this tag's merged hits of a file
+	putTag        *sql.Stmt
+	getAll        *sql.Stmt // every tag's hits of a file
+	putUnion      *sql.Stmt
+}
+
+func (db *DB) beginCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) (*coverageIngest, error) {
+	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
+		return nil, err
+	}
+	ci := &coverageIngest{db: db, ctx: ctx, tx: tx, in: in, at: in.UploadedAt.UTC().Truncate(time.Second), seen: map[int64]bool{},
+		summary: CoverageSummary{ID: in.ID, CommitSHA: in.CommitSHA, CoverageTag: in.CoverageTag}}
+	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&ci.defaultBranch); errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(fmt.Sprintf("no project %q", in.ProjectID))
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, unix(ci.at)); err != nil {
+		return nil, err
+	}
+	var err error
+	prepare := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = tx.PrepareContext(ctx, q)
+		return st
+	}
+	ci.getTag = prepare(`SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3 AND path_id = $4`)
+	ci.putTag = prepare(`INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, commit_sha, coverage_tag, path_id)
+		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`)
+	ci.getAll = prepare(`SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`)
+	ci.putUnion = prepare(`INSERT INTO coverage_union (project_id, commit_sha, path_id, covered, missed) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (project_id, commit_sha, path_id) DO UPDATE SET covered = excluded.covered, missed = excluded.missed`)
+	if err != nil {
+		ci.close()
+		return nil, err
+	}
+	return ci, nil
+}
+
+func (ci *coverageIngest) close() {
+	for _, st := range []*sql.Stmt{ci.getTag, ci.putTag, ci.getAll, ci.putUnion} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// add merges a batch of files into the commit's coverage.
+func (ci *coverageIngest) add(files []plumb.CoverageFile) error {
+	if len(files) == 0 {
+		return nil
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+		for j, h := range f.Hits {
+			if h < -1 {
+				return plumb.Errorf(plumb.EINVALID, "%s: line %d has hit count %d; hits are -1, 0 or a positive count", f.Path, j+1, h)
+			}
+		}
+	}
+	ids, err := ci.db.pathIDs(ci.ctx, ci.tx, ci.in.ProjectID, paths)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		id := ids[f.Path]
+		if !ci.seen[id] {
+			ci.seen[id] = true
+			ci.summary.Files++
+		}
+		c, m, _ := countHits(f.Hits)
+		ci.summary.Covered += c
+		ci.summary.Missed += m
+		if err := ci.merge(id, f.Hits); err != nil {
 			return err
 		}
 	}
-	// The commit's measurement is dated by its most recent default-branch
-	// upload (a report arriving late does not move it back). A report
-	// reaching a default-branch commit another way (a tag, another branch)
-	// still merges into that commit's coverage: its measurement is refreshed
-	// and keeps its time.
-	var prev int64
-	err = tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
-		in.ProjectID, in.CommitSHA).Scan(&prev)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		if in.Branch != defaultBranch {
-			return nil
-		}
-	case err != nil:
-		return err
-	case in.Branch != defaultBranch || prev > unix(at):
-		at = fromUnix(prev)
-	}
-	return updateCoverageTotals(ctx, tx, in.ProjectID, in.CommitSHA, at)
+	return nil
 }
 
-// mergeCoverageFile merges one file's hits into its (commit, tag) row and
-// refreshes the file's union over every tag of the commit.
-func mergeCoverageFile(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, pathID int64, hits []int64) error {
+// merge merges one file's hits into its (commit, tag) row and refreshes the
+// file's union over every tag of the commit.
+func (ci *coverageIngest) merge(pathID int64, hits []int64) error {
+	ctx, in := ci.ctx, ci.in
 	var blob []byte
-	err := tx.QueryRowContext(ctx, `SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3 AND path_id = $4`,
-		in.ProjectID, in.CommitSHA, in.CoverageTag, pathID).Scan(&blob)
+	err := ci.getTag.QueryRowContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID).Scan(&blob)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
@@ -131,16 +255,12 @@ func mergeCoverageFile(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, 
 		hits = plumb.MergeHits(old, hits)
 	}
 	covered, missed, _ := countHits(hits)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, commit_sha, coverage_tag, path_id)
-		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`,
-		in.ProjectID, in.CommitSHA, in.CoverageTag, pathID, encodeHits(hits), covered, missed); err != nil {
+	if _, err := ci.putTag.ExecContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID, encodeHits(hits), covered, missed); err != nil {
 		return err
 	}
 	// The union over tags: covered when any tag hit the line, missed when
 	// some tag could cover it and none did.
-	rows, err := tx.QueryContext(ctx, `SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`,
-		in.ProjectID, in.CommitSHA, pathID)
+	rows, err := ci.getAll.QueryContext(ctx, in.ProjectID, in.CommitSHA, pathID)
 	if err != nil {
 		return err
 	}
@@ -162,10 +282,31 @@ func mergeCoverageFile(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, 
 		return err
 	}
 	uc, um, _ := countHits(union)
-	_, err = tx.ExecContext(ctx, `INSERT INTO coverage_union (project_id, commit_sha, path_id, covered, missed) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (project_id, commit_sha, path_id) DO UPDATE SET covered = excluded.covered, missed = excluded.missed`,
-		in.ProjectID, in.CommitSHA, pathID, uc, um)
+	_, err = ci.putUnion.ExecContext(ctx, in.ProjectID, in.CommitSHA, pathID, uc, um)
 	return err
+}
+
+// finish refreshes the commit's coverage measurement. It is dated by the
+// commit's most recent default-branch upload (a report arriving late does
+// not move it back). A report reaching a default-branch commit another way (a
+// tag, another branch) still merges into that commit's coverage: its
+// measurement is refreshed and keeps its time.
+func (ci *coverageIngest) finish() error {
+	ctx, tx, in, at := ci.ctx, ci.tx, ci.in, ci.at
+	var prev int64
+	err := tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
+		in.ProjectID, in.CommitSHA).Scan(&prev)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if in.Branch != ci.defaultBranch {
+			return nil
+		}
+	case err != nil:
+		return err
+	case in.Branch != ci.defaultBranch || prev > unix(at):
+		at = fromUnix(prev)
+	}
+	return updateCoverageTotals(ctx, tx, in.ProjectID, in.CommitSHA, at)
 }
 
 // unionHits combines two tags' hits of one file: the larger count per line.

@@ -446,6 +446,15 @@ func (db *DB) ImportDocument(ctx context.Context, doc *dataset.Document) error {
 		return err
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if db.d.name == "postgres" {
+			// SQLite serialises write transactions, so the database stays
+			// empty from the check below to the commit. PostgreSQL does not:
+			// a self-exclusive lock makes another import, and any writer of
+			// users or workspaces, wait for this one's end (reads go on).
+			if _, err := tx.ExecContext(ctx, `LOCK TABLE users, workspaces IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+				return err
+			}
+		}
 		if err := checkEmpty(ctx, tx); err != nil {
 			return err
 		}
@@ -681,9 +690,12 @@ func (x *idIndex) ref(p *problems, rec, field, id string) bool {
 }
 
 // foldASCII folds ASCII letters to lower case, as the store's unique
-// indexes on logins and keys (SQL lower()) compare them. Application and
-// component names are compared with fold (Unicode), as their name_fold
-// columns are.
+// indexes on logins and keys (SQL lower()) compare them: SQLite's lower() and
+// PostgreSQL's lower() of a COLLATE "C" column fold ASCII letters only.
+// Lookups by login or key compare lower(column) with this fold of the
+// argument (PostgreSQL's lower() of a parameter would follow the database's
+// default collation instead). Application and component names are compared
+// with fold (Unicode), as their name_fold columns are.
 func foldASCII(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'A' && r <= 'Z' {

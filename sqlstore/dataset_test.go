@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -847,14 +848,141 @@ func TestImportRefusesNonEmptyDatabase(t *testing.T) {
 	}
 }
 
+// otherDoc is a valid document that shares nothing with richDoc: no id, login,
+// key or token hash.
+func otherDoc() *dataset.Document {
+	id := func(kind, n int) string { return fmt.Sprintf("0191%04d-0000-7000-8000-%012d", kind, n) }
+	doc := &dataset.Document{Format: dataset.Format, Version: dataset.Version,
+		Users:      []dataset.User{{ID: id(kUser, 1), Login: "zed", CreatedAt: dT0}},
+		Workspaces: []dataset.Workspace{{ID: id(kWorkspace, 1), Key: "other", CreatedAt: dT0, UpdatedAt: dT0, Members: []dataset.Member{{UserID: id(kUser, 1), Role: "admin"}}}},
+		Projects:   []dataset.Project{{ID: id(kProject, 1), WorkspaceID: id(kWorkspace, 1), Key: "svc", DefaultBranch: "main", CreatedAt: dT0, UpdatedAt: dT0}},
+	}
+	for i := range 30 {
+		s := dataset.Snapshot{ID: id(kSnapshot, i), ProjectID: id(kProject, 1), Branch: "main", CommitSHA: fmt.Sprintf("%040x", i+1),
+			AnalyzedAt: dT0.Add(time.Duration(i) * time.Hour), Files: []dataset.File{{Path: fmt.Sprint("f", i, ".go"), Lines: 3}}}
+		for j := range 20 {
+			s.Issues = append(s.Issues, dataset.Issue{ID: id(kIssue, 100*i+j), Fingerprint: fmt.Sprint("fp", j), Tool: "vet", RuleKey: "R",
+				Category: "bug", Level: "low", Status: "open", Path: fmt.Sprint("f", i, ".go")})
+		}
+		doc.Snapshots = append(doc.Snapshots, s)
+	}
+	return doc
+}
+
+// Two imports into one empty database at once: one is written, the other is
+// refused (the database is no longer empty), and nothing is merged.
+func TestImportConcurrent(t *testing.T) {
+	ctx := context.Background()
+	docs := []*dataset.Document{richDoc(), otherDoc()}
+	alone := make([][]byte, len(docs))
+	for i, doc := range docs {
+		db := dOpen(t, "alone", nil)
+		dCheck(t, db.ImportDocument(ctx, doc))
+		alone[i] = dExport(t, db)
+	}
+	for round := range 3 {
+		db := dOpen(t, "concurrent", nil)
+		errs := make([]error, len(docs))
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i, doc := range docs {
+			wg.Go(func() {
+				<-start
+				errs[i] = db.ImportDocument(ctx, doc)
+			})
+		}
+		close(start)
+		wg.Wait()
+		winner := -1
+		for i, err := range errs {
+			switch {
+			case err == nil && winner < 0:
+				winner = i
+			case err == nil:
+				t.Fatalf("round %d: both imports were written", round)
+			case plumb.ErrorCode(err) != plumb.ECONFLICT || !strings.Contains(err.Error(), "not empty"):
+				t.Fatalf("round %d: import %d: %v, want a conflict: the database is not empty", round, i, err)
+			}
+		}
+		if winner < 0 {
+			t.Fatalf("round %d: no import was written: %v", round, errs)
+		}
+		dSame(t, fmt.Sprintf("round %d: export after both imports vs the winner's import alone", round), dExport(t, db), alone[winner])
+	}
+}
+
+// writeDuring is an export's destination that runs a function at the first
+// write, while the export is under way.
+type writeDuring struct {
+	bytes.Buffer
+	during func()
+}
+
+func (w *writeDuring) Write(p []byte) (int, error) {
+	if f := w.during; f != nil {
+		w.during = nil
+		f()
+	}
+	return w.Buffer.Write(p)
+}
+
+// Export reads one state of the database: what is committed while it runs
+// (a snapshot, coverage merged into an exported commit, a status change, a
+// build of a project exported later) is not in it, on every backend.
+func TestExportReadsOneState(t *testing.T) {
+	ctx := context.Background()
+	doc := richDoc()
+	for i := range 400 {
+		doc.Builds = append(doc.Builds, dataset.Build{ID: did(kBuild, 100+i), ProjectID: did(kProject, 1), Type: "analysis", Status: "succeeded",
+			BranchName: "main", CommitSHA: strings.Repeat("ab", 20), CommitMessage: strings.Repeat("m", 400), SubmittedAt: dT0.Add(time.Duration(i) * time.Minute)})
+	}
+	db := dOpen(t, "one-state", nil)
+	dCheck(t, db.ImportDocument(ctx, doc))
+	want := dExport(t, db)
+	if len(want) < 3*64<<10 {
+		t.Fatalf("export of %d bytes: too small to be written out before its end", len(want))
+	}
+	w := &writeDuring{during: func() {
+		_, err := db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: did(kProject, 1), Branch: "main", CommitSHA: strings.Repeat("77", 20),
+			AnalyzedAt: dT0.Add(day(40)), Files: []plumb.FileFigures{{Path: "e.go", Lines: 9, LOC: 9}}, Removed: []string{"a.go"},
+			Issues: []plumb.Issue{{Fingerprint: "n1", Tool: "golint", RuleKey: "R", Path: "e.go", Category: "bug", Level: "high"}}})
+		dCheck(t, err)
+		_, err = db.AddCoverage(ctx, plumb.CoverageInput{ProjectID: did(kProject, 1), CommitSHA: strings.Repeat("ab", 20), Branch: "main",
+			CoverageTag: "unit", UploadedAt: dT0.Add(day(40)), Files: []plumb.CoverageFile{{Path: "a.go", Hits: []int64{1, 1, 1, 1, 1}}}})
+		dCheck(t, err)
+		_, err = db.write.ExecContext(ctx, `UPDATE issue_states SET status = 'ignored' WHERE project_id = $1 AND fingerprint = 'a1'`, did(kProject, 1))
+		dCheck(t, err)
+		_, err = db.AddBuild(ctx, plumb.Build{ProjectID: did(kProject, 3), Type: "analysis", Status: "submitted", BranchName: "trunk",
+			CommitSHA: strings.Repeat("88", 20), SubmittedAt: dT0.Add(day(40))})
+		dCheck(t, err)
+	}}
+	dCheck(t, db.Export(ctx, w))
+	if w.during != nil {
+		t.Fatalf("the export wrote nothing")
+	}
+	dSame(t, "export with writes during it vs export before them", w.Bytes(), want)
+	if bytes.Equal(dExport(t, db), want) {
+		t.Fatalf("the writes during the export changed nothing")
+	}
+}
+
 // A failure while writing (here a trigger refusing the last table written)
 // rolls back everything written before it.
 func TestImportRollsBack(t *testing.T) {
 	ctx := context.Background()
 	db := dOpen(t, "rollback", nil)
-	_, err := db.write.ExecContext(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON components BEGIN SELECT RAISE(ABORT, 'refused'); END`)
-	dCheck(t, err)
-	err = db.ImportDocument(ctx, richDoc())
+	trigger := []string{`CREATE TRIGGER refuse BEFORE INSERT ON components BEGIN SELECT RAISE(ABORT, 'refused'); END`}
+	if db.Dialect() == "postgres" {
+		trigger = []string{
+			`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
+			`CREATE TRIGGER refuse BEFORE INSERT ON components FOR EACH ROW EXECUTE FUNCTION refuse()`,
+		}
+	}
+	for _, q := range trigger {
+		_, err := db.write.ExecContext(ctx, q)
+		dCheck(t, err)
+	}
+	err := db.ImportDocument(ctx, richDoc())
 	if err == nil || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), "import component") {
 		t.Fatalf("import: %v, want the trigger's error naming the component", err)
 	}
@@ -886,10 +1014,16 @@ func bigDatabase(t testing.TB, n int) *DB {
 	doc := richDoc()
 	db := dOpen(t, "big", nil)
 	dCheck(t, db.ImportDocument(ctx, doc))
-	_, err := db.write.ExecContext(ctx, `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $1)
+	insert := `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $1)
 		INSERT INTO issues (id, snapshot_seq, fingerprint, tool, rule_key, message, category, level, status, path)
 		SELECT printf('01910000-0000-7000-8000-%012d', i), (SELECT max(seq) FROM snapshots), printf('fp%d', i), 'golint', 'R1',
-			printf('%0200d', i), 'bug', 'high', 'open', printf('src/file%d.go', i % 1000) FROM k`, n)
+			printf('%0200d', i), 'bug', 'high', 'open', printf('src/file%d.go', i % 1000) FROM k`
+	if db.Dialect() == "postgres" {
+		insert = `INSERT INTO issues (id, snapshot_seq, fingerprint, tool, rule_key, message, category, level, status, path)
+		SELECT '01910000-0000-7000-8000-' || lpad(i::text, 12, '0'), (SELECT max(seq) FROM snapshots), 'fp' || i, 'golint', 'R1',
+			lpad(i::text, 200, '0'), 'bug', 'high', 'open', 'src/file' || (i % 1000) || '.go' FROM generate_series(1, $1::bigint) AS k(i)`
+	}
+	_, err := db.write.ExecContext(ctx, insert, n)
 	dCheck(t, err)
 	return db
 }

@@ -212,7 +212,7 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // readTx runs fn in a read-only transaction, so every query in it sees one state.
 func (db *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: db.d.readIsolation})
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,11 @@ type dialect struct {
 	// lockProject returns SQL that locks a project row for the rest of the
 	// transaction ("" where transactions already serialise writers).
 	lockProject string
+	// readIsolation is the isolation level at which a read transaction sees
+	// one state throughout (SQLite's read transactions always do;
+	// PostgreSQL's default, READ COMMITTED, takes a new snapshot at every
+	// statement).
+	readIsolation sql.IsolationLevel
 }
 
 var sqliteDialect = dialect{
@@ -35,10 +40,11 @@ var sqliteDialect = dialect{
 }
 
 var postgresDialect = dialect{
-	name:        "postgres",
-	noLimit:     "ALL",
-	contains:    func(h, n string) string { return "strpos(" + h + ", " + n + ") > 0" },
-	lockProject: `SELECT id FROM projects WHERE id = $1 FOR UPDATE`,
+	name:          "postgres",
+	noLimit:       "ALL",
+	contains:      func(h, n string) string { return "strpos(" + h + ", " + n + ") > 0" },
+	lockProject:   `SELECT id FROM projects WHERE id = $1 FOR UPDATE`,
+	readIsolation: sql.LevelRepeatableRead,
 }
 
 // limit is the SQL LIMIT value of a page: its limit, or every row for 0.

@@ -33,7 +33,10 @@ func (db *DB) AddBuild(ctx context.Context, b plumb.Build) (plumb.Build, error) 
 				return plumb.Errorf(plumb.EINVALID, "build snapshotId %q is not a snapshot of this project", b.SnapshotID)
 			}
 		}
-		return insertBuild(ctx, tx, b)
+		if err := insertBuild(ctx, tx, b); err != nil {
+			return err
+		}
+		return addBuildEvent(ctx, tx, b.ID, b.Status, b.StatusReason, b.SubmittedAt)
 	})
 }
 

@@ -1,0 +1,303 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+)
+
+// UploadToken is a project-scoped token that can only upload to its project.
+type UploadToken struct {
+	ID         string
+	ProjectID  string
+	Name       string
+	CreatedBy  string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// UploadTokenPrefix starts every upload token, so it is told from a user token.
+const UploadTokenPrefix = "plbu_"
+
+// CreateUploadToken creates an upload token for a project ("WORKSPACE/PROJECT")
+// and returns it with its secret, shown once.
+func (db *DB) CreateUploadToken(ctx context.Context, projectRef, name, createdBy string) (UploadToken, string, error) {
+	secret := UploadTokenPrefix + strings.TrimPrefix(NewTokenSecret(), "plb_")
+	t := UploadToken{ID: NewID(), Name: name, CreatedBy: createdBy, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	if strings.TrimSpace(name) == "" {
+		return t, "", plumb.Errorf(plumb.EINVALID, "an upload token needs a name")
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		p, err := db.findProjectByRef(ctx, tx, projectRef)
+		if err != nil {
+			return err
+		}
+		t.ProjectID = p.ID
+		_, err = tx.ExecContext(ctx, `INSERT INTO upload_tokens (id, project_id, name, hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			t.ID, t.ProjectID, t.Name, HashToken(secret), t.CreatedBy, unix(t.CreatedAt))
+		return err
+	})
+	return t, secret, err
+}
+
+// ListUploadTokens lists a project's upload tokens.
+func (db *DB) ListUploadTokens(ctx context.Context, projectRef string) ([]UploadToken, error) {
+	p, err := db.findProjectByRef(ctx, db.read, projectRef)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT id, project_id, name, created_by, created_at, last_used_at, revoked_at
+		FROM upload_tokens WHERE project_id = $1 ORDER BY created_at, id`, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []UploadToken
+	for rows.Next() {
+		var t UploadToken
+		var created int64
+		var used, revoked sql.NullInt64
+		if err := rows.Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &used, &revoked); err != nil {
+			return nil, err
+		}
+		t.CreatedAt, t.LastUsedAt, t.RevokedAt = fromUnix(created), fromNullUnix(used), fromNullUnix(revoked)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeUploadToken revokes an upload token; it fails at once from then on.
+func (db *DB) RevokeUploadToken(ctx context.Context, id string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE upload_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, db.now().Unix(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(fmt.Sprintf("no active upload token with id %q", id))
+		}
+		return nil
+	})
+}
+
+// AuthenticateUpload returns the upload token for a secret, or an
+// EUNAUTHORIZED error for an unknown or revoked one.
+func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToken, error) {
+	var t UploadToken
+	var created int64
+	var revoked sql.NullInt64
+	err := db.read.QueryRowContext(ctx, `SELECT id, project_id, name, created_by, created_at, revoked_at FROM upload_tokens WHERE hash = $1`,
+		HashToken(secret)).Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &revoked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is not valid.")
+	} else if err != nil {
+		return t, err
+	}
+	if revoked.Valid {
+		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token has been revoked.")
+	}
+	t.CreatedAt = fromUnix(created)
+	db.touch(ctx, "upload_tokens", t.ID)
+	return t, nil
+}
+
+// IdempotencyStart records that a request with an Idempotency-Key is under
+// way. When the key was used before it returns the earlier response
+// (done=true), or a conflict if that request differed or is still running.
+func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash string) (status int, body string, done bool, err error) {
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
+		// Keys are kept for a day.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < $1`, db.now().Add(-24*time.Hour).Unix()); err != nil {
+			return err
+		}
+		var hash string
+		err := tx.QueryRowContext(ctx, `SELECT request_hash, status, body FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
+			projectID, key).Scan(&hash, &status, &body)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, `INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, 0, '', $4)`,
+				projectID, key, requestHash, db.now().Unix())
+			return err
+		case err != nil:
+			return err
+		case hash != requestHash:
+			return plumb.Errorf(plumb.ECONFLICT, "Idempotency-Key %q was already used for a different upload; use a new key for new content.", key)
+		case status == 0:
+			return plumb.Errorf(plumb.ECONFLICT, "An upload with Idempotency-Key %q is still in progress; retry later.", key)
+		}
+		done = true
+		return nil
+	})
+	return status, body, done, err
+}
+
+// IdempotencyFinish stores the response of a request started with
+// IdempotencyStart, or forgets the key when the request failed (so a retry
+// runs again).
+func (db *DB) IdempotencyFinish(ctx context.Context, projectID, key string, status int, body string) error {
+	ctx = context.WithoutCancel(ctx)
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if status == 0 {
+			_, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE project_id = $1 AND key = $2`, projectID, key)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2 WHERE project_id = $3 AND key = $4`, status, body, projectID, key)
+		return err
+	})
+}
+
+// buildTransitions lists the statuses a build may move to from each status.
+// Reporting the status a build already has is accepted and changes nothing.
+var buildTransitions = map[string][]string{
+	"submitted": {"starting", "running", "failed", "skipped", "rejected"},
+	"starting":  {"running", "failed", "skipped", "rejected"},
+	"running":   {"succeeded", "failed"},
+	"succeeded": nil, "failed": nil, "skipped": nil, "rejected": nil,
+}
+
+// BuildUpdate is a status report for a build.
+type BuildUpdate struct {
+	Status       string
+	StatusReason *string
+	ExitCode     *int
+	At           time.Time
+}
+
+// UpdateBuild moves a build to a new status, recording when: startedAt when
+// it starts running, finishedAt and the conclusion (succeeded or failed) when
+// it ends. An impossible transition is a conflict.
+func (db *DB) UpdateBuild(ctx context.Context, projectID, buildID string, u BuildUpdate) (plumb.Build, error) {
+	var b plumb.Build
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		b, err = scanBuild(tx.QueryRowContext(ctx, `SELECT `+buildColumns+` FROM builds WHERE project_id = $1 AND id = $2`, projectID, strings.ToLower(buildID)))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(fmt.Sprintf("Build %q was not found.", buildID))
+		} else if err != nil {
+			return err
+		}
+		if _, ok := buildTransitions[u.Status]; !ok {
+			return plumb.Errorf(plumb.EINVALID, "status must be one of %s, got %q", strings.Join(plumb.BuildStatuses, ", "), u.Status)
+		}
+		if u.Status == b.Status {
+			return nil
+		}
+		if !plumb.Contains(buildTransitions[b.Status], u.Status) {
+			allowed := buildTransitions[b.Status]
+			if len(allowed) == 0 {
+				return plumb.Errorf(plumb.ECONFLICT, "Build %s has ended (%s); its status can no longer change.", b.ID, b.Status)
+			}
+			return plumb.Errorf(plumb.ECONFLICT, "Build %s is %s and cannot become %s; it can become %s.", b.ID, b.Status, u.Status, strings.Join(allowed, ", "))
+		}
+		at := u.At.UTC().Truncate(time.Second)
+		if at.Before(b.SubmittedAt) {
+			at = b.SubmittedAt
+		}
+		b.Status, b.StatusReason = u.Status, u.StatusReason
+		switch u.Status {
+		case "starting", "running":
+			if b.StartedAt == nil && u.Status == "running" {
+				b.StartedAt = &at
+			}
+		default: // terminal
+			b.FinishedAt = &at
+			if u.Status == "succeeded" || u.Status == "failed" {
+				c := u.Status
+				b.Conclusion = &c
+			}
+			b.ExitCode = u.ExitCode
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE builds SET status = $1, status_reason = $2, started_at = $3, finished_at = $4, conclusion = $5, exit_code = $6
+			WHERE id = $7`, b.Status, b.StatusReason, nullUnix(b.StartedAt), nullUnix(b.FinishedAt), b.Conclusion, b.ExitCode, b.ID); err != nil {
+			return err
+		}
+		return addBuildEvent(ctx, tx, b.ID, b.Status, b.StatusReason, at)
+	})
+	return b, err
+}
+
+func addBuildEvent(ctx context.Context, tx *sql.Tx, buildID, status string, reason *string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO build_events (build_id, seq, status, reason, at)
+		VALUES ($1, (SELECT coalesce(max(seq), 0) + 1 FROM build_events WHERE build_id = $1), $2, $3, $4)`, buildID, status, reason, unix(at))
+	return err
+}
+
+// touch records a token's last use, at most once a minute per token.
+func (db *DB) touch(ctx context.Context, table, id string) {
+	now := db.now()
+	db.tokenTouchMu.Lock()
+	last, ok := db.tokenTouched[table+id]
+	if ok && now.Sub(last) < time.Minute {
+		db.tokenTouchMu.Unlock()
+		return
+	}
+	db.tokenTouched[table+id] = now
+	db.tokenTouchMu.Unlock()
+	_, _ = db.write.ExecContext(context.WithoutCancel(ctx), `UPDATE `+table+` SET last_used_at = $1 WHERE id = $2`, now.Unix(), id)
+}
+
+// FindProjectByKeys finds a project by workspace and project key or id,
+// whoever asks (ingestion with an upload token checks the project itself).
+func (db *DB) FindProjectByKeys(ctx context.Context, workspace, project string) (plumb.Project, error) {
+	w, err := findWorkspaceAny(ctx, db.read, idArg(workspace))
+	if err != nil {
+		return plumb.Project{}, notFound(fmt.Sprintf("Project %q was not found.", project))
+	}
+	return findProjectAny(ctx, db.read, w.ID, idArg(project))
+}
+
+// AddFindings stores the issues of SARIF reports for a commit as a new
+// snapshot of it: the issues of the tools reported replace those tools'
+// issues in the commit's latest snapshot, other tools' issues are kept, and
+// the files' figures are unchanged. It returns the new snapshot.
+func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []string) (plumb.Snapshot, error) {
+	var s plumb.Snapshot
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
+			return err
+		}
+		var prev sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT max(seq) FROM snapshots WHERE project_id = $1 AND branch = $2 AND commit_sha = $3`,
+			in.ProjectID, in.Branch, in.CommitSHA).Scan(&prev)
+		if err != nil {
+			return err
+		}
+		if prev.Valid {
+			replaced := map[string]bool{}
+			for _, t := range tools {
+				replaced[t] = true
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT `+issueColumns+` FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, prev.Int64)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				_, is, err := scanIssue(rows)
+				if err != nil {
+					rows.Close()
+					return err
+				}
+				if !replaced[is.Tool] {
+					is.ID = ""
+					in.Issues = append(in.Issues, is)
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		if err := validateSnapshot(&in); err != nil {
+			return err
+		}
+		s, err = db.addSnapshot(ctx, tx, in)
+		return err
+	})
+	return s, err
+}
