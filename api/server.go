@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -21,8 +23,10 @@ import (
 
 // Config holds the server's settings.
 type Config struct {
-	MaxBodyBytes   int64  // request bodies above this answer 413
-	MaxUploadBytes int64  // ingestion uploads (reports) above this answer 413
+	MaxBodyBytes   int64 // request bodies above this answer 413
+	MaxUploadBytes int64 // ingestion uploads (reports) above this answer 413
+	// RequestTimeout bounds the time to the start of a response (0: none).
+	RequestTimeout time.Duration
 	BaseURL        string // public base URL for Link headers; empty: from the request
 }
 
@@ -99,9 +103,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if id == "" || len(id) > 64 {
 		id = newRequestID()
 	}
-	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), requestIDKey, id))
+	defer cancel(nil)
+	r = r.WithContext(ctx)
 	w.Header().Set("X-Request-Id", id)
 	sw := &statusWriter{ResponseWriter: w}
+	// A request whose response has not started within the request timeout
+	// is cancelled and answers 503 (a database that stopped answering must
+	// not hold requests forever). Once a response streams, it may run on.
+	// Uploads, which read large bodies before answering, are exempt.
+	if s.cfg.RequestTimeout > 0 && !strings.HasPrefix(r.URL.Path, "/ingest/") {
+		timer := time.AfterFunc(s.cfg.RequestTimeout, func() {
+			if !sw.started.Load() {
+				cancel(errRequestTimeout)
+			}
+		})
+		defer timer.Stop()
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -118,6 +136,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", s.now().Sub(start)))
 	}()
 	if err := s.serve(sw, r); err != nil {
+		switch {
+		case context.Cause(ctx) == errRequestTimeout:
+			s.log.Warn("request timed out", "request_id", id, "path", r.URL.Path, "error", err)
+			err = plumb.Errorf(plumb.EUNAVAILABLE, "The request took longer than %s; the service is under strain. Retry in a few seconds.", s.cfg.RequestTimeout)
+		case ctx.Err() != nil:
+			// The client went away: nothing to answer, and nothing to alarm about.
+			s.log.Info("client closed the request", "request_id", id, "path", r.URL.Path)
+			return
+		}
 		if sw.wrote {
 			// The response is under way (a stream): cut the connection so the
 			// client sees an incomplete response rather than a short one.
@@ -288,13 +315,15 @@ func setRateHeaders(h http.Header, st ratelimit.Status) {
 // statusWriter remembers whether (and with what status) a response started.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	wrote  bool
+	status  int
+	wrote   bool
+	started atomic.Bool // wrote, readable by the request-timeout timer
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if !w.wrote {
 		w.status, w.wrote = code, true
+		w.started.Store(true)
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
@@ -302,9 +331,12 @@ func (w *statusWriter) WriteHeader(code int) {
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.status, w.wrote = http.StatusOK, true
+		w.started.Store(true)
 	}
 	return w.ResponseWriter.Write(b)
 }
+
+var errRequestTimeout = errors.New("request timeout")
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 

@@ -192,6 +192,7 @@ func startServer(t *testing.T, name string, flags ...string) *server {
 	s := &server{name: name, cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout = s.stderr
 	cmd.Stderr = s.stderr
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s: start plumb serve: %v", name, err)
 	}
@@ -264,15 +265,28 @@ func (s *server) stop(t *testing.T) {
 	})
 }
 
-// count is the number of log lines of the server containing sub.
-func (s *server) count(sub string) int {
-	n := 0
+// lines returns the server's log lines for which keep is true.
+func (s *server) lines(keep func(line string) bool) []string {
+	var out []string
 	for _, line := range strings.Split(s.stderr.String(), "\n") {
-		if strings.Contains(line, sub) {
-			n++
+		if line != "" && keep(line) {
+			out = append(out, line)
 		}
 	}
-	return n
+	return out
+}
+
+// count is the number of log lines of the server containing sub.
+func (s *server) count(sub string) int {
+	return len(s.lines(func(line string) bool { return strings.Contains(line, sub) }))
+}
+
+// waitCount waits up to two seconds (the log reaches the test through a
+// pipe) for n log lines containing sub, and returns the count it saw last.
+func (s *server) waitCount(sub string, n int) int {
+	var got int
+	waitFor(2*time.Second, func() bool { got = s.count(sub); return got >= n })
+	return got
 }
 
 var client = &http.Client{
@@ -290,6 +304,11 @@ type response struct {
 
 // call sends one request (body, if any, as JSON) with the token's secret.
 func call(method, url, secret, body string) (response, error) {
+	return callWith(method, url, secret, body, nil)
+}
+
+// callWith is call with more request headers.
+func callWith(method, url, secret, body string, header http.Header) (response, error) {
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
@@ -303,6 +322,9 @@ func call(method, url, secret, body string) (response, error) {
 	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	start := time.Now()
 	resp, err := client.Do(req)
@@ -462,6 +484,7 @@ func startRedis(t *testing.T, port int) *redisServer {
 	r.cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--daemonize", "no", "--dir", t.TempDir())
 	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
+	dieWithTest(r.cmd)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatalf("start redis-server: %v", err)
 	}

@@ -44,8 +44,11 @@ type componentItem struct {
 // replaced and deleted through the other.
 func TestTwoReplicas(t *testing.T) {
 	t.Parallel()
-	dsn := createDatabase(t)
+	if os.Getenv(postgresEnv) == "" {
+		t.Skipf("no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
+	}
 	redisURL, throwaway := sharedRedis(t)
+	dsn := createDatabase(t)
 	ten := setUp(t, dsn, "spread", "components")
 	if !throwaway {
 		t.Cleanup(func() {

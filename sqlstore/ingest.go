@@ -239,7 +239,10 @@ func (db *DB) touch(ctx context.Context, table, id string) {
 	}
 	db.tokenTouched[table+id] = now
 	db.tokenTouchMu.Unlock()
-	_, _ = db.write.ExecContext(context.WithoutCancel(ctx), `UPDATE `+table+` SET last_used_at = $1 WHERE id = $2`, now.Unix(), id)
+	// Best effort, and bounded: a slow database must not hold the request.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_, _ = db.write.ExecContext(ctx, `UPDATE `+table+` SET last_used_at = $1 WHERE id = $2`, now.Unix(), id)
 }
 
 // FindProjectByKeys finds a project by workspace and project key or id,

@@ -19,6 +19,8 @@ type config struct {
 	RedisURL       string
 	RateLimit      int
 	MaxBodyBytes   int64
+	MaxUploadBytes int64
+	RequestTimeout time.Duration
 	BaseURL        string
 	LogLevel       string
 	DBMaxConns     int
@@ -49,6 +51,8 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 	lifetime := fs.String("db-conn-max-lifetime", env("PLUMB_DB_CONN_MAX_LIFETIME", "30m"), "longest life of a database connection")
 	rate := fs.String("rate-limit", env("PLUMB_RATE_LIMIT", "5000"), "requests per token per hour")
 	body := fs.String("max-body-bytes", env("PLUMB_MAX_BODY_BYTES", "1048576"), "request body limit in bytes")
+	upload := fs.String("max-upload-bytes", env("PLUMB_MAX_UPLOAD_BYTES", "2147483648"), "upload (report) limit in bytes, compressed and decompressed")
+	timeout := fs.String("request-timeout", env("PLUMB_REQUEST_TIMEOUT", "30s"), "longest wait for a response to start (uploads exempt); 0 for none")
 	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link headers")
 	fs.StringVar(&c.LogLevel, "log-level", env("PLUMB_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	check := func() error {
@@ -62,6 +66,14 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 			return usageError{fmt.Sprintf("max body bytes must be a positive integer, got %q", *body)}
 		}
 		c.MaxBodyBytes = b
+		u, err := strconv.ParseInt(*upload, 10, 64)
+		if err != nil || u < 1 {
+			return usageError{fmt.Sprintf("max upload bytes must be a positive integer, got %q", *upload)}
+		}
+		c.MaxUploadBytes = u
+		if c.RequestTimeout, err = time.ParseDuration(*timeout); err != nil || c.RequestTimeout < 0 {
+			return usageError{fmt.Sprintf("request timeout must be a duration such as 30s, got %q", *timeout)}
+		}
 		if _, err := parseLevel(c.LogLevel); err != nil {
 			return err
 		}

@@ -70,6 +70,8 @@ Configuration (flag, or environment variable):
   --db-conn-max-lifetime PLUMB_DB_CONN_MAX_LIFETIME  connection lifetime (default 30m)
   --rate-limit      PLUMB_RATE_LIMIT       requests per token per hour (default 5000)
   --max-body-bytes  PLUMB_MAX_BODY_BYTES   request body limit in bytes (default 1048576)
+  --max-upload-bytes PLUMB_MAX_UPLOAD_BYTES upload (report) limit in bytes (default 2147483648)
+  --request-timeout PLUMB_REQUEST_TIMEOUT  longest wait for a response to start, then 503 (default 30s)
   --base-url        PLUMB_BASE_URL         public base URL used in Link headers (default: from the request)
   --log-level       PLUMB_LOG_LEVEL        debug, info, warn or error (default info)
 `

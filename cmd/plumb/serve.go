@@ -86,7 +86,7 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 // (shared by every replica) with the in-process limiter as the fallback while
 // Redis is unreachable.
 func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
-	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BaseURL: cfg.BaseURL}
+	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL}
 	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
 	if cfg.RedisURL == "" {
 		return api.NewServer(db, memory, log, apiCfg), func() {}, nil

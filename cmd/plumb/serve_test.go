@@ -30,12 +30,12 @@ func TestConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config{Addr: "127.0.0.1:9999", Database: "sqlite:data/plumb.db", RedisURL: "redis://example:6379/1", RateLimit: 7,
-		MaxBodyBytes: 2048, LogLevel: "debug", DBMaxConns: 7, DBConnLifetime: 30 * time.Minute}
+		MaxBodyBytes: 2048, MaxUploadBytes: 2 << 30, RequestTimeout: 30 * time.Second, LogLevel: "debug", DBMaxConns: 7, DBConnLifetime: 30 * time.Minute}
 	if *cfg != want {
 		t.Errorf("config\n got %+v\nwant %+v", *cfg, want)
 	}
 	for _, bad := range [][]string{{"--rate-limit", "0"}, {"--rate-limit", "x"}, {"--max-body-bytes", "-1"}, {"--log-level", "loud"},
-		{"--db-max-conns", "-2"}, {"--db-conn-max-lifetime", "soon"}, {"--no-such-flag"}} {
+		{"--db-max-conns", "-2"}, {"--db-conn-max-lifetime", "soon"}, {"--request-timeout", "-1s"}, {"--max-upload-bytes", "0"}, {"--no-such-flag"}} {
 		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 		_, check := configFlags(fs, func(string) string { return "" })
 		_, err := parseFlags(fs, bad)

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ciInfo is what a CI run is building: the commit, the branch or tag, and
+// the pull (merge) request when the run is for one.
+type ciInfo struct {
+	Provider    string // "GitHub Actions", "GitLab CI", "CircleCI", "Buildkite", "Jenkins", or "" outside CI
+	Commit      string
+	Branch      string
+	Tag         string
+	PullRequest int // 0 when the run is not for a pull request
+}
+
+// gitTimeout bounds each git command run for detection.
+var gitTimeout = 5 * time.Second
+
+// detectCI reads the commit, branch, tag and pull request from the CI
+// provider's environment variables, then fills what is still missing from
+// the git checkout in gitDir ("" for the current directory). Git only fills
+// the branch and tag when its HEAD is the commit being reported, so a tag is
+// never attached to another commit. Command-line flags override the result
+// (see commonFlags.resolve).
+func detectCI(getenv func(string) string, gitDir string) ciInfo {
+	info := detectCIEnv(getenv)
+	if info.Commit != "" && info.Branch != "" && info.Tag != "" {
+		return info
+	}
+	head := runGit(gitDir, "rev-parse", "--verify", "-q", "HEAD")
+	if head == "" {
+		return info
+	}
+	if info.Commit == "" {
+		info.Commit = head
+	}
+	if !sameCommit(info.Commit, head) {
+		return info
+	}
+	if info.Branch == "" {
+		if b := runGit(gitDir, "rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" {
+			info.Branch = b
+		}
+	}
+	if info.Tag == "" {
+		info.Tag = runGit(gitDir, "describe", "--tags", "--exact-match", "HEAD")
+	}
+	return info
+}
+
+// detectCIEnv reads a CI provider's environment variables only.
+func detectCIEnv(getenv func(string) string) ciInfo {
+	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	var info ciInfo
+	switch {
+	case env("GITHUB_ACTIONS") == "true":
+		info = ciInfo{Provider: "GitHub Actions", Commit: env("GITHUB_SHA")}
+		ref := env("GITHUB_REF")
+		if ref == "" {
+			// Older runners and some events set only the short name.
+			switch env("GITHUB_REF_TYPE") {
+			case "branch":
+				ref = "refs/heads/" + env("GITHUB_REF_NAME")
+			case "tag":
+				ref = "refs/tags/" + env("GITHUB_REF_NAME")
+			}
+		}
+		switch {
+		case strings.HasPrefix(ref, "refs/heads/"):
+			info.Branch = strings.TrimPrefix(ref, "refs/heads/")
+		case strings.HasPrefix(ref, "refs/tags/"):
+			info.Tag = strings.TrimPrefix(ref, "refs/tags/")
+		case strings.HasPrefix(ref, "refs/pull/"):
+			// refs/pull/N/merge (or /head) for pull_request events.
+			n, _, _ := strings.Cut(strings.TrimPrefix(ref, "refs/pull/"), "/")
+			info.PullRequest = positive(n)
+		}
+		if info.PullRequest == 0 {
+			if n, rest, ok := strings.Cut(env("GITHUB_REF_NAME"), "/"); ok && rest == "merge" {
+				info.PullRequest = positive(n)
+			}
+		}
+		// On pull requests the branch is the head (source) branch.
+		if head := env("GITHUB_HEAD_REF"); head != "" {
+			info.Branch = head
+		}
+	case env("GITLAB_CI") != "":
+		info = ciInfo{Provider: "GitLab CI", Commit: env("CI_COMMIT_SHA"), Tag: env("CI_COMMIT_TAG"),
+			PullRequest: positive(env("CI_MERGE_REQUEST_IID"))}
+		info.Branch = firstOf(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), env("CI_COMMIT_BRANCH"))
+		if info.Branch == "" && info.Tag == "" {
+			info.Branch = env("CI_COMMIT_REF_NAME")
+		}
+	case env("CIRCLECI") == "true":
+		info = ciInfo{Provider: "CircleCI", Commit: env("CIRCLE_SHA1"), Branch: env("CIRCLE_BRANCH"), Tag: env("CIRCLE_TAG")}
+		// CIRCLE_PULL_REQUEST is the pull request's URL: …/pull/123.
+		if u := strings.TrimRight(env("CIRCLE_PULL_REQUEST"), "/"); u != "" {
+			info.PullRequest = positive(u[strings.LastIndex(u, "/")+1:])
+		}
+		if info.PullRequest == 0 {
+			info.PullRequest = positive(env("CIRCLE_PR_NUMBER"))
+		}
+	case env("BUILDKITE") == "true":
+		info = ciInfo{Provider: "Buildkite", Commit: env("BUILDKITE_COMMIT"), Branch: env("BUILDKITE_BRANCH"), Tag: env("BUILDKITE_TAG"),
+			PullRequest: positive(env("BUILDKITE_PULL_REQUEST"))} // "false" when not a pull request
+		if strings.EqualFold(info.Commit, "HEAD") {
+			info.Commit = "" // a build of "HEAD" names no commit: ask git
+		}
+	case env("JENKINS_URL") != "":
+		info = ciInfo{Provider: "Jenkins", Commit: env("GIT_COMMIT"), Tag: env("TAG_NAME"), PullRequest: positive(env("CHANGE_ID"))}
+		if b := env("CHANGE_BRANCH"); b != "" {
+			info.Branch = b
+		} else if b := env("GIT_BRANCH"); b != "" {
+			info.Branch = stripRemote(b)
+		} else if info.PullRequest == 0 {
+			info.Branch = env("BRANCH_NAME") // multibranch pipelines
+		}
+		if info.Tag != "" && info.Branch == info.Tag {
+			info.Branch = "" // a tag build names the tag as its branch
+		}
+	}
+	info.Branch = strings.TrimPrefix(info.Branch, "refs/heads/")
+	info.Tag = strings.TrimPrefix(info.Tag, "refs/tags/")
+	return info
+}
+
+// stripRemote turns a Jenkins GIT_BRANCH such as origin/feature/x into the
+// branch name feature/x.
+func stripRemote(b string) string {
+	for _, p := range []string{"refs/remotes/origin/", "remotes/origin/", "origin/", "refs/heads/"} {
+		if strings.HasPrefix(b, p) {
+			return strings.TrimPrefix(b, p)
+		}
+	}
+	return b
+}
+
+func firstOf(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// positive parses a pull request number; anything but a positive integer is 0.
+func positive(s string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// sameCommit reports whether two commit ids name the same commit, either
+// being possibly abbreviated (at least 7 hex digits).
+func sameCommit(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) >= 7 && strings.HasPrefix(b, a)
+}
+
+// runGit runs a git command in dir and returns its trimmed output, or "" if
+// git is missing, dir is not a checkout, or the command fails or times out.
+func runGit(dir string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	if dir != "" {
+		args = append([]string{"-C", dir}, args...)
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
