@@ -429,8 +429,17 @@ func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (ta
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT f.coverage_tag, f.hits FROM coverage_files f JOIN paths p ON p.id = f.path_id
-			WHERE f.project_id = $1 AND f.commit_sha = $2 AND p.project_id = $1 AND p.path = $3 ORDER BY f.coverage_tag`, projectID, sha, path)
+		// The path's id first, so reading its hits is a primary-key lookup
+		// whatever the planner believes about the table.
+		var pathID int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM paths WHERE project_id = $1 AND path = $2`, projectID, path).Scan(&pathID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(fmt.Sprintf("File %q has no coverage at commit %s.", path, sha))
+		} else if err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT coverage_tag, hits FROM coverage_files
+			WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3 ORDER BY coverage_tag`, projectID, sha, pathID)
 		if err != nil {
 			return err
 		}

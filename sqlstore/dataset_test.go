@@ -1,6 +1,8 @@
 package sqlstore
 
-// Tests of Export and Import against real SQLite files. The central checks
+// Tests of Export and Import on every backend (SQLite, and PostgreSQL when
+// configured: see sqltest; backends_test.go moves data between the two). The
+// SQL here is shared by both backends, except where noted. The central checks
 // are round trips: a document (hand-built, the demo, or a database built
 // through the live write paths) is imported, exported, imported into a
 // second database and exported again; both exports must be identical, equal

@@ -161,6 +161,37 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 			return err
 		}
 		fmt.Fprintf(stdout, "%s is admin of %s\n", pos[1], pos[0])
+	case "upload-token create":
+		if err := need(1, "WORKSPACE/PROJECT --name NAME"); err != nil {
+			return err
+		}
+		t, secret, err := db.CreateUploadToken(ctx, pos[0], name, "cli")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created upload token %s (%s) for %s; it is shown only now:\n%s\n", t.Name, t.ID, pos[0], secret)
+	case "upload-token list":
+		if err := need(1, "WORKSPACE/PROJECT"); err != nil {
+			return err
+		}
+		tokens, err := db.ListUploadTokens(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+		for _, t := range tokens {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt.Format("2006-01-02T15:04:05Z"), when(t.LastUsedAt), when(t.RevokedAt))
+		}
+		return tw.Flush()
+	case "upload-token revoke":
+		if err := need(1, "TOKEN_ID"); err != nil {
+			return err
+		}
+		if err := db.RevokeUploadToken(ctx, pos[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked upload token %s\n", pos[0])
 	case "application add-project":
 		if err := need(3, "WORKSPACE APPLICATION PROJECT"); err != nil {
 			return err

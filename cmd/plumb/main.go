@@ -35,6 +35,9 @@ func exitCode(err error) int {
 	if _, ok := err.(usageError); ok {
 		return 2
 	}
+	if e, ok := err.(interface{ ExitCode() int }); ok {
+		return e.ExitCode()
+	}
 	return 1
 }
 
@@ -60,6 +63,37 @@ Administration (all take the database flags):
   plumb project components WORKSPACE/KEY on|off
   plumb project admin WORKSPACE/KEY USER
   plumb application add-project WORKSPACE APPLICATION PROJECT
+  plumb upload-token create WORKSPACE/PROJECT --name NAME   a project-scoped token for CI uploads, printed once
+  plumb upload-token list WORKSPACE/PROJECT
+  plumb upload-token revoke TOKEN_ID
+
+CI uploads, to a running server (all take the upload flags below):
+  plumb upload coverage FILE [--format F] [--coverage-tag T] [--strip-prefix P] [--add-prefix P] [--module-path M]
+                                            formats: lcov, cobertura, jacoco, clover, go, simplecov, istanbul (default: detected)
+  plumb upload sarif FILE... [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P] [--repo-root DIR]
+                                            one upload per file
+  plumb upload analysis --stats FILE [--sarif FILE]... [--full-tree=true|false] [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P]
+                                            the stats FILE is {"files":[{"path","lines","loc","complexity","duplicatedLines"}],
+                                            "removed":["path",…]} or just the files array
+  plumb build start --type analysis|format|ssh|coverage_setup [--status submitted|starting|running] [--message M] [--source S] [--committer LOGIN]
+                                            prints only the build id: BUILD=$(plumb build start --type analysis)
+  plumb build status ID --status STATUS [--reason R] [--exit-code N]
+  plumb build finish ID --status succeeded|failed|skipped|rejected [--exit-code N] [--reason R]
+                                            without --status, --exit-code 0 means succeeded and any other code failed
+  FILE '-' reads stdin. Reports are streamed gzip-compressed; a progress bar shows on a terminal (never in CI logs).
+  Commit, branch, tag and pull request come from GitHub Actions, GitLab CI, CircleCI, Buildkite or Jenkins,
+  else from git; the flags override them.
+
+Upload flags (flag, or environment variable):
+  --url             PLUMB_URL              server URL (default http://127.0.0.1:8080)
+  --token           PLUMB_TOKEN            a project admin's API token or the project's upload token (plbu_…); required
+  --project         PLUMB_PROJECT          WORKSPACE/PROJECT; required
+  --commit, --branch, --tag, --pr          the commit, branch, git tag and pull request number (default: detected)
+  --timeout                                longest the command may take, retries included (default 10m; 0: no limit)
+  --retries                                retries on network errors, 429 (after Retry-After) and 502/503/504, with
+                                           exponential back-off (default 5); every retry sends the same Idempotency-Key
+  Exit status: 0 done; 1 the server refused (4xx; its details are printed); 2 usage error (flags, missing token or
+  project, unreadable file); 3 gave up: retries used up, timed out, network failure or server error (5xx).
 
 Configuration (flag, or environment variable):
   --addr            PLUMB_ADDR             listen address (default 127.0.0.1:8080)
@@ -93,8 +127,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return cmdExport(ctx, rest, getenv, stdout)
 	case "import":
 		return cmdImport(ctx, rest, getenv, stdin, stdout)
-	case "user", "token", "workspace", "member", "project", "application":
+	case "user", "token", "workspace", "member", "project", "application", "upload-token":
 		return cmdAdmin(ctx, cmd, rest, getenv, stdout)
+	case "upload":
+		return cmdUpload(ctx, rest, getenv, stdin, stdout, stderr)
+	case "build":
+		return cmdBuild(ctx, rest, getenv, stdout, stderr)
 	}
 	return usageError{fmt.Sprintf("unknown command %q; run 'plumb help'", cmd)}
 }
