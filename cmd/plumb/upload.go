@@ -296,6 +296,9 @@ func (c *client) do(ctx context.Context, r *request, out any) error {
 			st == http.StatusConflict && r.keyed && ambiguous:
 			problem = serverProblem(st, res.body)
 			wait = retryAfter(res.header)
+			if st == http.StatusBadGateway || st == http.StatusGatewayTimeout {
+				ambiguous = true // a proxy gave up; the server may still be at it
+			}
 		case st >= 300 && st < 400:
 			return &exitError{exitRefused, fmt.Sprintf("%s: the server answered %d %s, redirecting to %q; set --url (PLUMB_URL) to the final address",
 				r.what, st, http.StatusText(st), res.header.Get("Location"))}
@@ -413,7 +416,9 @@ func writeBody(pw io.Writer, r *request, bar *progressBar) error {
 	var w io.Writer = sendWriter{pw}
 	var zw *gzip.Writer
 	if r.gzip {
-		zw = gzip.NewWriter(w)
+		// The fastest level: reports are repetitive text that compresses
+		// well anyway, and CPU time would otherwise bound the upload.
+		zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
 		w = zw
 	}
 	src := func(rd io.Reader) io.Reader { return &countReader{r: rd, bar: bar} }
@@ -1220,11 +1225,11 @@ func buildStart(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []st
 	var b buildResult
 	// Creating a build is not idempotent: it is retried only when it surely
 	// did not happen (see request.retrySafe).
-	if err := cl.do(ctx, &request{what: "build start", endpoint: "/builds", contentType: "application/json", data: data}, &b); err != nil {
+	if err := cl.do(ctx, &request{what: "the new build", endpoint: "/builds", contentType: "application/json", data: data}, &b); err != nil {
 		return err
 	}
 	if b.ID == "" {
-		return &exitError{exitGaveUp, "build start: the server's answer has no build id"}
+		return &exitError{exitGaveUp, "the new build: the server's answer has no build id"}
 	}
 	fmt.Fprintln(stdout, b.ID)
 	return nil
@@ -1270,7 +1275,7 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 	case status == "":
 		return usageError{fmt.Sprintf("usage: plumb build %s %s", verb, shape)}
 	case verb == "finish" && !slices.Contains(finalStatuses, status):
-		return usageError{fmt.Sprintf("plumb build finish takes --status %s, got %q", strings.Join(finalStatuses, ", "), status)}
+		return usageError{fmt.Sprintf("build finish takes --status %s, got %q", strings.Join(finalStatuses, ", "), status)}
 	}
 	body.Status = status
 	if reason != "" {
@@ -1290,7 +1295,7 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 	var b buildResult
 	// Reporting the status a build already has changes nothing, so a
 	// repeat is safe.
-	if err := cl.do(ctx, &request{what: "build " + id + " " + status, endpoint: "/builds/" + url.PathEscape(id) + "/status",
+	if err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: "/builds/" + url.PathEscape(id) + "/status",
 		contentType: "application/json", data: data, retrySafe: true}, &b); err != nil {
 		return err
 	}

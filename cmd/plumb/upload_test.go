@@ -276,6 +276,24 @@ func TestRetryOn503ThenSuccess(t *testing.T) {
 	}
 }
 
+// After an attempt whose fate is unknown (here a proxy's 504), a 409 means
+// the first attempt is still running under the same Idempotency-Key: wait
+// and retry. Without such an attempt a 409 is a refusal.
+func TestConflictAfterUnknownOutcomeIsRetried(t *testing.T) {
+	report := writeFile(t, "lcov.info", lcov)
+	srv := newFakeIngest(t, errorReply(504, "upstream timed out"),
+		errorReply(409, `An upload with Idempotency-Key "k" is still in progress; retry later.`), coverageOK)
+	res := runCLI(t, srv, ghPush, "", "upload", "coverage", report)
+	if res.err != nil || len(srv.requests()) != 3 {
+		t.Errorf("%v after %d requests", res.err, len(srv.requests()))
+	}
+	srv = newFakeIngest(t, errorReply(409, "conflict"))
+	res = runCLI(t, srv, ghPush, "", "upload", "coverage", report)
+	if res.code != 1 || len(srv.requests()) != 1 {
+		t.Errorf("plain 409: exit %d after %d requests", res.code, len(srv.requests()))
+	}
+}
+
 // Back-off doubles from 1 s up to 30 s, with jitter over its upper half.
 func TestBackoff(t *testing.T) {
 	testHooks(t)
