@@ -40,6 +40,19 @@ func (s *Server) routes() {
 	rt.add("GET", project+"/components/{component}/metrics", jsonOnly, s.handleComponentMetrics)
 	rt.add("GET", project+"/components/{component}/metrics/series", allFormats, s.handleComponentSeries)
 
+	// Ingestion (docs/ingest.md): user tokens of project admins, or the
+	// project's upload tokens.
+	const ingest = "/ingest" + project
+	for _, r := range []*route{
+		rt.add("POST", ingest+"/coverage", jsonOnly, s.handleUploadCoverage),
+		rt.add("POST", ingest+"/sarif", jsonOnly, s.handleUploadSARIF),
+		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
+		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
+		rt.add("POST", ingest+"/builds/{build}/status", jsonOnly, s.handleUpdateBuild),
+	} {
+		r.ingest = true
+	}
+
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {

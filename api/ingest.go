@@ -1,0 +1,499 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/ingest/coverage"
+	"github.com/plumbhq/plumb/ingest/sarif"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// The ingestion endpoints take what CI tools produce. They live under
+// /ingest so the v1 API keeps exactly the paths and methods of its spec.
+// They accept a project admin's user token or the project's upload token.
+
+// ingestProject resolves {owner}/{project} for an ingestion request. An
+// upload token sees only its own project (others are not found); a user
+// needs the project admin role.
+func (s *Server) ingestProject(ctx context.Context, c *call) (plumb.Project, error) {
+	if c.upload != nil {
+		p, err := s.store.FindProjectByKeys(ctx, c.params["owner"], c.params["project"])
+		if err != nil || p.ID != c.upload.ProjectID {
+			return plumb.Project{}, errNotFoundf("Project %q was not found.", c.params["project"])
+		}
+		return p, nil
+	}
+	p, err := s.project(ctx, c)
+	if err != nil {
+		return p, err
+	}
+	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
+	if err != nil {
+		return p, err
+	}
+	if !ok {
+		return p, plumb.Errorf(plumb.EFORBIDDEN, "Uploading to project %q needs the project admin role or the project's upload token.", p.Key)
+	}
+	return p, nil
+}
+
+// limitedBody is an upload body: the request body within the upload limit,
+// gunzipped when sent with Content-Encoding: gzip (or when it starts with the
+// gzip magic bytes). The limit applies to the bytes received and to the
+// bytes decompressed.
+type limitedBody struct {
+	io.Reader
+	exceeded bool
+	limit    int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.Reader.Read(p)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) || errors.Is(err, errDecompressedTooLarge) {
+		b.exceeded = true
+	}
+	return n, err
+}
+
+var errDecompressedTooLarge = errors.New("decompressed body too large")
+
+type capReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errDecompressedTooLarge
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (*limitedBody, error) {
+	limit := s.cfg.MaxUploadBytes
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
+	}
+	raw := bufio.NewReaderSize(http.MaxBytesReader(w, r.Body, limit), 64<<10)
+	var rd io.Reader = raw
+	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
+	magic, _ := raw.Peek(2)
+	switch {
+	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.Equal(magic, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			return nil, plumb.Errorf(plumb.EINVALID, "The body is not valid gzip data: %v.", err)
+		}
+		rd = &capReader{r: zr, left: limit}
+	case enc == "" || enc == "identity":
+	default:
+		return nil, plumb.Errorf(plumb.EUNSUPPORTED, "Content-Encoding %q is not supported; send the report as is or gzip-compressed.", enc)
+	}
+	return &limitedBody{Reader: rd, limit: limit}, nil
+}
+
+// parseFailure turns a reader or parser error into the response's error.
+func (b *limitedBody) parseFailure(err error) error {
+	if b.exceeded {
+		return tooLarge(b.limit)
+	}
+	var ce *coverage.ParseError
+	var se *sarif.ParseError
+	var pe *plumb.Error
+	switch {
+	case errors.As(err, &pe):
+		return err
+	case errors.As(err, &ce):
+		return plumb.Errorf(plumb.EINVALID, "%s", ce.Error())
+	case errors.As(err, &se):
+		return plumb.Errorf(plumb.EINVALID, "%s", se.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF), strings.Contains(err.Error(), "gzip"), strings.Contains(err.Error(), "flate"):
+		return plumb.Errorf(plumb.EINVALID, "The upload ended early or its compression is corrupt: %v.", err)
+	}
+	return err
+}
+
+// idempotent runs an upload once per Idempotency-Key: a retry with the same
+// key and the same request line replays the first response.
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, run func() (int, any, error)) error {
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	if key == "" {
+		status, body, err := run()
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, status, body)
+	}
+	if len(key) > 200 {
+		return plumb.Errorf(plumb.EINVALID, "The Idempotency-Key header may be at most 200 characters long.")
+	}
+	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery))
+	status, body, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
+	if err != nil {
+		return err
+	}
+	if done {
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, err := io.WriteString(w, body)
+		return err
+	}
+	status, resp, err := run()
+	if err != nil {
+		_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "")
+		return err
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	if err := s.store.IdempotencyFinish(r.Context(), p.ID, key, status, string(b)+"\n"); err != nil {
+		return err
+	}
+	return writeJSON(w, status, resp)
+}
+
+type coverageUploadView struct {
+	ID           string `json:"id"`
+	CommitSHA    string `json:"commitSha"`
+	Branch       string `json:"branch"`
+	Tag          string `json:"tag"`
+	CoverageTag  string `json:"coverageTag"`
+	Format       string `json:"format"`
+	Files        int    `json:"files"`
+	CoveredLines int64  `json:"coveredLines"`
+	MissedLines  int64  `json:"missedLines"`
+}
+
+// commitParams reads the commit a report belongs to: commitSha (required),
+// branch and tag.
+func commitParams(q *query) (sha, branch, tag string) {
+	sha = strings.ToLower(strings.TrimSpace(q.required("commitSha", 7)))
+	branch, _ = q.single("branch")
+	tag, _ = q.single("tag")
+	branch = strings.TrimPrefix(branch, "refs/heads/")
+	tag = strings.TrimPrefix(tag, "refs/tags/")
+	return sha, branch, tag
+}
+
+func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	q := c.query
+	sha, branch, tag := commitParams(q)
+	covTag, _ := q.single("coverageTag")
+	format, _ := q.single("format")
+	if format != "" && !plumb.Contains(formatNames(), format) {
+		q.fail("Query parameter format has the unknown value %q; accepted values are %s.", format, strings.Join(formatNames(), ", "))
+	}
+	var opt coverage.Options
+	opt.StripPrefix, _ = q.single("stripPrefix")
+	opt.AddPrefix, _ = q.single("addPrefix")
+	opt.ModulePath, _ = q.single("modulePath")
+	if err := q.err(); err != nil {
+		return err
+	}
+	return s.idempotent(w, r, p, func() (int, any, error) {
+		body, err := s.uploadBody(w, r)
+		if err != nil {
+			return 0, nil, err
+		}
+		br := bufio.NewReaderSize(body, 256<<10)
+		f := coverage.Format(format)
+		if f == "" {
+			head, _ := br.Peek(16 << 10)
+			if len(bytes.TrimSpace(head)) == 0 {
+				return 0, nil, plumb.Errorf(plumb.EINVALID, "The coverage report is empty.")
+			}
+			if f, err = coverage.Detect(head); err != nil {
+				return 0, nil, plumb.Errorf(plumb.EINVALID, "%v", err)
+			}
+		}
+		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, UploadedAt: s.now()}
+		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
+			return coverage.Parse(br, f, opt, coverage.Emit(emit))
+		})
+		if err != nil {
+			return 0, nil, body.parseFailure(err)
+		}
+		return http.StatusCreated, coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
+			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed}, nil
+	})
+}
+
+func formatNames() []string {
+	out := make([]string, len(coverage.Formats))
+	for i, f := range coverage.Formats {
+		out[i] = string(f)
+	}
+	return out
+}
+
+type snapshotView struct {
+	ID         string `json:"id"`
+	CommitSHA  string `json:"commitSha"`
+	Branch     string `json:"branch"`
+	AnalyzedAt string `json:"analyzedAt"`
+	Issues     int    `json:"issues"`
+	Current    bool   `json:"current"`
+}
+
+// analyzedAt reads the optional analyzedAt parameter (RFC 3339), now by default.
+func (s *Server) analyzedAt(raw string, q *query) time.Time {
+	if raw == "" {
+		return s.now().UTC().Truncate(time.Second)
+	}
+	t, err := time.Parse(time.RFC3339, raw)
+	if err != nil {
+		q.fail("analyzedAt must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z, got %q.", raw)
+	}
+	return t.UTC().Truncate(time.Second)
+}
+
+func sarifOptions(q *query) sarif.Options {
+	var o sarif.Options
+	o.StripPrefix, _ = q.single("stripPrefix")
+	o.AddPrefix, _ = q.single("addPrefix")
+	o.RepoRoot, _ = q.single("repoRoot")
+	return o
+}
+
+func toolsOf(issues []plumb.Issue) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, is := range issues {
+		if !seen[is.Tool] {
+			seen[is.Tool] = true
+			out = append(out, is.Tool)
+		}
+	}
+	return out
+}
+
+func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	q := c.query
+	sha, branch, _ := commitParams(q)
+	if branch == "" {
+		q.fail("Query parameter branch is required: the branch the commit was analysed on.")
+	}
+	rawAt, _ := q.single("analyzedAt")
+	at := s.analyzedAt(rawAt, q)
+	opt := sarifOptions(q)
+	if err := q.err(); err != nil {
+		return err
+	}
+	return s.idempotent(w, r, p, func() (int, any, error) {
+		body, err := s.uploadBody(w, r)
+		if err != nil {
+			return 0, nil, err
+		}
+		issues, err := sarif.Parse(body, opt)
+		if err != nil {
+			return 0, nil, body.parseFailure(err)
+		}
+		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at, Issues: issues}, toolsOf(issues))
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, snapshotView{ID: snap.ID, CommitSHA: sha, Branch: branch, AnalyzedAt: ts(snap.AnalyzedAt), Issues: len(issues), Current: snap.Measured}, nil
+	})
+}
+
+// analysisUpload is the body of an analysis upload (docs/ingest.md).
+type analysisUpload struct {
+	CommitSHA  string            `json:"commitSha"`
+	Branch     string            `json:"branch"`
+	AnalyzedAt string            `json:"analyzedAt"`
+	FullTree   *bool             `json:"fullTree"`
+	Files      []analysisFile    `json:"files"`
+	Removed    []string          `json:"removed"`
+	SARIF      []json.RawMessage `json:"sarif"`
+}
+
+type analysisFile struct {
+	Path            string `json:"path"`
+	Lines           int64  `json:"lines"`
+	LOC             int64  `json:"loc"`
+	Complexity      int64  `json:"complexity"`
+	DuplicatedLines int64  `json:"duplicatedLines"`
+}
+
+func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	ct := r.Header.Get("Content-Type")
+	if !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
+	}
+	opt := sarifOptions(c.query)
+	return s.idempotent(w, r, p, func() (int, any, error) {
+		body, err := s.uploadBody(w, r)
+		if err != nil {
+			return 0, nil, err
+		}
+		var up analysisUpload
+		dec := json.NewDecoder(body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&up); err != nil {
+			if body.exceeded {
+				return 0, nil, tooLarge(body.limit)
+			}
+			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis is not valid JSON of the documented shape: %v.", err)
+		}
+		q := &query{}
+		if strings.TrimSpace(up.CommitSHA) == "" {
+			q.fail("Field commitSha is required.")
+		}
+		if strings.TrimSpace(up.Branch) == "" {
+			q.fail("Field branch is required.")
+		}
+		at := s.analyzedAt(up.AnalyzedAt, q)
+		if err := q.err(); err != nil {
+			return 0, nil, err
+		}
+		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(up.CommitSHA),
+			AnalyzedAt: at, Removed: up.Removed, FullTree: up.FullTree == nil || *up.FullTree}
+		for _, f := range up.Files {
+			if mapped, ok := coverage.MapPath(f.Path, coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}); ok {
+				f.Path = mapped
+			}
+			in.Files = append(in.Files, plumb.FileFigures{Path: f.Path, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
+		}
+		for i, doc := range up.SARIF {
+			issues, err := sarif.Parse(bytes.NewReader(doc), opt)
+			if err != nil {
+				return 0, nil, plumb.Errorf(plumb.EINVALID, "sarif[%d]: %v", i, err)
+			}
+			in.Issues = append(in.Issues, issues...)
+		}
+		snap, err := s.store.AddSnapshot(r.Context(), in)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, snapshotView{ID: snap.ID, CommitSHA: in.CommitSHA, Branch: in.Branch, AnalyzedAt: ts(snap.AnalyzedAt),
+			Issues: len(in.Issues), Current: snap.Measured}, nil
+	})
+}
+
+func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return err
+	}
+	f := &fields{obj: obj}
+	b := plumb.Build{ProjectID: p.ID, Status: "submitted"}
+	b.Type, _ = f.str("type", true, 1, 50)
+	b.BranchName, _ = f.str("branchName", true, 1, 500)
+	b.CommitSHA, _ = f.str("commitSha", true, 7, 64)
+	b.CommitMessage, _ = f.str("commitMessage", false, 0, 10000)
+	b.Source, _ = f.str("source", false, 0, 100)
+	b.CommitterLogin, _ = f.str("committerLogin", false, 0, 200)
+	if st, ok := f.str("status", false, 1, 20); ok {
+		if st != "submitted" && st != "starting" && st != "running" {
+			f.fail("Field status of a new build must be submitted, starting or running, got %q.", st)
+		}
+		b.Status = st
+	}
+	if !plumb.Contains(plumb.BuildTypes, b.Type) && b.Type != "" {
+		f.fail("Field type must be one of %s, got %q.", strings.Join(plumb.BuildTypes, ", "), b.Type)
+	}
+	if raw, ok := obj["pullRequestNumber"]; ok && string(raw) != "null" {
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
+			f.fail("Field pullRequestNumber must be a positive integer.")
+		} else {
+			b.PullRequestNumber = &n
+		}
+	}
+	if err := f.err(); err != nil {
+		return err
+	}
+	b.SubmittedAt = s.now().UTC().Truncate(time.Second)
+	if b.Status == "running" {
+		b.StartedAt = &b.SubmittedAt
+	}
+	// With an Idempotency-Key a retried "build start" creates one build.
+	return s.idempotent(w, r, p, func() (int, any, error) {
+		b, err := s.store.AddBuild(r.Context(), b)
+		if err != nil {
+			return 0, nil, err
+		}
+		w.Header().Set("Location", fmt.Sprintf("%s/gh/%s/projects/%s/builds/%s", s.baseURL(r), c.params["owner"], c.params["project"], b.ID))
+		return http.StatusCreated, newBuildView(b, s.now()), nil
+	})
+}
+
+func (s *Server) handleUpdateBuild(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.FindBuild(r.Context(), p.ID, strings.ToLower(c.params["build"])); err != nil {
+		return err
+	}
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return err
+	}
+	f := &fields{obj: obj}
+	var u sqlstore.BuildUpdate
+	u.Status, _ = f.str("status", true, 1, 20)
+	if u.Status != "" && !plumb.Contains(plumb.BuildStatuses, u.Status) {
+		f.fail("Field status must be one of %s, got %q.", strings.Join(plumb.BuildStatuses, ", "), u.Status)
+	}
+	if reason, ok := f.str("statusReason", false, 0, 2000); ok {
+		u.StatusReason = &reason
+	}
+	if raw, ok := obj["exitCode"]; ok && string(raw) != "null" {
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil {
+			f.fail("Field exitCode must be an integer.")
+		} else {
+			u.ExitCode = &n
+		}
+	}
+	if err := f.err(); err != nil {
+		return err
+	}
+	u.At = s.now()
+	b, err := s.store.UpdateBuild(r.Context(), p.ID, c.params["build"], u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newBuildView(b, s.now()))
+}
