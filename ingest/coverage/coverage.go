@@ -1,0 +1,123 @@
+// Package coverage reads coverage reports in the formats teams' tools write
+// (LCOV, Cobertura XML, JaCoCo XML, Clover XML, Go coverprofile, SimpleCov
+// JSON, Istanbul coverage-final.json) into Plumb's line hits, streaming: files
+// are handed over one at a time, so a report of any size is read in bounded
+// memory.
+package coverage
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/plumbhq/plumb"
+)
+
+// Format names a coverage report format.
+type Format string
+
+// The formats Plumb reads.
+const (
+	LCOV      Format = "lcov"
+	Cobertura Format = "cobertura"
+	JaCoCo    Format = "jacoco"
+	Clover    Format = "clover"
+	GoCover   Format = "go"
+	SimpleCov Format = "simplecov"
+	Istanbul  Format = "istanbul"
+)
+
+// Formats lists every format, in the order Detect tries them.
+var Formats = []Format{LCOV, GoCover, Cobertura, JaCoCo, Clover, SimpleCov, Istanbul}
+
+// Options maps the paths a report names to repository-relative paths.
+type Options struct {
+	// StripPrefix is removed from the start of every path (after
+	// normalising; a trailing "/" is implied), AddPrefix then prepended.
+	StripPrefix string
+	AddPrefix   string
+	// ModulePath is the Go module path (from go.mod) that Go coverprofile
+	// import paths are made relative to; when empty, the parser infers it
+	// as the longest common directory prefix of the import paths.
+	ModulePath string
+}
+
+// File is one file's coverage: Hits[i] is line i+1 (-1 not coverable,
+// 0 missed, n > 0 hit n times).
+type File = plumb.CoverageFile
+
+// Emit receives each file of a report as it is read. The same path may come
+// more than once (several records for one file); the store merges them line
+// by line.
+type Emit func(File) error
+
+// ParseError is a malformed report: it names the line (or the XML/JSON
+// element) and says what was expected.
+type ParseError struct {
+	Format  Format
+	Line    int    // 1-based line of the report, when known
+	Element string // the XML element or JSON path, when known
+	Msg     string
+}
+
+func (e *ParseError) Error() string {
+	where := ""
+	switch {
+	case e.Line > 0 && e.Element != "":
+		where = fmt.Sprintf(" at line %d (%s)", e.Line, e.Element)
+	case e.Line > 0:
+		where = fmt.Sprintf(" at line %d", e.Line)
+	case e.Element != "":
+		where = fmt.Sprintf(" at %s", e.Element)
+	}
+	return fmt.Sprintf("%s report%s: %s", e.Format, where, e.Msg)
+}
+
+// Parser reads one format.
+type Parser func(r io.Reader, opt Options, emit Emit) error
+
+// parsers is filled by each format's file.
+var parsers = map[Format]Parser{}
+
+// Parse reads a report of the given format.
+func Parse(r io.Reader, f Format, opt Options, emit Emit) error {
+	p, ok := parsers[f]
+	if !ok {
+		return fmt.Errorf("unknown coverage format %q; accepted: %s", f, formatList())
+	}
+	return p(r, opt, emit)
+}
+
+func formatList() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// MapPath turns a path from a report into a repository-relative path with
+// the options' prefixes: backslashes become slashes, "./" and duplicate
+// slashes go, StripPrefix is removed, AddPrefix is added. It reports false for
+// a path that is empty or escapes the repository ("../").
+func MapPath(p string, opt Options) (string, bool) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if strip := strings.Trim(strings.ReplaceAll(opt.StripPrefix, "\\", "/"), "/"); strip != "" {
+		q := strings.TrimPrefix(p, "/")
+		if q == strip {
+			return "", false
+		}
+		if strings.HasPrefix(q, strip+"/") {
+			p = q[len(strip)+1:]
+		}
+	}
+	p = strings.TrimPrefix(path.Clean("/"+p), "/")
+	if add := strings.Trim(opt.AddPrefix, "/"); add != "" {
+		p = add + "/" + p
+	}
+	if p == "" || p == "." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}

@@ -1,0 +1,240 @@
+package coverage
+
+// Istanbul's coverage-final.json (the "json" reporter of nyc, c8, jest,
+// vitest, karma-coverage, …): one object per file, keyed by its path:
+//
+//	{"/abs/src/lib/cart.js": {
+//	   "path": "/abs/src/lib/cart.js",
+//	   "statementMap": {"0": {"start": {"line": 2, "column": 0}, "end": {…}}, …},
+//	   "s": {"0": 3, …},
+//	   "fnMap": {…}, "f": {…}, "branchMap": {…}, "b": {…}, …}, …}
+//
+// Hits follow istanbul-lib-coverage's FileCoverage.getLineCoverage (3.2.2),
+// which every istanbul line summary (nyc's and c8's text-summary "Lines",
+// json-summary, lcov's DA lines, clover) is computed from: each statement
+// listed in "s" that has an entry in "statementMap" counts on the line its
+// location starts on, and a line's hits are the largest count among the
+// statements starting on it. Lines where no statement starts are not
+// coverable (-1). Statements marked "skip" are counted like the others, as
+// that function does. fnMap, f, branchMap, b and any other member are
+// skipped. A file wrapped as {"data": {…}} (a FileCoverage serialised as it
+// is) is read as its data.
+//
+// Paths: the file's "path" member, else its key; absolute in the tools'
+// output, so users give the project root as Options.StripPrefix. MapPath
+// applies StripPrefix and AddPrefix.
+//
+// The reader streams (encoding/json tokens): only the current file's
+// statement start lines and counts are held.
+//
+// Errors: malformed JSON, a top-level value or a file that is not an object,
+// a file without "statementMap" or "s", a statement location without a
+// start line from 1 to lcovMaxLine, and a count that is not a whole number
+// are ParseErrors naming the report line and the JSON path of the value,
+// e.g. $["/app/src/a.js"].s["3"].
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+)
+
+func init() { parsers[Istanbul] = parseIstanbul }
+
+func parseIstanbul(r io.Reader, opt Options, emit Emit) error {
+	j := newSimplecovJSON(Istanbul, r)
+	t, err := j.token()
+	if err != nil {
+		return err
+	}
+	if t != json.Delim('{') {
+		return j.fail(`expected a JSON object of files {"/path/file.js": {"path": …, "statementMap": …, "s": …}}, got %s`, simplecovDescribe(t))
+	}
+	err = j.members(func(key string) error {
+		f, err := istanbulFile(j, key, 0)
+		if err != nil {
+			return err
+		}
+		p, ok := MapPath(f.Path, opt)
+		if !ok {
+			return j.fail("expected a file inside the repository, got %q", f.Path)
+		}
+		f.Path = p
+		return emit(f)
+	})
+	if err != nil {
+		return err
+	}
+	return j.end()
+}
+
+// istanbulFile reads one file's coverage object; key is its key in the
+// report, the path when the object has no "path".
+func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
+	t, err := j.token()
+	if err != nil {
+		return File{}, err
+	}
+	if t != json.Delim('{') {
+		return File{}, j.fail(`expected the file's coverage {"path": …, "statementMap": …, "s": …}, got %s`, simplecovDescribe(t))
+	}
+	var (
+		path      = key
+		starts    map[string]int   // statement id → start line
+		counts    map[string]int64 // statement id → count
+		wrapped   *File
+		members   int
+		sawStarts bool
+		sawCounts bool
+	)
+	err = j.members(func(k string) error {
+		members++
+		switch k {
+		case "path":
+			t, err := j.token()
+			if err != nil {
+				return err
+			}
+			s, ok := t.(string)
+			if !ok {
+				return j.fail("expected the file's path as a string, got %s", simplecovDescribe(t))
+			}
+			if s != "" {
+				path = s
+			}
+		case "statementMap":
+			sawStarts = true
+			starts, err = istanbulStatementMap(j)
+			return err
+		case "s":
+			sawCounts = true
+			counts, err = istanbulCounts(j)
+			return err
+		case "data":
+			if depth > 0 {
+				return j.skip()
+			}
+			f, err := istanbulFile(j, key, depth+1)
+			if err != nil {
+				return err
+			}
+			wrapped = &f
+		default:
+			return j.skip()
+		}
+		return nil
+	})
+	if err != nil {
+		return File{}, err
+	}
+	if wrapped != nil && members == 1 {
+		return *wrapped, nil
+	}
+	if !sawStarts {
+		return File{}, j.fail(`expected "statementMap" in the file's coverage`)
+	}
+	if !sawCounts {
+		return File{}, j.fail(`expected "s" (statement counts) in the file's coverage`)
+	}
+	n := 0
+	for id := range counts {
+		if l, ok := starts[id]; ok && l > n {
+			n = l
+		}
+	}
+	hits := lcovGrow(nil, n)
+	if hits == nil {
+		hits = []int64{}
+	}
+	for id, c := range counts {
+		if l, ok := starts[id]; ok {
+			hits[l-1] = max(hits[l-1], c)
+		}
+	}
+	return File{Path: path, Hits: hits}, nil
+}
+
+// istanbulStatementMap reads {"<id>": {"start": {"line": N, …}, …}, …}.
+func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
+	t, err := j.token()
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('{') {
+		return nil, j.fail(`expected an object of statement locations {"0": {"start": {"line": …}, …}, …}, got %s`, simplecovDescribe(t))
+	}
+	starts := map[string]int{}
+	err = j.members(func(id string) error {
+		t, err := j.token()
+		if err != nil {
+			return err
+		}
+		if t != json.Delim('{') {
+			return j.fail(`expected a location {"start": {"line": …, "column": …}, "end": {…}}, got %s`, simplecovDescribe(t))
+		}
+		line := 0
+		err = j.members(func(k string) error {
+			if k != "start" {
+				return j.skip()
+			}
+			t, err := j.token()
+			if err != nil {
+				return err
+			}
+			if t != json.Delim('{') {
+				return j.fail(`expected a position {"line": …, "column": …}, got %s`, simplecovDescribe(t))
+			}
+			return j.members(func(k string) error {
+				if k != "line" {
+					return j.skip()
+				}
+				t, err := j.token()
+				if err != nil {
+					return err
+				}
+				num, ok := t.(json.Number)
+				v, err := strconv.ParseUint(string(num), 10, 63)
+				if !ok || err != nil || v < 1 || v > lcovMaxLine {
+					return j.fail("expected a line number from 1 to %d, got %s", lcovMaxLine, simplecovDescribe(t))
+				}
+				line = int(v)
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		if line == 0 {
+			return j.fail(`expected the statement's start line {"start": {"line": …}}`)
+		}
+		starts[id] = line
+		return nil
+	})
+	return starts, err
+}
+
+// istanbulCounts reads {"<id>": count, …}.
+func istanbulCounts(j *simplecovJSON) (map[string]int64, error) {
+	t, err := j.token()
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('{') {
+		return nil, j.fail(`expected an object of statement counts {"0": 3, …}, got %s`, simplecovDescribe(t))
+	}
+	counts := map[string]int64{}
+	err = j.members(func(id string) error {
+		t, err := j.token()
+		if err != nil {
+			return err
+		}
+		num, ok := t.(json.Number)
+		c, whole := simplecovWhole(num)
+		if !ok || !whole {
+			return j.fail("expected a whole number of hits, got %s", simplecovDescribe(t))
+		}
+		counts[id] = c
+		return nil
+	})
+	return counts, err
+}

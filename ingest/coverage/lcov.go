@@ -1,0 +1,257 @@
+package coverage
+
+// LCOV tracefiles (geninfo(1) "TRACEFILE FORMAT"), as written by lcov,
+// c8/nyc/istanbul, llvm-cov export -format=lcov, kcov, grcov, …:
+//
+//	TN:<test name>
+//	SF:<path of the source file>
+//	FN:<line>,<name>  FNDA:<count>,<name>  FNF:  FNH:       (functions: ignored)
+//	BRDA:<line>,<block>,<branch>,<count>  BRF:  BRH:       (branches: ignored)
+//	DA:<line>,<count>[,<checksum>]                         (line hits)
+//	LF:<lines found>  LH:<lines hit>                       (summaries: ignored)
+//	end_of_record
+//
+// The reader streams: one bufio buffer for the whole report and, per record,
+// a hits slice as long as the highest DA line. Each record is emitted at its
+// end_of_record (or at the next SF, or at EOF when the last record is not
+// closed), with a freshly allocated slice since Emit may keep it.
+//
+// Rules: lines without a DA record are not coverable (-1); a line given twice
+// in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH,
+// LF, LH, VER and any other "KEY:…" record are ignored, as are empty lines and
+// "#" comments; anything else is an error, as is DA before SF, a field that is
+// not a decimal integer, a line number below 1 or above lcovMaxLine, and a
+// negative count.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+)
+
+const (
+	// lcovBufSize is the read buffer; it is also the longest SF or DA line
+	// accepted (longer lines of ignored records are skipped in pieces).
+	lcovBufSize = 1 << 20
+	// lcovMaxLine is the highest line number accepted, so that one hostile
+	// DA record cannot make the parser allocate gigabytes (4 Mi lines is
+	// 32 MiB of hits).
+	lcovMaxLine = 1 << 22
+)
+
+func init() { parsers[LCOV] = parseLCOV }
+
+func parseLCOV(r io.Reader, opt Options, emit Emit) error {
+	br := bufio.NewReaderSize(r, lcovBufSize)
+	var (
+		lineNo int
+		path   string  // mapped path of the open record
+		open   bool    // an SF record is open
+		hits   []int64 // its hits
+		hint   int     // capacity for the next file's hits
+	)
+	fail := func(msg string, args ...any) error {
+		return &ParseError{Format: LCOV, Line: lineNo, Msg: fmt.Sprintf(msg, args...)}
+	}
+	flush := func() error {
+		if !open {
+			return nil
+		}
+		f := File{Path: path, Hits: hits}
+		// The next file is likely to be about as long: start its slice
+		// at this one's length rather than growing it from 64.
+		hint = min(max(hint/2, len(hits)), 1<<16)
+		open, path, hits = false, "", nil
+		return emit(f)
+	}
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) == 0 && err != nil {
+			if err == io.EOF {
+				break
+			}
+			return err
+		}
+		lineNo++
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: only ignored records may be
+			// that long; skip the rest of it.
+			if bytes.HasPrefix(line, []byte("SF:")) || bytes.HasPrefix(line, []byte("DA:")) {
+				return fail("expected a line shorter than %d bytes", lcovBufSize)
+			}
+			if !lcovIsRecordKey(line) {
+				return fail("expected a record KEY:value or end_of_record")
+			}
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && err != io.EOF {
+				return err
+			}
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		line = lcovTrim(line)
+		switch {
+		case len(line) == 0 || line[0] == '#':
+		case len(line) > 3 && line[0] == 'D' && line[1] == 'A' && line[2] == ':':
+			if !open {
+				return fail("expected SF:<path> before DA")
+			}
+			n, c, msg := lcovParseDA(line[3:])
+			if msg != "" {
+				return fail("%s", msg)
+			}
+			if n > len(hits) {
+				if hits == nil && hint > n {
+					hits = make([]int64, 0, hint)
+				}
+				hits = lcovGrow(hits, n)
+			}
+			if h := hits[n-1]; h < 0 {
+				hits[n-1] = c
+			} else if c > math.MaxInt64-h {
+				hits[n-1] = math.MaxInt64
+			} else {
+				hits[n-1] = h + c
+			}
+		case len(line) >= 3 && line[0] == 'S' && line[1] == 'F' && line[2] == ':':
+			if err := flush(); err != nil {
+				return err
+			}
+			p, ok := MapPath(string(line[3:]), opt)
+			if !ok {
+				return fail("expected SF:<path of a file in the repository>, got %q", lcovQuote(line))
+			}
+			path, open = p, true
+		case string(line) == "end_of_record":
+			if err := flush(); err != nil {
+				return err
+			}
+		case lcovIsRecordKey(line):
+			// TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH, LF, LH, VER, …
+		default:
+			return fail("expected a record KEY:value or end_of_record, got %q", lcovQuote(line))
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return flush()
+}
+
+// lcovParseDA reads "<line>,<count>[,<checksum>]" and returns the line
+// number, the count, and a message saying what was expected when malformed.
+func lcovParseDA(b []byte) (line int, count int64, msg string) {
+	const want = "expected DA:<line>,<count>[,<checksum>]"
+	i := 0
+	var n int64
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if n > (lcovMaxLine+9)/10 {
+			n = lcovMaxLine + 1 // too large; keep scanning digits
+			continue
+		}
+		n = n*10 + int64(b[i]-'0')
+	}
+	switch {
+	case i == 0 && len(b) > 0 && b[0] == '-':
+		return 0, 0, want + " with a line number of at least 1"
+	case i > 0 && i == len(b):
+		return 0, 0, want + " with a count after the line number"
+	case i == 0 || b[i] != ',':
+		return 0, 0, want + " with an integer line number"
+	}
+	if n < 1 {
+		return 0, 0, want + " with a line number of at least 1"
+	}
+	if n > lcovMaxLine {
+		return 0, 0, fmt.Sprintf("%s with a line number of at most %d", want, lcovMaxLine)
+	}
+	i++
+	j := i
+	var c int64
+	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+		d := int64(b[j] - '0')
+		if c > (math.MaxInt64-d)/10 {
+			return 0, 0, want + " with a count that fits in 64 bits"
+		}
+		c = c*10 + d
+	}
+	if j == i || (j < len(b) && b[j] != ',') {
+		if j == i && j < len(b) && b[j] == '-' {
+			return 0, 0, want + " with a count of at least 0"
+		}
+		return 0, 0, want + " with an integer count"
+	}
+	return int(n), c, ""
+}
+
+// lcovGrow extends hits to n lines, the new ones not coverable (-1).
+func lcovGrow(hits []int64, n int) []int64 {
+	old := len(hits)
+	if n > cap(hits) {
+		c := 2 * cap(hits)
+		if c < 64 {
+			c = 64
+		}
+		if c < n {
+			c = n
+		}
+		if c > lcovMaxLine {
+			c = lcovMaxLine
+		}
+		grown := make([]int64, n, c)
+		copy(grown, hits)
+		hits = grown
+	} else {
+		hits = hits[:n]
+	}
+	for i := old; i < n; i++ {
+		hits[i] = -1
+	}
+	return hits
+}
+
+// lcovIsRecordKey reports whether b starts with KEY: (letters, digits and
+// underscores, starting with a letter).
+func lcovIsRecordKey(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '_'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// lcovTrim removes surrounding spaces, tabs and line ends.
+func lcovTrim(b []byte) []byte {
+	for len(b) > 0 {
+		if c := b[len(b)-1]; c == '\n' || c == '\r' || c == ' ' || c == '\t' {
+			b = b[:len(b)-1]
+			continue
+		}
+		break
+	}
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// lcovQuote shortens a report line for an error message.
+func lcovQuote(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,3 @@
+module example.com/plumbfixture
+
+go 1.26

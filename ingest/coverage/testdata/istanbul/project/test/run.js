@@ -1,0 +1,2 @@
+'use strict';
+require('../src/index').run([]);
