@@ -3,7 +3,7 @@ package coverage
 // Throughput and memory goals (issue: LCOV and Cobertura parse above 100 MB/s;
 // a 1 GB LCOV read end to end under 200 MB of peak RSS). Run:
 //
-//	go test -run='^$' -bench='ParseLCOV|ParseCobertura|ParseGoCover' -benchmem ./ingest/coverage/
+//	go test -run='^$' -bench='ParseLCOV|ParseCobertura' -benchmem ./ingest/coverage/
 //	go test -run='^$' -bench=IngestLCOV1GB ./ingest/coverage/    # alone: it reports the process's peak RSS
 //
 // The reports are generated, shaped like real ones (lcov of a C project:

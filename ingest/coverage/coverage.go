@@ -112,12 +112,15 @@ func MapPath(p string, opt Options) (string, bool) {
 			p = q[len(strip)+1:]
 		}
 	}
-	p = strings.TrimPrefix(path.Clean("/"+p), "/")
-	if add := strings.Trim(opt.AddPrefix, "/"); add != "" {
-		p = add + "/" + p
-	}
-	if p == "" || p == "." || strings.HasPrefix(p, "../") {
+	p = path.Clean(strings.TrimLeft(p, "/"))
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
 		return "", false
+	}
+	if add := strings.Trim(strings.ReplaceAll(opt.AddPrefix, "\\", "/"), "/"); add != "" {
+		p = path.Clean(add + "/" + p)
+		if p == ".." || strings.HasPrefix(p, "../") {
+			return "", false
+		}
 	}
 	return p, true
 }

@@ -6,12 +6,14 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/plumbhq/plumb"
 )
@@ -417,3 +419,21 @@ func istanbulGenReport(size int) []byte {
 }
 
 func BenchmarkParseIstanbul(b *testing.B) { benchParse(b, Istanbul, istanbulGenReport(16<<20)) }
+
+// TestReaderErrorPassesThrough: an upload that breaks off (the reader
+// fails) is not blamed on the report: the reader's error comes back as it is,
+// not as a ParseError (400).
+func TestReaderErrorPassesThrough(t *testing.T) {
+	boom := errors.New("connection reset")
+	for f, head := range map[Format]string{
+		JaCoCo:    `<report><package name="a"><sourcefile name="A.java"><line nr="1" ci="1"/>`,
+		Clover:    `<coverage><project><file path="/a.js"><line num="1" count="1" type="stmt"/>`,
+		SimpleCov: `{"rspec": {"coverage": {"/a.rb": {"lines": [1, 0,`,
+		Istanbul:  `{"/a.js": {"statementMap": {"0": {"start": {"line": 1}}}, "s": {"0":`,
+	} {
+		err := Parse(io.MultiReader(strings.NewReader(head), iotest.ErrReader(boom)), f, Options{}, func(File) error { return nil })
+		if err != boom {
+			t.Errorf("%s: Parse returned %v (%T), want the reader's error", f, err, err)
+		}
+	}
+}

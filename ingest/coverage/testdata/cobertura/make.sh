@@ -3,8 +3,9 @@
 # (apt-get install -y gcovr), from the same C program as the LCOV fixture
 # (../lcov/src). Run from anywhere:
 #   sh ingest/coverage/testdata/cobertura/make.sh
-# The build runs in a fixed directory, which gcovr writes as <source>
-# (/tmp/plumb-cobertura-fixture); filenames are relative to it.
+# The build runs in a fixed directory, /tmp/plumb-cobertura-fixture, given as
+# --root; gcovr 5.2 writes it relative to the working directory, as
+# <source>.</source>, and filenames relative to it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=/tmp/plumb-cobertura-fixture
