@@ -1,9 +1,6 @@
 package sarif
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // toolNames gives the tool ids of the mapping table to the driver names
 // tools write (runs[].tool.driver.name), matched without case; '*' matches
@@ -133,23 +130,68 @@ var mappings = []mapping{
 // defaultCategory is the category of a result no row applies to.
 const defaultCategory = "lint"
 
-// leadingCode is a rule code at the start of a message: "G101: ...",
-// "SA4006: ...".
-var leadingCode = regexp.MustCompile(`^([A-Z]{1,3}[0-9]{3,5}):\s`)
+// messageCode returns the rule code a message starts with ("G101" of
+// "G101: Potential hardcoded credentials", "SA4006" of "SA4006: ..."): one to
+// three capital letters, three to five digits, a colon and a space; else "".
+func messageCode(msg string) string {
+	i := 0
+	for i < len(msg) && i < 3 && msg[i] >= 'A' && msg[i] <= 'Z' {
+		i++
+	}
+	j := i
+	for j < len(msg) && j-i < 5 && msg[j] >= '0' && msg[j] <= '9' {
+		j++
+	}
+	if i == 0 || j-i < 3 || j+1 >= len(msg) || msg[j] != ':' || (msg[j+1] != ' ' && msg[j+1] != '\t') {
+		return ""
+	}
+	return msg[:j]
+}
+
+// compiled is mappings with its patterns split and lower-cased once.
+var compiled = compileMappings(mappings)
+
+type compiledMapping struct {
+	*mapping
+	rule []string   // alternatives; nil = any
+	tags [][]string // per required tag, its alternatives
+}
+
+func compileMappings(ms []mapping) []compiledMapping {
+	split := func(p string) []string { return strings.Split(strings.ToLower(p), "|") }
+	out := make([]compiledMapping, len(ms))
+	for i := range ms {
+		c := compiledMapping{mapping: &ms[i]}
+		if ms[i].Rule != "" {
+			c.rule = split(ms[i].Rule)
+		}
+		for _, t := range ms[i].Tags {
+			c.tags = append(c.tags, split(t))
+		}
+		out[i] = c
+	}
+	return out
+}
 
 // classify returns the category of a result and the level the table fixes
-// ("" to keep the report's).
-func classify(tool, rule, msg string, tags []string) (category, level string) {
-	for _, m := range mappings {
-		if !m.applies(tool, rule, tags) {
+// ("" to keep the report's). code is the rule code the message starts with
+// (messageCode), used by rows with Via.
+func classify(tool, rule, code string, tags []string) (category, level string) {
+	rule = strings.ToLower(rule)
+	lower := make([]string, len(tags))
+	for i, t := range tags {
+		lower[i] = strings.ToLower(t)
+	}
+	for i := range compiled {
+		m := &compiled[i]
+		if !m.applies(tool, rule, lower) {
 			continue
 		}
-		if m.Via != "" {
-			if c := leadingCode.FindStringSubmatch(msg); c != nil {
-				for _, v := range mappings {
-					if v.Tool == m.Via && v.applies(m.Via, c[1], tags) {
-						return v.Category, v.Level
-					}
+		if m.Via != "" && code != "" {
+			lc := strings.ToLower(code)
+			for k := range compiled {
+				if v := &compiled[k]; v.Tool == m.Via && v.applies(m.Via, lc, lower) {
+					return v.Category, v.Level
 				}
 			}
 		}
@@ -158,17 +200,18 @@ func classify(tool, rule, msg string, tags []string) (category, level string) {
 	return defaultCategory, ""
 }
 
-func (m *mapping) applies(tool, rule string, tags []string) bool {
+// applies takes the rule and tags lower-cased.
+func (m *compiledMapping) applies(tool, rule string, tags []string) bool {
 	if m.Tool != "" && m.Tool != tool {
 		return false
 	}
-	if m.Rule != "" && !glob(m.Rule, rule) {
+	if m.rule != nil && !matchAny(m.rule, rule) {
 		return false
 	}
-	for _, want := range m.Tags {
+	for _, want := range m.tags {
 		found := false
 		for _, t := range tags {
-			if glob(want, t) {
+			if matchAny(want, t) {
 				found = true
 				break
 			}
@@ -178,6 +221,15 @@ func (m *mapping) applies(tool, rule string, tags []string) bool {
 		}
 	}
 	return true
+}
+
+func matchAny(alternatives []string, s string) bool {
+	for _, a := range alternatives {
+		if globOne(a, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // glob matches s against pattern without case: '*' matches any run of

@@ -15,6 +15,7 @@
 package sarif
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -40,6 +41,10 @@ type Options struct {
 	// example $GITHUB_WORKSPACE), as a path or a file:// URI. It is removed
 	// from absolute file:// locations, which ESLint and others write.
 	RepoRoot string
+	// OnRun, when set, is told the tool id of every run, in order, once the
+	// whole log has been read without error: runs without results too, so
+	// that a caller replacing a tool's issues learns of a clean run.
+	OnRun func(tool string)
 	// OnSkip, when set, is told about every result that gives no issue
 	// (after the whole log has been read without error).
 	OnSkip func(Skip)
@@ -57,15 +62,14 @@ type Skip struct {
 // Parse reads a SARIF 2.1.0 log and returns its issues in the log's order.
 // The ID, ProjectID and SnapshotID of the issues are left empty.
 func Parse(r io.Reader, opt Options) ([]plumb.Issue, error) {
-	out := []plumb.Issue{}
-	err := ParseEach(r, opt, func(is plumb.Issue) error {
-		out = append(out, is)
-		return nil
-	})
+	p, err := parse(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	if p.issues == nil {
+		return []plumb.Issue{}, nil
+	}
+	return p.issues, nil
 }
 
 // ParseEach reads a SARIF 2.1.0 log and calls fn with each issue, in the log's
@@ -74,22 +78,39 @@ func Parse(r io.Reader, opt Options) ([]plumb.Issue, error) {
 // same file, and a malformed log must leave nothing stored. An error of fn
 // stops the walk and is returned as is.
 func ParseEach(r io.Reader, opt Options, fn func(plumb.Issue) error) error {
-	p := &parser{s: newStream(r), opt: opt}
-	if err := p.log(); err != nil {
+	p, err := parse(r, opt)
+	if err != nil {
 		return err
 	}
-	p.fingerprint()
-	if opt.OnSkip != nil {
-		for _, sk := range p.skips {
-			opt.OnSkip(sk)
-		}
-	}
 	for i := range p.issues {
-		if err := fn(p.issues[i].issue); err != nil {
+		if err := fn(p.issues[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func parse(r io.Reader, opt Options) (*parser, error) {
+	p := &parser{s: newStream(r), opt: opt}
+	if err := p.log(); err != nil {
+		return nil, err
+	}
+	p.fingerprint()
+	if opt.OnRun != nil {
+		for _, tool := range p.tools {
+			opt.OnRun(tool)
+		}
+	}
+	if opt.OnSkip != nil {
+		sort.SliceStable(p.skips, func(i, j int) bool {
+			a, b := p.skips[i], p.skips[j]
+			return a.run < b.run || (a.run == b.run && a.n < b.n)
+		})
+		for _, sk := range p.skips {
+			opt.OnSkip(sk.Skip)
+		}
+	}
+	return p, nil
 }
 
 // The parts of SARIF 2.1.0 Plumb reads. Everything else is skipped.
@@ -205,34 +226,79 @@ type result struct {
 }
 
 // run is what a run's results need to become issues. SARIF does not order a
-// run's properties, so results are kept (decoded, not raw) until the run ends.
+// run's properties: a result read before the run's tool waits (decoded, not
+// raw) in results until the run ends; one read after it becomes a pending
+// issue at once. Locations are resolved when the run ends, since
+// originalUriBaseIds and artifacts may come after the results.
 type run struct {
-	path      string
-	start     int64
-	tool      *tool
-	toolName  string
-	bases     map[string]artifactLocation
-	artifacts []*artifactLocation
-	results   []pendingResult
+	index      int
+	path       string
+	start      int64
+	tool       *tool
+	toolName   string
+	bases      map[string]artifactLocation
+	artifacts  []*artifactLocation
+	results    []pendingResult
+	firstIssue int // index in parser.issues of the run's first issue
 }
 
 type pendingResult struct {
-	res  result
-	path string
-	line int
+	res       result
+	run, n    int   // runs[run].results[n]
+	start     int64 // offset of the result in the log
+	line, col int
 }
 
-type pendingIssue struct {
-	issue plumb.Issue
-	basis string // what the fingerprint hashes besides tool, rule and path
-	seq   int
+func (pr *pendingResult) path() string { return resultPath(pr.run, pr.n) }
+
+func resultPath(run, n int) string { return fmt.Sprintf("runs[%d].results[%d]", run, n) }
+
+// errAt is a ParseError about an element of the result, placed at the
+// result's start (its bytes may be gone when the run ends).
+func (pr *pendingResult) errAt(p *parser, rel, format string, args ...any) *ParseError {
+	return &ParseError{Path: joinPath(pr.path(), rel), Line: pr.line, Column: pr.col,
+		Offset: pr.start + int64(p.s.lr.bom), Msg: fmt.Sprintf(format, args...)}
+}
+
+// issueMeta goes with parser.issues[i] until the fingerprints are set.
+type issueMeta struct {
+	basis string   // what identifies the finding in its file (see basis)
+	group [32]byte // SHA-256 of tool, rule, path and basis, once the path is known
+	// Until the run ends: the location to resolve, and the result's place.
+	loc    *artifactLocation
+	region *region
+	run, n int
+	line   int
+}
+
+type skipped struct {
+	Skip
+	run, n int
 }
 
 type parser struct {
 	s      *stream
 	opt    Options
-	issues []pendingIssue
-	skips  []Skip
+	tools  []string // of each run
+	issues []plumb.Issue
+	meta   []issueMeta // one per issue
+	skips  []skipped
+	memo   map[string][2]string // classify's answers
+}
+
+// classify is the package's classify, remembered: a report repeats rules.
+func (p *parser) classify(tool, rule, msg string, tags []string) (string, string) {
+	code := messageCode(msg)
+	key := lenPrefixed(append([]string{tool, rule, code}, tags...)...)
+	if v, ok := p.memo[key]; ok {
+		return v[0], v[1]
+	}
+	c, l := classify(tool, rule, code, tags)
+	if p.memo == nil {
+		p.memo = map[string][2]string{}
+	}
+	p.memo[key] = [2]string{c, l}
+	return c, l
 }
 
 // log reads the top-level object.
@@ -307,7 +373,7 @@ func (p *parser) runs() error {
 
 func (p *parser) run(i int) error {
 	s := p.s
-	rc := &run{path: fmt.Sprintf("runs[%d]", i)}
+	rc := &run{index: i, path: fmt.Sprintf("runs[%d]", i), firstIssue: len(p.issues)}
 	if _, err := s.open(rc.path, '{', "a run object", false); err != nil {
 		return err
 	}
@@ -352,6 +418,7 @@ func (p *parser) run(i int) error {
 	if rc.tool == nil {
 		return s.errAt(rc.path+".tool", rc.start, "expected the tool that produced the run; the run has none")
 	}
+	p.tools = append(p.tools, rc.toolName)
 	return p.finishRun(rc)
 }
 
@@ -372,7 +439,7 @@ func oneOf(v string, list []string) (string, bool) {
 	return "", false
 }
 
-func (p *parser) checkTool(rc *run, raw json.RawMessage, start int64) error {
+func (p *parser) checkTool(rc *run, raw []byte, start int64) error {
 	path := rc.path + ".tool"
 	t := rc.tool
 	if t.Driver == nil {
@@ -437,16 +504,23 @@ func (p *parser) results(rc *run) error {
 		return err // null: the tool did not produce results
 	}
 	for j := 0; s.dec.More(); j++ {
-		pr := pendingResult{path: fmt.Sprintf("%s[%d]", path, j)}
-		raw, start, err := s.decode(pr.path, &pr.res)
+		pr := pendingResult{run: rc.index, n: j}
+		raw, start, err := s.decode(pr.path(), &pr.res)
 		if err != nil {
 			return err
 		}
-		pr.line, _ = s.lr.pos(start)
+		pr.start = start
+		pr.line, pr.col = s.lr.pos(start)
 		if err := p.checkResult(&pr, raw, start); err != nil {
 			return err
 		}
-		rc.results = append(rc.results, pr)
+		if rc.tool != nil {
+			if err := p.result(rc, &pr); err != nil {
+				return err
+			}
+		} else {
+			rc.results = append(rc.results, pr)
+		}
 		s.lr.release(s.dec.InputOffset())
 	}
 	_, err = s.token(path)
@@ -454,26 +528,26 @@ func (p *parser) results(rc *run) error {
 }
 
 // checkResult validates what can be checked without the run's tool.
-func (p *parser) checkResult(pr *pendingResult, raw json.RawMessage, start int64) error {
+func (p *parser) checkResult(pr *pendingResult, raw []byte, start int64) error {
 	s, res := p.s, &pr.res
 	if res.Message == nil {
-		return s.errAt(pr.path+".message", start, `expected a message object with "text" or "id"; the result has none`)
+		return pr.errAt(p, "message", `expected a message object with "text" or "id"; the result has none`)
 	}
 	if res.RuleID == "" && (res.Rule == nil || (res.Rule.ID == "" && (res.Rule.Index == nil || *res.Rule.Index < 0))) &&
 		(res.RuleIndex == nil || *res.RuleIndex < 0) {
-		return s.errAt(pr.path+".ruleId", start, "expected the rule that produced the result (ruleId, rule.id or ruleIndex); the result has none")
+		return pr.errAt(p, "ruleId", "expected the rule that produced the result (ruleId, rule.id or ruleIndex); the result has none")
 	}
 	if res.Kind != "" {
 		k, ok := oneOf(res.Kind, sarifKinds)
 		if !ok {
-			return s.elementErr(pr.path, raw, start, "kind", "expected one of %s, found %q", strings.Join(sarifKinds, ", "), res.Kind)
+			return s.elementErr(pr.path(), raw, start, "kind", "expected one of %s, found %q", strings.Join(sarifKinds, ", "), res.Kind)
 		}
 		res.Kind = k
 	}
 	if res.Level != "" {
 		lv, ok := oneOf(res.Level, sarifLevels)
 		if !ok {
-			return s.elementErr(pr.path, raw, start, "level", "expected one of %s, found %q", strings.Join(sarifLevels, ", "), res.Level)
+			return s.elementErr(pr.path(), raw, start, "level", "expected one of %s, found %q", strings.Join(sarifLevels, ", "), res.Level)
 		}
 		res.Level = lv
 	}
@@ -484,7 +558,7 @@ func (p *parser) checkResult(pr *pendingResult, raw json.RawMessage, start int64
 		}
 		v, ok := oneOf(*st, suppression)
 		if !ok {
-			return s.elementErr(pr.path, raw, start, fmt.Sprintf("suppressions[%d].status", k),
+			return s.elementErr(pr.path(), raw, start, fmt.Sprintf("suppressions[%d].status", k),
 				"expected one of %s, found %q", strings.Join(suppression, ", "), *st)
 		}
 		*st = v
@@ -492,16 +566,37 @@ func (p *parser) checkResult(pr *pendingResult, raw json.RawMessage, start int64
 	return nil
 }
 
-// finishRun turns a run's results into pending issues.
+// finishRun turns the results that came before the tool into pending
+// issues, then resolves the locations of all the run's issues.
 func (p *parser) finishRun(rc *run) error {
 	for k := range rc.results {
-		pr := &rc.results[k]
-		if err := p.result(rc, pr); err != nil {
+		if err := p.result(rc, &rc.results[k]); err != nil {
 			return err
 		}
 		rc.results[k] = pendingResult{} // let the garbage collector have it
 	}
+	rc.results = nil
+	kept := rc.firstIssue
+	for i := rc.firstIssue; i < len(p.issues); i++ {
+		is, m := p.issues[i], p.meta[i]
+		file, start, end, reason := p.location(rc, m.loc, m.region)
+		if reason != "" {
+			p.skip(m.run, m.n, m.line, is.Tool, is.RuleKey, reason)
+			continue
+		}
+		is.Path, is.StartLine, is.EndLine = file, start, end
+		m.group = sha256.Sum256([]byte("plumb-sarif-1" + lenPrefixed(is.Tool, is.RuleKey, is.Path, m.basis)))
+		p.issues[kept], p.meta[kept] = is, issueMeta{group: m.group}
+		kept++
+	}
+	clear(p.issues[kept:])
+	clear(p.meta[kept:])
+	p.issues, p.meta = p.issues[:kept], p.meta[:kept]
 	return nil
+}
+
+func (p *parser) skip(run, n, line int, tool, ruleKey, reason string) {
+	p.skips = append(p.skips, skipped{Skip{Element: resultPath(run, n), Line: line, Tool: tool, RuleKey: ruleKey, Reason: reason}, run, n})
 }
 
 func (p *parser) result(rc *run, pr *pendingResult) error {
@@ -510,21 +605,24 @@ func (p *parser) result(rc *run, pr *pendingResult) error {
 	if err != nil {
 		return err
 	}
-	skip := func(reason string) {
-		p.skips = append(p.skips, Skip{Element: pr.path, Line: pr.line, Tool: rc.toolName, RuleKey: ruleKey, Reason: reason})
-	}
 	switch {
 	case res.Kind == "pass" || res.Kind == "notApplicable":
-		skip("kind " + res.Kind + ": not a finding")
+		p.skip(pr.run, pr.n, pr.line, rc.toolName, ruleKey, "kind "+res.Kind+": not a finding")
 		return nil
 	case res.BaselineState == "absent":
-		skip("baselineState absent: the finding is no longer present")
+		p.skip(pr.run, pr.n, pr.line, rc.toolName, ruleKey, "baselineState absent: the finding is no longer present")
 		return nil
 	}
-	filePath, start, end, reason := p.location(rc, res)
-	if reason != "" {
-		skip(reason)
-		return nil
+	m := issueMeta{run: pr.run, n: pr.n, line: pr.line}
+	// The first physical location, else the analysis target.
+	for _, l := range res.Locations {
+		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil {
+			m.loc, m.region = pl.ArtifactLocation, pl.Region
+			break
+		}
+	}
+	if m.loc == nil {
+		m.loc = res.AnalysisTarget
 	}
 	msg := messageText(res.Message, desc, comp, ruleKey)
 	var tags []string
@@ -534,17 +632,14 @@ func (p *parser) result(rc *run, pr *pendingResult) error {
 		tags = append(tags, desc.Properties.Tags...)
 	}
 	tags = append(tags, res.Properties.Tags...)
-	category, fixedLevel := classify(rc.toolName, ruleKey, msg, tags)
+	category, fixedLevel := p.classify(rc.toolName, ruleKey, msg, tags)
 	is := plumb.Issue{
-		Tool:      rc.toolName,
-		RuleKey:   ruleKey,
-		Message:   msg,
-		Category:  category,
-		Level:     issueLevel(res, desc, fixedLevel, res.Properties, ruleProps),
-		Status:    "open",
-		Path:      filePath,
-		StartLine: start,
-		EndLine:   end,
+		Tool:     rc.toolName,
+		RuleKey:  ruleKey,
+		Message:  msg,
+		Category: category,
+		Level:    issueLevel(res, desc, fixedLevel, res.Properties, ruleProps),
+		Status:   "open",
 	}
 	for _, sup := range res.Suppressions {
 		if sup.Status == "" || sup.Status == "accepted" {
@@ -554,7 +649,9 @@ func (p *parser) result(rc *run, pr *pendingResult) error {
 	if desc != nil {
 		is.DocumentationURL = httpURL(desc.HelpURI)
 	}
-	p.issues = append(p.issues, pendingIssue{issue: is, basis: basis(res, msg), seq: len(p.issues)})
+	m.basis = basis(res, msg)
+	p.issues = append(p.issues, is)
+	p.meta = append(p.meta, m)
 	return nil
 }
 
@@ -570,14 +667,15 @@ func (p *parser) rule(rc *run, pr *pendingResult) (*reportingDescriptor, *toolCo
 		switch {
 		case tc.Index != nil && *tc.Index >= 0:
 			if *tc.Index >= len(t.Extensions) {
-				return nil, nil, "", &ParseError{Path: pr.path + ".rule.toolComponent.index", Line: pr.line,
-					Msg: fmt.Sprintf("expected an index into %s.tool.extensions (%d components), found %d", rc.path, len(t.Extensions), *tc.Index)}
+				return nil, nil, "", pr.errAt(p, "rule.toolComponent.index",
+					"expected an index into %s.tool.extensions (%d components), found %d", rc.path, len(t.Extensions), *tc.Index)
 			}
 			comp, compPath, explicit = &t.Extensions[*tc.Index], fmt.Sprintf("%s.tool.extensions[%d]", rc.path, *tc.Index), true
 		case tc.Name != "":
 			for j := range t.Extensions {
 				if t.Extensions[j].Name == tc.Name {
 					comp, compPath, explicit = &t.Extensions[j], fmt.Sprintf("%s.tool.extensions[%d]", rc.path, j), true
+					break
 				}
 			}
 		}
@@ -589,15 +687,14 @@ func (p *parser) rule(rc *run, pr *pendingResult) (*reportingDescriptor, *toolCo
 	idx, idxPath := -1, ""
 	switch {
 	case res.Rule != nil && res.Rule.Index != nil && *res.Rule.Index >= 0:
-		idx, idxPath = *res.Rule.Index, pr.path+".rule.index"
+		idx, idxPath = *res.Rule.Index, "rule.index"
 	case res.RuleIndex != nil && *res.RuleIndex >= 0:
-		idx, idxPath = *res.RuleIndex, pr.path+".ruleIndex"
+		idx, idxPath = *res.RuleIndex, "ruleIndex"
 	}
 	var desc *reportingDescriptor
 	if idx >= 0 {
 		if idx >= len(comp.Rules) {
-			return nil, nil, "", &ParseError{Path: idxPath, Line: pr.line,
-				Msg: fmt.Sprintf("expected an index into %s.rules (%d rules), found %d", compPath, len(comp.Rules), idx)}
+			return nil, nil, "", pr.errAt(p, idxPath, "expected an index into %s.rules (%d rules), found %d", compPath, len(comp.Rules), idx)
 		}
 		desc = &comp.Rules[idx]
 	} else {
@@ -627,8 +724,7 @@ func (p *parser) rule(rc *run, pr *pendingResult) (*reportingDescriptor, *toolCo
 		id = desc.ID
 	}
 	if id == "" {
-		return nil, nil, "", &ParseError{Path: pr.path + ".ruleId", Line: pr.line,
-			Msg: "expected the rule's id (ruleId, rule.id, or an id on the rule ruleIndex names); found none"}
+		return nil, nil, "", pr.errAt(p, "ruleId", "expected the rule's id (ruleId, rule.id, or an id on the rule ruleIndex names); found none")
 	}
 	return desc, comp, id, nil
 }
@@ -660,7 +756,10 @@ func messageText(m *message, desc *reportingDescriptor, comp *toolComponent, rul
 	if templated || len(m.Arguments) > 0 {
 		text = fillPlaceholders(text, m.Arguments)
 	}
-	text = strings.TrimSpace(embeddedLink.ReplaceAllString(text, "$1"))
+	if strings.Contains(text, "](") {
+		text = embeddedLink.ReplaceAllString(text, "$1")
+	}
+	text = strings.TrimSpace(text)
 	if text != "" {
 		return text
 	}
@@ -784,20 +883,9 @@ func httpURL(u string) string {
 	return v.String()
 }
 
-// location finds the file and lines of a result: its first physical
-// location, else its analysis target, else the run's only artifact.
-func (p *parser) location(rc *run, res *result) (file string, start, end *int, skip string) {
-	var al *artifactLocation
-	var reg *region
-	for _, l := range res.Locations {
-		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil {
-			al, reg = pl.ArtifactLocation, pl.Region
-			break
-		}
-	}
-	if al == nil {
-		al = res.AnalysisTarget
-	}
+// location finds the file and lines of a result from its first physical
+// location (or analysis target), else the run's only artifact.
+func (p *parser) location(rc *run, al *artifactLocation, reg *region) (file string, start, end *int, skip string) {
 	if al == nil && len(rc.artifacts) == 1 {
 		al = rc.artifacts[0]
 	}
@@ -996,7 +1084,6 @@ func basis(res *result, msg string) string {
 }
 
 var (
-	spaceRE = regexp.MustCompile(`\s+`)
 	// Line and column numbers inside messages ("declared at line 12",
 	// "lines 10-20 are duplicate of `a.go:30-40`") move with the code.
 	lineRefRE = regexp.MustCompile(`(?i)\b(lines?|col(?:umn)?s?)\s+\d+(?:\s*[-–,]\s*\d+)*`)
@@ -1004,43 +1091,56 @@ var (
 )
 
 func normaliseMessage(msg string) string {
-	msg = strings.TrimSpace(spaceRE.ReplaceAllString(msg, " "))
+	msg = strings.Join(strings.Fields(msg), " ")
+	if !strings.ContainsAny(msg, "0123456789") {
+		return msg
+	}
 	msg = lineRefRE.ReplaceAllString(msg, "$1 N")
-	return fileRefRE.ReplaceAllString(msg, "$1:N")
+	if strings.IndexByte(msg, ':') >= 0 {
+		msg = fileRefRE.ReplaceAllString(msg, "$1:N")
+	}
+	return msg
 }
 
-// fingerprint sets every issue's fingerprint: hex SHA-256 of tool, rule,
-// path, basis and the issue's index among the issues that share all four,
-// counted in line order. No line number goes in, so moving a finding does
-// not change it; two identical findings in one file still differ.
+// fingerprint sets every issue's fingerprint: hex SHA-256 of the issue's
+// group (SHA-256 of tool, rule, path and basis) and its index among the
+// issues of the same group, counted in line order. No line number goes in, so
+// moving a finding does not change it; two identical findings in one file
+// still differ.
 func (p *parser) fingerprint() {
-	groups := map[string][]int{}
-	var keys []string
-	for i := range p.issues {
-		pi := &p.issues[i]
-		k := lenPrefixed(pi.issue.Tool, pi.issue.RuleKey, pi.issue.Path, pi.basis)
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], i)
+	order := make([]int32, len(p.issues))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	for _, k := range keys {
-		idx := groups[k]
-		sort.SliceStable(idx, func(a, b int) bool {
-			la, lb := p.issues[idx[a]].issue.StartLine, p.issues[idx[b]].issue.StartLine
-			switch {
-			case la == nil || lb == nil:
-				return la == nil && lb != nil
-			case *la != *lb:
-				return *la < *lb
-			}
-			return p.issues[idx[a]].seq < p.issues[idx[b]].seq
-		})
-		for n, i := range idx {
-			sum := sha256.Sum256([]byte("plumb-sarif-1" + k + lenPrefixed(strconv.Itoa(n))))
-			p.issues[i].issue.Fingerprint = hex.EncodeToString(sum[:])
+	line := func(i int32) int {
+		if l := p.issues[i].StartLine; l != nil {
+			return *l
 		}
+		return 0
 	}
+	sort.Slice(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if c := bytes.Compare(p.meta[i].group[:], p.meta[j].group[:]); c != 0 {
+			return c < 0
+		}
+		if li, lj := line(i), line(j); li != lj {
+			return li < lj
+		}
+		return i < j
+	})
+	var buf [32 + 20]byte
+	for k, occ := 0, 0; k < len(order); k++ {
+		i := order[k]
+		if k > 0 && p.meta[order[k-1]].group == p.meta[i].group {
+			occ++
+		} else {
+			occ = 0
+		}
+		b := strconv.AppendInt(append(buf[:0], p.meta[i].group[:]...), int64(occ), 10)
+		sum := sha256.Sum256(b)
+		p.issues[i].Fingerprint = hex.EncodeToString(sum[:])
+	}
+	p.meta = nil
 }
 
 func lenPrefixed(parts ...string) string {

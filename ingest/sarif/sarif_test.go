@@ -173,7 +173,7 @@ func res(extra string) string {
 	return `{"locations": [{"physicalLocation": {"artifactLocation": {"uri": "a.go"}, "region": {"startLine": 10}}}]` + extra + `}`
 }
 
-func parse(t *testing.T, doc string, opt Options) []plumb.Issue {
+func mustParse(t *testing.T, doc string, opt Options) []plumb.Issue {
 	t.Helper()
 	issues, err := Parse(strings.NewReader(doc), opt)
 	if err != nil {
@@ -227,7 +227,7 @@ func TestMessages(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			doc := strings.Replace(sarifLog("x", rules, res(c.result)), `"rules"`,
 				`"globalMessageStrings": {"g": {"text": "Global message {0}"}}, "rules"`, 1)
-			got := parse(t, doc, Options{})
+			got := mustParse(t, doc, Options{})
 			if len(got) != 1 || got[0].Message != c.want {
 				t.Errorf("got %q, want %q", got[0].Message, c.want)
 			}
@@ -269,7 +269,7 @@ func TestLevels(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := parse(t, sarifLog(c.tool, rules, res(c.result+`, "message": {"text": "m"}`)), Options{})
+			got := mustParse(t, sarifLog(c.tool, rules, res(c.result+`, "message": {"text": "m"}`)), Options{})
 			if len(got) != 1 || got[0].Level != c.want {
 				t.Errorf("got %q, want %q", got[0].Level, c.want)
 			}
@@ -286,7 +286,7 @@ func TestKindsAndBaselineSkip(t *testing.T) {
 		res(`"ruleId": "D", "baselineState": "new", "kind": "fail", "message": {"text": "new"}`),
 		`{"ruleId": "E", "message": {"text": "nowhere"}, "locations": [{"logicalLocations": [{"fullyQualifiedName": "pkg.F"}]}]}`,
 	)
-	got := parse(t, doc, Options{OnSkip: func(s Skip) { skipped = append(skipped, s) }})
+	got := mustParse(t, doc, Options{OnSkip: func(s Skip) { skipped = append(skipped, s) }})
 	diff(t, noFingerprints(got), []plumb.Issue{{Tool: "x", RuleKey: "D", Message: "new", Category: "lint", Level: "medium",
 		Status: "open", Path: "a.go", StartLine: ip(10), EndLine: ip(10)}})
 	want := []Skip{
@@ -312,7 +312,7 @@ func TestSuppressions(t *testing.T) {
 		{`null`, "open"},
 	}
 	for _, c := range cases {
-		got := parse(t, sarifLog("x", "", res(`"ruleId": "R", "message": {"text": "m"}, "suppressions": `+c.suppressions)), Options{})
+		got := mustParse(t, sarifLog("x", "", res(`"ruleId": "R", "message": {"text": "m"}, "suppressions": `+c.suppressions)), Options{})
 		if got[0].Status != c.want {
 			t.Errorf("suppressions %s: got %q, want %q", c.suppressions, got[0].Status, c.want)
 		}
@@ -335,7 +335,7 @@ func TestRuleResolution(t *testing.T) {
 			` + res(`"ruleId": "d/one/sub", "message": {"text": "hierarchical id"}`) + `,
 			` + res(`"ruleId": "nowhere", "message": {"text": "no descriptor"}`) + `
 		]}]}`
-	got := noFingerprints(parse(t, doc, Options{}))
+	got := noFingerprints(mustParse(t, doc, Options{}))
 	is := func(rule, msg, cat, doc string) plumb.Issue {
 		return plumb.Issue{Tool: "codeql", RuleKey: rule, Message: msg, Category: cat, Level: "medium", Status: "open",
 			DocumentationURL: doc, Path: "a.go", StartLine: ip(10), EndLine: ip(10)}
@@ -410,7 +410,7 @@ func TestLocations(t *testing.T) {
 			var skips []string
 			opt := c.opt
 			opt.OnSkip = func(s Skip) { skips = append(skips, s.Reason) }
-			got := parse(t, doc, opt)
+			got := mustParse(t, doc, opt)
 			if c.want.skip != "" {
 				if len(got) != 0 || len(skips) != 1 || skips[0] != c.want.skip {
 					t.Fatalf("got %d issues, skips %q; want skip %q", len(got), skips, c.want.skip)
@@ -439,7 +439,7 @@ func TestSingleArtifactFallback(t *testing.T) {
 	doc := `{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
 		"artifacts": [{"location": {"uri": "only.tf"}}],
 		"results": [{"ruleId": "R", "message": {"text": "m"}}]}]}`
-	got := noFingerprints(parse(t, doc, Options{}))
+	got := noFingerprints(mustParse(t, doc, Options{}))
 	diff(t, got, []plumb.Issue{{Tool: "x", RuleKey: "R", Message: "m", Category: "lint", Level: "medium", Status: "open", Path: "only.tf"}})
 }
 
@@ -534,7 +534,7 @@ func TestMapping(t *testing.T) {
 		{"PMD", "Anything", "", nil, "lint", ""},
 	}
 	for _, c := range cases {
-		cat, lv := classify(c.tool, c.rule, c.msg, c.tags)
+		cat, lv := classify(c.tool, c.rule, messageCode(c.msg), c.tags)
 		if cat != c.category || lv != c.level {
 			t.Errorf("classify(%q, %q, %q, %q) = %q, %q; want %q, %q", c.tool, c.rule, c.msg, c.tags, cat, lv, c.category, c.level)
 		}
@@ -607,8 +607,8 @@ func TestFingerprintStableWhenLinesMove(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt := Options{RepoRoot: "/tmp/plumb-sarif-eslint"}
-			before := parse(t, string(b), opt)
-			moved := parse(t, shiftLines(t, b, 5), opt)
+			before := mustParse(t, string(b), opt)
+			moved := mustParse(t, shiftLines(t, b, 5), opt)
 			if len(before) != len(moved) {
 				t.Fatalf("%d issues before, %d after", len(before), len(moved))
 			}
@@ -620,9 +620,9 @@ func TestFingerprintStableWhenLinesMove(t *testing.T) {
 					t.Errorf("issue %d (%s %s line %d): fingerprint changed when the lines moved", i, before[i].RuleKey, before[i].Path, *before[i].StartLine)
 				}
 			}
-			reworded := parse(t, strings.Replace(string(b), `"text":"`+jsonEscape(before[0].Message), `"text":"Reworded: `+jsonEscape(before[0].Message), 1), opt)
+			reworded := mustParse(t, strings.Replace(string(b), `"text":"`+jsonEscape(before[0].Message), `"text":"Reworded: `+jsonEscape(before[0].Message), 1), opt)
 			if reworded[0].Message == before[0].Message {
-				reworded = parse(t, strings.Replace(string(b), `"text": "`+jsonEscape(before[0].Message), `"text": "Reworded: `+jsonEscape(before[0].Message), 1), opt)
+				reworded = mustParse(t, strings.Replace(string(b), `"text": "`+jsonEscape(before[0].Message), `"text": "Reworded: `+jsonEscape(before[0].Message), 1), opt)
 			}
 			if reworded[0].Message == before[0].Message {
 				t.Fatal("could not reword the first message")
@@ -676,7 +676,7 @@ func shiftLines(t *testing.T, b []byte, n int) string {
 func TestFingerprints(t *testing.T) {
 	fp := func(doc string) []string {
 		var out []string
-		for _, is := range parse(t, doc, Options{}) {
+		for _, is := range mustParse(t, doc, Options{}) {
 			out = append(out, is.Fingerprint)
 		}
 		return out
@@ -754,22 +754,28 @@ func TestEmpty(t *testing.T) {
 		`{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": null}]}`,
 		"\xef\xbb\xbf" + `{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "runs": [], "version": "2.1.0"}` + "\n\n",
 	} {
-		got := parse(t, doc, Options{})
+		got := mustParse(t, doc, Options{})
 		if got == nil || len(got) != 0 {
 			t.Errorf("%s: got %#v, want an empty list", doc, got)
 		}
 	}
 }
 
-// TestMultipleRuns: every run is read, each with its own tool and rules.
+// TestMultipleRuns: every run is read, each with its own tool and rules;
+// OnRun learns of every run, one without results too.
 func TestMultipleRuns(t *testing.T) {
 	doc := `{"version": "2.1.0", "runs": [
 		{"tool": {"driver": {"name": "gosec", "rules": [{"id": "G101", "helpUri": "https://securego.io/docs/rules/g101"}]}},
 		 "results": [` + res(`"ruleId": "G101", "level": "error", "message": {"text": "Potential hardcoded credentials"}`) + `]},
 		{"results": [` + res(`"ruleIndex": 0, "message": {"text": "x is unused"}`) + `],
-		 "tool": {"driver": {"name": "Staticcheck", "rules": [{"id": "U1000", "defaultConfiguration": {"level": "warning"}}]}}}
+		 "tool": {"driver": {"name": "Staticcheck", "rules": [{"id": "U1000", "defaultConfiguration": {"level": "warning"}}]}}},
+		{"tool": {"driver": {"name": "ESLint custom"}}, "results": []}
 	]}`
-	got := noFingerprints(parse(t, doc, Options{}))
+	var tools []string
+	got := noFingerprints(mustParse(t, doc, Options{OnRun: func(tool string) { tools = append(tools, tool) }}))
+	if !reflect.DeepEqual(tools, []string{"gosec", "staticcheck", "ESLint custom"}) {
+		t.Errorf("OnRun told %q", tools)
+	}
 	diff(t, got, []plumb.Issue{
 		{Tool: "gosec", RuleKey: "G101", Message: "Potential hardcoded credentials", Category: "secret", Level: "high", Status: "open",
 			DocumentationURL: "https://securego.io/docs/rules/g101", Path: "a.go", StartLine: ip(10), EndLine: ip(10)},
@@ -814,9 +820,9 @@ func TestErrors(t *testing.T) {
 		{"result without rule", sarifLog("x", "", res(`"message": {"text": "m"}`)),
 			ParseError{Path: "runs[0].results[0].ruleId", Line: 1, Column: 92, Offset: 91, Msg: "expected the rule that produced the result (ruleId, rule.id or ruleIndex); the result has none"}},
 		{"ruleIndex out of range", sarifLog("x", `{"id": "A"}`, res(`"ruleIndex": 3, "message": {"text": "m"}`)),
-			ParseError{Path: "runs[0].results[0].ruleIndex", Line: 1, Msg: "expected an index into runs[0].tool.driver.rules (1 rules), found 3"}},
+			ParseError{Path: "runs[0].results[0].ruleIndex", Line: 1, Column: 103, Offset: 102, Msg: "expected an index into runs[0].tool.driver.rules (1 rules), found 3"}},
 		{"toolComponent out of range", sarifLog("x", "", res(`"rule": {"id": "A", "toolComponent": {"index": 0}}, "message": {"text": "m"}`)),
-			ParseError{Path: "runs[0].results[0].rule.toolComponent.index", Line: 1, Msg: "expected an index into runs[0].tool.extensions (0 components), found 0"}},
+			ParseError{Path: "runs[0].results[0].rule.toolComponent.index", Line: 1, Column: 92, Offset: 91, Msg: "expected an index into runs[0].tool.extensions (0 components), found 0"}},
 		{"unknown level", "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": \"x\"}}, \"results\": [\n" + res(`"ruleId": "R", "message": {"text": "m"},`+"\n"+`   "level": "fatal"`) + "]}]}",
 			ParseError{Path: "runs[0].results[0].level", Line: 3, Column: 13, Offset: 238, Msg: "expected one of error, warning, note, none, found \"fatal\""}},
 		{"unknown kind", sarifLog("x", "", res(`"ruleId": "R", "kind": "failed", "message": {"text": "m"}`)),
@@ -887,7 +893,7 @@ func TestLargeReport(t *testing.T) {
 	}
 	b.WriteString("\n  ]\n }]\n}\n")
 	doc := b.String()
-	got := parse(t, doc, Options{})
+	got := mustParse(t, doc, Options{})
 	if len(got) != n || got[n-1].Message != fmt.Sprintf("finding %d", n-1) {
 		t.Fatalf("got %d issues", len(got))
 	}

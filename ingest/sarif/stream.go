@@ -286,35 +286,42 @@ func (s *stream) skip(path string) error {
 	}
 }
 
-// raw reads one value whole and returns it with its start offset.
-func (s *stream) raw(path string) (json.RawMessage, int64, error) {
-	var raw json.RawMessage
-	if err := s.dec.Decode(&raw); err != nil {
-		return nil, 0, s.jsonErr(path, err)
+// bytes returns the kept bytes [from, to), or nil when they are gone. The
+// slice is valid until the next release.
+func (l *lineReader) bytes(from, to int64) []byte {
+	if from < l.tailStart || to > l.total || from > to {
+		return nil
 	}
-	return raw, s.dec.InputOffset() - int64(len(raw)), nil
+	return l.tail[from-l.tailStart : to-l.tailStart]
 }
 
-// decode reads one value into v. Type errors name the exact element.
-func (s *stream) decode(path string, v any) (json.RawMessage, int64, error) {
-	raw, start, err := s.raw(path)
-	if err != nil {
-		return nil, 0, err
+// decode reads one value into v and returns its bytes (valid until the next
+// release) and start offset. Type errors name the exact element.
+func (s *stream) decode(path string, v any) ([]byte, int64, error) {
+	before := s.dec.InputOffset()
+	err := s.dec.Decode(v)
+	var te *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &te) {
+		return nil, 0, s.jsonErr(path, err)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			rel, at := pathAt(raw, te.Offset)
-			return nil, 0, s.errAt(joinPath(path, rel), start+at, "expected %s, found %s", jsonKind(te.Type), te.Value)
-		}
-		return nil, 0, s.errAt(path, start, "%v", err)
+	// The decoder consumed the separator before the value; the value's
+	// data (which type errors count from) starts after it.
+	data := s.lr.skip(before, space)
+	if b := s.lr.bytes(data, data+1); len(b) == 1 && (b[0] == ',' || b[0] == ':') {
+		data++
+	}
+	start := s.lr.skip(data, space)
+	raw := s.lr.bytes(start, s.dec.InputOffset())
+	if te != nil {
+		rel, at := pathAt(raw, te.Offset-(start-data))
+		return nil, 0, s.errAt(joinPath(path, rel), start+at, "expected %s, found %s", jsonKind(te.Type), te.Value)
 	}
 	return raw, start, nil
 }
 
 // elementErr is a validation error about the element at relative path rel
 // inside a raw value that started at start.
-func (s *stream) elementErr(path string, raw json.RawMessage, start int64, rel, format string, args ...any) *ParseError {
+func (s *stream) elementErr(path string, raw []byte, start int64, rel, format string, args ...any) *ParseError {
 	return s.errAt(joinPath(path, rel), start+offsetOf(raw, rel), format, args...)
 }
 
