@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -78,6 +79,11 @@ type capReader struct {
 
 func (c *capReader) Read(p []byte) (int, error) {
 	if c.left <= 0 {
+		// At the limit: within it only if the stream ends here.
+		var one [1]byte
+		if n, err := c.r.Read(one[:]); n == 0 && err != nil {
+			return 0, err
+		}
 		return 0, errDecompressedTooLarge
 	}
 	if int64(len(p)) > c.left {
@@ -134,7 +140,9 @@ func (b *limitedBody) parseFailure(err error) error {
 
 // idempotent runs an upload once per Idempotency-Key: a retry with the same
 // key and the same request line replays the first response.
-func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, run func() (int, any, error)) error {
+// replay, when not nil, sets the headers of a replayed answer from its body
+// (the Location of a created build).
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func() (int, any, error)) error {
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
 		status, body, err := run()
@@ -152,6 +160,9 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		return err
 	}
 	if done {
+		if replay != nil {
+			replay(w.Header(), body)
+		}
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
@@ -185,10 +196,28 @@ type coverageUploadView struct {
 	MissedLines  int64  `json:"missedLines"`
 }
 
+// commitSHAPattern is a commit SHA as uploads give it (docs/ingest.md).
+var commitSHAPattern = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
+
+// checkCommitSHA reports a commitSha that is not 7 to 64 hex digits.
+func checkCommitSHA(fail func(string, ...any), what, sha string) {
+	if sha != "" && !commitSHAPattern.MatchString(sha) {
+		fail("%s must be a commit SHA of 7 to 64 hexadecimal digits, got %q.", what, sha)
+	}
+}
+
 // commitParams reads the commit a report belongs to: commitSha (required),
 // branch and tag.
 func commitParams(q *query) (sha, branch, tag string) {
-	sha = strings.ToLower(strings.TrimSpace(q.required("commitSha", 7)))
+	raw, present := q.single("commitSha")
+	if !present {
+		q.fail("Query parameter commitSha is required.")
+	}
+	checkCommitSHA(q.fail, "Query parameter commitSha", strings.TrimSpace(raw))
+	if present && strings.TrimSpace(raw) == "" {
+		q.fail("Query parameter commitSha must not be empty.")
+	}
+	sha = strings.ToLower(strings.TrimSpace(raw))
 	branch, _ = q.single("branch")
 	tag, _ = q.single("tag")
 	branch = strings.TrimPrefix(branch, "refs/heads/")
@@ -215,7 +244,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func() (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -224,6 +253,9 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		f := coverage.Format(format)
 		if f == "" {
 			head, _ := br.Peek(16 << 10)
+			if body.exceeded {
+				return 0, nil, tooLarge(body.limit)
+			}
 			if len(bytes.TrimSpace(head)) == 0 {
 				return 0, nil, plumb.Errorf(plumb.EINVALID, "The coverage report is empty.")
 			}
@@ -233,7 +265,22 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		}
 		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, UploadedAt: s.now()}
 		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
-			return coverage.Parse(br, f, opt, coverage.Emit(emit))
+			// A failure to read or parse the report is the client's: it is
+			// answered here, before the store would take a reader's
+			// "unexpected EOF" for a lost database (503). The store's own
+			// errors, met while emitting, go back to it as they are.
+			var emitErr error
+			err := coverage.Parse(br, f, opt, func(cf coverage.File) error {
+				if err := emit(cf); err != nil {
+					emitErr = err
+					return err
+				}
+				return nil
+			})
+			if err != nil && emitErr == nil {
+				return body.parseFailure(err)
+			}
+			return err
 		})
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
@@ -280,18 +327,6 @@ func sarifOptions(q *query) sarif.Options {
 	return o
 }
 
-func toolsOf(issues []plumb.Issue) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, is := range issues {
-		if !seen[is.Tool] {
-			seen[is.Tool] = true
-			out = append(out, is.Tool)
-		}
-	}
-	return out
-}
-
 func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *call) error {
 	p, err := s.ingestProject(r.Context(), c)
 	if err != nil {
@@ -308,16 +343,24 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func() (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
+		}
+		// The tools of every run, clean runs (no results) included: their
+		// earlier issues of the commit are replaced (by none).
+		var tools []string
+		opt.OnRun = func(tool string) {
+			if !plumb.Contains(tools, tool) {
+				tools = append(tools, tool)
+			}
 		}
 		issues, err := sarif.Parse(body, opt)
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at, Issues: issues}, toolsOf(issues))
+		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at, Issues: issues}, tools)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -357,7 +400,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
 	}
 	opt := sarifOptions(c.query)
-	return s.idempotent(w, r, p, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func() (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -375,6 +418,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		if strings.TrimSpace(up.CommitSHA) == "" {
 			q.fail("Field commitSha is required.")
 		}
+		checkCommitSHA(q.fail, "Field commitSha", strings.TrimSpace(up.CommitSHA))
 		if strings.TrimSpace(up.Branch) == "" {
 			q.fail("Field branch is required.")
 		}
@@ -382,7 +426,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		if err := q.err(); err != nil {
 			return 0, nil, err
 		}
-		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(up.CommitSHA),
+		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
 			AnalyzedAt: at, Removed: up.Removed, FullTree: up.FullTree == nil || *up.FullTree}
 		for _, f := range up.Files {
 			if mapped, ok := coverage.MapPath(f.Path, coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}); ok {
@@ -447,13 +491,25 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	if b.Status == "running" {
 		b.StartedAt = &b.SubmittedAt
 	}
-	// With an Idempotency-Key a retried "build start" creates one build.
-	return s.idempotent(w, r, p, func() (int, any, error) {
+	location := func(h http.Header, id string) {
+		h.Set("Location", fmt.Sprintf("%s/gh/%s/projects/%s/builds/%s", s.baseURL(r), c.params["owner"], c.params["project"], id))
+	}
+	// With an Idempotency-Key a retried "build start" creates one build; its
+	// replayed answer carries the Location too.
+	replay := func(h http.Header, body string) {
+		var v struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal([]byte(body), &v) == nil && v.ID != "" {
+			location(h, v.ID)
+		}
+	}
+	return s.idempotent(w, r, p, replay, func() (int, any, error) {
 		b, err := s.store.AddBuild(r.Context(), b)
 		if err != nil {
 			return 0, nil, err
 		}
-		w.Header().Set("Location", fmt.Sprintf("%s/gh/%s/projects/%s/builds/%s", s.baseURL(r), c.params["owner"], c.params["project"], b.ID))
+		location(w.Header(), b.ID)
 		return http.StatusCreated, newBuildView(b, s.now()), nil
 	})
 }

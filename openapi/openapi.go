@@ -43,7 +43,8 @@ const description = "Code-quality data of source repositories (Projects) grouped
 	"Responses are JSON; list operations can also answer `application/x-ndjson` or `text/csv`, chosen by the Accept header " +
 	"(no Accept or `*/*` gives JSON). Errors are always JSON: `{\"errors\":[{\"status\",\"title\",\"detail\"}]}`. " +
 	"Responses to a request with a valid token carry the `x-ratelimit-*` headers. " +
-	"Timestamps are RFC 3339 in UTC with `Z` and whole seconds; IDs are UUIDs."
+	"Timestamps are RFC 3339 in UTC with `Z` and whole seconds; IDs are UUIDs.\n\n" +
+	"The operations tagged Ingestion, below `/ingest`, take what CI sends: coverage reports, SARIF findings, analysis snapshots and build states."
 
 func build() *document {
 	return &document{
@@ -58,9 +59,10 @@ func build() *document {
 			Headers:    headers(),
 			Responses:  responses(),
 			SecuritySchemes: newOmap[*securityScheme]().set("bearerAuth", &securityScheme{
-				Type:        "http",
-				Scheme:      "bearer",
-				Description: "An API token generated in the service's web settings: `Authorization: Bearer <token>`.",
+				Type:   "http",
+				Scheme: "bearer",
+				Description: "An API token generated in the service's web settings: `Authorization: Bearer <token>`. " +
+					"The Ingestion operations also take a project upload token (`plbu_…`), which the other operations refuse.",
 			}),
 		},
 	}

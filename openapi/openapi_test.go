@@ -175,9 +175,50 @@ func docsPaths(t *testing.T) map[string][]string {
 	return out
 }
 
+// ingestDocsPaths parses the endpoint table of docs/ingest.md, whose paths
+// are below /ingest/gh/{workspace}/projects/{project} ("…"): path -> methods.
+func ingestDocsPaths(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile("../docs/ingest.md")
+	if err != nil {
+		t.Fatalf("reading docs/ingest.md: %v", err)
+	}
+	_, section, ok := strings.Cut(string(data), "## Endpoints")
+	if !ok {
+		t.Fatal("docs/ingest.md has no Endpoints section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !strings.Contains(section, "below `/ingest/gh/{workspace}/projects/{project}`") {
+		t.Fatal("docs/ingest.md's Endpoints section does not say what … stands for")
+	}
+	row := regexp.MustCompile("^\\| `([A-Z]+) …(/[^`]*)` \\|")
+	out := map[string][]string{}
+	for _, line := range strings.Split(section, "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			path := ingestPrefix + m[2]
+			out[path] = append(out[path], m[1])
+			sort.Strings(out[path])
+		}
+	}
+	if len(out) != 5 {
+		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 5: %v", len(out), out)
+	}
+	return out
+}
+
+const ingestPrefix = "/ingest" + project
+
+// TestPathsMatchDocs: the v1 operations are exactly docs/api.md's path table,
+// the ingestion operations (below /ingest) exactly docs/ingest.md's.
 func TestPathsMatchDocs(t *testing.T) {
 	d := loadJSON(t)
 	want := docsPaths(t)
+	for path, methods := range ingestDocsPaths(t) {
+		if _, dup := want[path]; dup {
+			t.Fatalf("%s is in both docs/api.md and docs/ingest.md", path)
+		}
+		want[path] = methods
+	}
 	got := map[string][]string{}
 	for key := range d.operations(t) {
 		method, path, _ := strings.Cut(key, " ")
@@ -409,6 +450,12 @@ func TestSchemaRequiredLists(t *testing.T) {
 		"BuildList":            "data meta",
 		"ComponentList":        "data",
 		"MetricValueList":      "data",
+		"CoverageUploadResult": "id commitSha branch tag coverageTag format files coveredLines missedLines",
+		"SnapshotResult":       "id commitSha branch analyzedAt issues current",
+		"AnalysisUpload":       "commitSha branch",
+		"AnalysisFile":         "path",
+		"BuildCreate":          "type branchName commitSha",
+		"BuildStatusReport":    "status",
 	}
 	for name, fields := range want {
 		s := d.deref(t, map[string]any{"$ref": "#/components/schemas/" + name})
@@ -423,7 +470,9 @@ func TestSchemaRequiredLists(t *testing.T) {
 		for p := range s["properties"].(map[string]any) {
 			props = append(props, p)
 		}
-		if name != "ApplicationCreate" && name != "ComponentWrite" && name != "Issue" && name != "IssueLocation" && len(props) != len(got) {
+		optional := map[string]bool{"ApplicationCreate": true, "ComponentWrite": true, "Issue": true, "IssueLocation": true,
+			"AnalysisUpload": true, "AnalysisFile": true, "BuildCreate": true, "BuildStatusReport": true}
+		if !optional[name] && len(props) != len(got) {
 			t.Errorf("%s has properties %v beyond the required ones", name, props)
 		}
 	}
@@ -450,9 +499,13 @@ func TestResponses(t *testing.T) {
 	d := loadJSON(t)
 	rateLimit := []string{"x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource"}
 	for key, op := range d.operations(t) {
-		method, _, _ := strings.Cut(key, " ")
+		method, path, _ := strings.Cut(key, " ")
+		ingestion := strings.HasPrefix(path, "/ingest/")
 		codes := statuses(t, op)
 		success := map[string]string{"GET": "200", "PUT": "200", "POST": "201", "DELETE": "204"}[method]
+		if key == "POST "+ingestPrefix+"/builds/{buildId}/status" {
+			success = "200" // a status report changes an existing build
+		}
 		if codes[0] != success {
 			t.Errorf("%s: success status %s, want %s", key, codes[0], success)
 		}
@@ -470,11 +523,12 @@ func TestResponses(t *testing.T) {
 				t.Errorf("%s: %s documented = %v, want %v", key, code, !isBody, isBody)
 			}
 		}
-		conflict := key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
+		// Ingestion: Idempotency-Key conflicts, impossible build transitions.
+		conflict := ingestion || key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
 		if slices.Contains(codes, "409") != conflict {
 			t.Errorf("%s: 409 documented = %v, want %v", key, !conflict, conflict)
 		}
-		if (strings.Contains(key, "/components") || key == "POST /gh/{ownerKeyOrId}/applications") && !slices.Contains(codes, "403") {
+		if (ingestion || strings.Contains(key, "/components") || key == "POST /gh/{ownerKeyOrId}/applications") && !slices.Contains(codes, "403") {
 			t.Errorf("%s: no 403 response", key)
 		}
 
@@ -525,7 +579,9 @@ func TestResponses(t *testing.T) {
 				if _, ok := h["Link"]; ok != paginated[key] {
 					t.Errorf("%s %s: Link header documented = %v, want %v", key, code, ok, paginated[key])
 				}
-				if _, ok := h["Location"]; ok != (code == "201") {
+				// Uploads create no resource with an address of its own.
+				wantLocation := code == "201" && (!ingestion || strings.HasSuffix(path, "/builds"))
+				if _, ok := h["Location"]; ok != wantLocation {
 					t.Errorf("%s %s: Location header documented = %v", key, code, ok)
 				}
 			}

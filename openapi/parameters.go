@@ -94,5 +94,6 @@ func parameters() *omap[*param] {
 		enum(seriesIntervals...).withDefault("week")))
 	m.set("seriesMetric", arrayQueryParam("metric", "Metric keys to include.", ref("MetricKey"), "LOC", "COV"))
 	m.set("seriesCategory", arrayQueryParam("category", "Metric categories to include.", ref("MetricCategory"), "size", "coverage"))
+	ingestParameters(m)
 	return m
 }

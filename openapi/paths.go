@@ -25,6 +25,11 @@ type endpoint struct {
 	errors       []int    // operation-specific errors (400, 403, 404, 409)
 	uncounted    bool     // not rate limited: no 429
 	public       bool     // no token needed
+
+	// Ingestion operations (docs/ingest.md).
+	report      string         // raw report request body (any media type) described so; "" for none
+	idempotent  bool           // Idempotency-Key request header, Idempotent-Replayed response header
+	errorDetail map[int]string // errors described for this operation (inline) instead of by the shared responses
 }
 
 const (
@@ -37,6 +42,7 @@ const (
 	tagComponents   = "Components"
 	tagRateLimit    = "Rate limit"
 	tagDescription  = "API description"
+	tagIngestion    = "Ingestion"
 )
 
 var tags = []tag{
@@ -49,11 +55,14 @@ var tags = []tag{
 	{tagComponents, "Named sets of path globs of a Project, and their metrics."},
 	{tagRateLimit, "The token's rate limit status."},
 	{tagDescription, "This OpenAPI description."},
+	{tagIngestion, "Uploads from CI (docs/ingest.md): coverage reports, SARIF findings, analysis snapshots and build states, below /ingest so the v1 paths stay as specified. " +
+		"They take a project admin's user token or the project's upload token (`plbu_…`), which the other operations refuse (401)."},
 }
 
 const (
 	project   = "/gh/{ownerKeyOrId}/projects/{projectKeyOrId}"
 	component = project + "/components/{componentIdOrName}"
+	ingest    = "/ingest" + project
 )
 
 var pageParams = []string{"pageLimit", "pageOffset"}
@@ -232,8 +241,9 @@ var pathParamPattern = regexp.MustCompile(`\{([^{}]+)\}`)
 // paths builds the paths object from the endpoints table, in table order.
 func paths() *omap[*pathItem] {
 	m := newOmap[*pathItem]()
-	for i := range endpoints {
-		ep := &endpoints[i]
+	all := append(slices.Clone(endpoints), ingestEndpoints...)
+	for i := range all {
+		ep := &all[i]
 		item, ok := m.get(ep.path)
 		if !ok {
 			item = &pathItem{}
@@ -273,8 +283,21 @@ func (ep *endpoint) operation() *operation {
 	for _, name := range ep.query {
 		op.Parameters = append(op.Parameters, paramRef(name))
 	}
-	if ep.body != "" {
+	if ep.idempotent {
+		op.Parameters = append(op.Parameters, paramRef("idempotencyKey"))
+	}
+	switch {
+	case ep.body != "":
 		op.RequestBody = &requestBody{Required: true, Content: jsonContent(ref(ep.body))}
+	case ep.report != "":
+		report := func() *schema { return str().withFormat("binary").withDescription(ep.report) }
+		op.RequestBody = &requestBody{
+			Description: ep.report,
+			Required:    true,
+			Content: newOmap[*mediaType]().
+				set(mediaOctetStream, &mediaType{Schema: report()}).
+				set(mediaAny, &mediaType{Schema: report()}),
+		}
 	}
 
 	status := ep.status
@@ -289,6 +312,12 @@ func (ep *endpoint) operation() *operation {
 		return op
 	}
 	for _, code := range ep.errorStatuses() {
+		if detail, ok := ep.errorDetail[code]; ok {
+			d := errorDefFor(code)
+			d.description = detail
+			op.Responses.set(statusKey(code), errorResponse(d, d.rateLimit))
+			continue
+		}
 		op.Responses.set(statusKey(code), responseRef(errorResponseName(code)))
 	}
 	return op
@@ -303,7 +332,7 @@ func (ep *endpoint) errorStatuses() []int {
 	if !ep.uncounted {
 		codes = append(codes, http.StatusTooManyRequests)
 	}
-	if ep.body != "" {
+	if ep.body != "" || ep.report != "" {
 		codes = append(codes, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	slices.Sort(codes)
@@ -314,6 +343,9 @@ func (ep *endpoint) success() *response {
 	r := &response{Description: ep.okDesc, Headers: newOmap[*header]()}
 	if ep.location {
 		r.Headers.set("Location", headerRef("Location"))
+	}
+	if ep.idempotent {
+		r.Headers.set("Idempotent-Replayed", headerRef("IdempotentReplayed"))
 	}
 	if ep.paginated {
 		r.Headers.set("Link", headerRef("Link"))

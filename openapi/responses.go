@@ -10,6 +10,9 @@ const (
 	mediaJSON   = "application/json"
 	mediaNDJSON = "application/x-ndjson"
 	mediaCSV    = "text/csv"
+	// An upload's raw report: any media type.
+	mediaOctetStream = "application/octet-stream"
+	mediaAny         = "*/*"
 )
 
 func headerRef(name string) *header     { return &header{Ref: "#/components/headers/" + name} }
@@ -74,6 +77,10 @@ func headers() *omap[*header] {
 	m.set("WWW-Authenticate", &header{Description: `The authentication scheme: Bearer realm="plumb".`, Required: true, Schema: str()})
 	m.set("Allow", &header{Description: "The methods the path supports.", Required: true, Schema: str()})
 	m.set("Retry-After", &header{Description: "Whole seconds until the rate limit window resets (at least 1).", Required: true, Schema: integer().withMin(1)})
+	m.set("IdempotentReplayed", &header{
+		Description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key and request line (nothing was stored again); absent otherwise.",
+		Schema:      enum("true"),
+	})
 	return m
 }
 

@@ -307,5 +307,6 @@ func schemas() *omap[*schema] {
 		req("errors", arrayOf(ref("ErrorObject")).withMinItems(1)),
 	))
 
+	ingestSchemas(m)
 	return m
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -32,6 +33,20 @@ import (
 
 // bDemoToken is the demo user's plaintext token in the demo source.
 const bDemoToken = "plb_backends0123456789abcdefghijklmnopqrst"
+
+// raceEnabled reports whether the test binary was built with -race. The race
+// detector slows the pure-Go SQLite driver down some twentyfold, so tests
+// whose point is volume rather than concurrency use smaller sizes under it.
+var raceEnabled = func() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" {
+				return s.Value == "true"
+			}
+		}
+	}
+	return false
+}()
 
 func TestBackendsRoundTrip(t *testing.T) {
 	if sqltest.Backend == "postgres" {
@@ -62,6 +77,11 @@ func TestBackendsRoundTrip(t *testing.T) {
 	}
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
+			if src.name == "demo" && (testing.Short() || raceEnabled) {
+				// Minutes under the race detector, for no concurrency;
+				// TestDatasetRoundTripDemo still imports the demo there.
+				t.Skip("the demo's volume is left out in -short and -race runs")
+			}
 			t.Parallel()
 			pgDSN := sqltest.PostgresDSN(t) // skips without a PostgreSQL server
 

@@ -150,8 +150,8 @@ type coverageIngest struct {
 	at            time.Time
 	defaultBranch string
 	summary       CoverageSummary
-	seen          map[int64]bool
-	getTag        *sql.Stmt // this tag's merged hits of a file
+	seen          map[int64]coverageCount // the stored counts of each file of this report
+	getTag        *sql.Stmt               // this tag's merged hits of a file
 	putTag        *sql.Stmt
 	getAll        *sql.Stmt // every tag's hits of a file
 	putUnion      *sql.Stmt
@@ -161,7 +161,7 @@ func (db *DB) beginCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageIn
 	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
 		return nil, err
 	}
-	ci := &coverageIngest{db: db, ctx: ctx, tx: tx, in: in, at: in.UploadedAt.UTC().Truncate(time.Second), seen: map[int64]bool{},
+	ci := &coverageIngest{db: db, ctx: ctx, tx: tx, in: in, at: in.UploadedAt.UTC().Truncate(time.Second), seen: map[int64]coverageCount{},
 		summary: CoverageSummary{ID: in.ID, CommitSHA: in.CommitSHA, CoverageTag: in.CoverageTag}}
 	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&ci.defaultBranch); errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(fmt.Sprintf("no project %q", in.ProjectID))
@@ -223,67 +223,72 @@ func (ci *coverageIngest) add(files []plumb.CoverageFile) error {
 	}
 	for _, f := range files {
 		id := ids[f.Path]
-		if !ci.seen[id] {
-			ci.seen[id] = true
-			ci.summary.Files++
-		}
-		c, m, _ := countHits(f.Hits)
-		ci.summary.Covered += c
-		ci.summary.Missed += m
-		if err := ci.merge(id, f.Hits); err != nil {
+		counts, err := ci.merge(id, f.Hits)
+		if err != nil {
 			return err
 		}
+		// A file named in several records counts once, merged.
+		prev, seen := ci.seen[id]
+		if !seen {
+			ci.summary.Files++
+		}
+		ci.summary.Covered += counts.covered - prev.covered
+		ci.summary.Missed += counts.missed - prev.missed
+		ci.seen[id] = counts
 	}
 	return nil
 }
 
-// merge merges one file's hits into its (commit, tag) row and refreshes the
-// file's union over every tag of the commit.
-func (ci *coverageIngest) merge(pathID int64, hits []int64) error {
+type coverageCount struct{ covered, missed int64 }
+
+// merge merges one file's hits into its (commit, tag) row, refreshes the
+// file's union over every tag of the commit, and returns the row's counts.
+func (ci *coverageIngest) merge(pathID int64, hits []int64) (coverageCount, error) {
 	ctx, in := ci.ctx, ci.in
 	var blob []byte
 	err := ci.getTag.QueryRowContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID).Scan(&blob)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
-		return err
+		return coverageCount{}, err
 	default:
 		old, err := decodeHits(blob)
 		if err != nil {
-			return err
+			return coverageCount{}, err
 		}
 		hits = plumb.MergeHits(old, hits)
 	}
 	covered, missed, _ := countHits(hits)
+	counts := coverageCount{covered, missed}
 	if _, err := ci.putTag.ExecContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID, encodeHits(hits), covered, missed); err != nil {
-		return err
+		return coverageCount{}, err
 	}
 	// The union over tags: covered when any tag hit the line, missed when
 	// some tag could cover it and none did.
 	rows, err := ci.getAll.QueryContext(ctx, in.ProjectID, in.CommitSHA, pathID)
 	if err != nil {
-		return err
+		return coverageCount{}, err
 	}
 	var union []int64
 	for rows.Next() {
 		if err := rows.Scan(&blob); err != nil {
 			rows.Close()
-			return err
+			return coverageCount{}, err
 		}
 		h, err := decodeHits(blob)
 		if err != nil {
 			rows.Close()
-			return err
+			return coverageCount{}, err
 		}
 		union = unionHits(union, h)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return coverageCount{}, err
 	}
 	uc, um, _ := countHits(union)
 	_, err = ci.putUnion.ExecContext(ctx, in.ProjectID, in.CommitSHA, pathID, uc, um)
-	return err
+	return counts, err
 }
 
 // finish refreshes the commit's coverage measurement. It is dated by the

@@ -1034,7 +1034,7 @@ func bigDatabase(t testing.TB, n int) *DB {
 // the document.
 func TestExportBoundedMemory(t *testing.T) {
 	n := 200_000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 50_000
 	}
 	db := bigDatabase(t, n)

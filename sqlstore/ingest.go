@@ -175,6 +175,12 @@ type BuildUpdate struct {
 func (db *DB) UpdateBuild(ctx context.Context, projectID, buildID string, u BuildUpdate) (plumb.Build, error) {
 	var b plumb.Build
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		// The transition is checked against the status read here: on
+		// PostgreSQL the project lock keeps a concurrent update from
+		// changing it before this one commits (SQLite serialises writers).
+		if err := db.lockProject(ctx, tx, projectID); err != nil {
+			return err
+		}
 		var err error
 		b, err = scanBuild(tx.QueryRowContext(ctx, `SELECT `+buildColumns+` FROM builds WHERE project_id = $1 AND id = $2`, projectID, strings.ToLower(buildID)))
 		if errors.Is(err, sql.ErrNoRows) {

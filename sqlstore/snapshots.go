@@ -560,7 +560,8 @@ func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths [
 	for _, p := range paths {
 		if id, ok := known[p]; ok {
 			out[p] = id
-		} else {
+		} else if _, dup := out[p]; !dup {
+			out[p] = 0 // numbered below, once however often it is named
 			fresh = append(fresh, p)
 		}
 	}
