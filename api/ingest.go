@@ -169,6 +169,13 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		_, err := io.WriteString(w, body)
 		return err
 	}
+	// A failure (even a panic) forgets the key, so a retry runs again.
+	defer func() {
+		if v := recover(); v != nil {
+			_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "")
+			panic(v)
+		}
+	}()
 	status, resp, err := run()
 	if err != nil {
 		_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "")
@@ -414,7 +421,13 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 			}
 			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis is not valid JSON of the documented shape: %v.", err)
 		}
+		if _, err := dec.Token(); err != io.EOF {
+			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis must hold exactly one JSON object; more data follows it.")
+		}
 		q := &query{}
+		if len(up.Files) == 0 && (up.FullTree == nil || *up.FullTree) {
+			q.fail("Field files is empty while fullTree is true, which would remove every file; send the files, or \"fullTree\": false to report issues only.")
+		}
 		if strings.TrimSpace(up.CommitSHA) == "" {
 			q.fail("Field commitSha is required.")
 		}

@@ -975,17 +975,19 @@ func TestIngestAnalysis(t *testing.T) {
 	w.get(t, "/gh/acme/projects/web/files?path=store/x.go", w.Alice).wantStatus(t, http.StatusNotFound)
 
 	t.Run("bad input", func(t *testing.T) {
-		post(`{"commitSha":"`+ingSha+`","branch":"main","sarif":[{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":{}}]}]}`).
+		post(`{"fullTree":false,"commitSha":"`+ingSha+`","branch":"main","sarif":[{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":{}}]}]}`).
 			wantError(t, http.StatusBadRequest, "sarif[0]: SARIF report at runs[0].results")
-		post(`{"branch":"main"}`).wantError(t, http.StatusBadRequest, "commitSha is required")
-		post(`{"commitSha":"`+ingSha+`"}`).wantError(t, http.StatusBadRequest, "branch is required")
-		post(`{"commitSha":"not-a-sha","branch":"main"}`).wantError(t, http.StatusBadRequest, "hexadecimal")
-		post(`{"commitSha":"`+ingSha+`","branch":"main","analyzedAt":"noon"}`).wantError(t, http.StatusBadRequest, "RFC 3339")
-		post(`{"commitSha":"`+ingSha+`","branch":"main","colour":"blue"}`).wantError(t, http.StatusBadRequest, "colour")
+		post(`{"fullTree":false,"branch":"main"}`).wantError(t, http.StatusBadRequest, "commitSha is required")
+		post(`{"fullTree":false,"commitSha":"`+ingSha+`"}`).wantError(t, http.StatusBadRequest, "branch is required")
+		post(`{"fullTree":false,"commitSha":"not-a-sha","branch":"main"}`).wantError(t, http.StatusBadRequest, "hexadecimal")
+		post(`{"fullTree":false,"commitSha":"`+ingSha+`","branch":"main","analyzedAt":"noon"}`).wantError(t, http.StatusBadRequest, "RFC 3339")
+		post(`{"fullTree":false,"commitSha":"`+ingSha+`","branch":"main","colour":"blue"}`).wantError(t, http.StatusBadRequest, "colour")
 		post(`{"commitSha":"`+ingSha+`","branch":"main","files":[{"path":"a","lines":"many"}]}`).wantError(t, http.StatusBadRequest, "documented shape")
 		post(`{"commitSha":"`+ingSha+`","branch":"main","files":[{"path":"a","lines":1,"loc":5}]}`).wantError(t, http.StatusBadRequest, "must not exceed")
 		post(`{"commitSha":"`+ingSha+`","branch":"main","files":[{"path":"a","lines":1},{"path":"a","lines":1}]}`).wantError(t, http.StatusBadRequest, "twice")
 		post(`not json`).wantError(t, http.StatusBadRequest, "not valid JSON")
+		post(`{"commitSha":"`+ingSha+`","branch":"main"}`).wantError(t, http.StatusBadRequest, "would remove every file")
+		post(`{"fullTree":false,"commitSha":"`+ingSha+`","branch":"main"} {}`).wantError(t, http.StatusBadRequest, "exactly one JSON object")
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, hdr("Content-Type", "text/plain"), `{}`).wantError(t, http.StatusUnsupportedMediaType, "application/json")
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, nil, `{}`).wantError(t, http.StatusUnsupportedMediaType, "application/json")
 		// Nothing stored: the state is the partial analysis'.
@@ -1154,4 +1156,16 @@ func TestIngestRateLimit(t *testing.T) {
 	// The reset lets uploads through again.
 	w.Clock.Advance(time.Hour + time.Second)
 	w.postCoverage(t, w.Upload, q, nil, ingLCOV).wantStatus(t, http.StatusCreated)
+}
+
+// A report that holds no files is refused and stores nothing, whether its
+// format was detected or given.
+func TestIngestEmptyReportRefused(t *testing.T) {
+	w := newIngWorld(t)
+	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "format", "lcov"), nil, "TN:\n").
+		wantError(t, http.StatusBadRequest, "holds no files")
+	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "format", "cobertura"), nil,
+		`<?xml version="1.0"?><coverage line-rate="0"><sources/><packages/></coverage>`).
+		wantError(t, http.StatusBadRequest, "holds no files")
+	w.get(t, "/gh/acme/projects/web/coverage/file?reference="+ingSha+"&path=src/a.c", w.Alice).wantStatus(t, http.StatusNotFound)
 }

@@ -132,6 +132,9 @@ func (db *DB) IngestCoverage(ctx context.Context, in plumb.CoverageInput, read f
 		if err := ci.add(batch); err != nil {
 			return err
 		}
+		if ci.summary.Files == 0 {
+			return plumb.Errorf(plumb.EINVALID, "The coverage report holds no files; nothing was stored.")
+		}
 		if err := ci.finish(); err != nil {
 			return err
 		}
