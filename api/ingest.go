@@ -95,6 +95,11 @@ func (c *capReader) Read(p []byte) (int, error) {
 }
 
 func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (*limitedBody, error) {
+	// A large report takes longer than the server's read and write
+	// timeouts, which suit ordinary requests: an upload gets an hour.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(time.Hour))
+	_ = rc.SetWriteDeadline(time.Now().Add(time.Hour))
 	limit := s.cfg.MaxUploadBytes
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)

@@ -141,9 +141,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.log.Warn("request timed out", "request_id", id, "path", r.URL.Path, "error", err)
 			err = plumb.Errorf(plumb.EUNAVAILABLE, "The request took longer than %s; the service is under strain. Retry in a few seconds.", s.cfg.RequestTimeout)
 		case ctx.Err() != nil:
-			// The client went away: nothing to answer, and nothing to alarm about.
+			// The client went away: nothing to answer (and no default 200:
+			// the connection is dropped), and nothing to alarm about.
 			s.log.Info("client closed the request", "request_id", id, "path", r.URL.Path)
-			return
+			panic(http.ErrAbortHandler)
 		}
 		if sw.wrote {
 			// The response is under way (a stream): cut the connection so the

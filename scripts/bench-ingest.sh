@@ -22,13 +22,19 @@
 #  4. installs lcov-parse and @friedemannsommer/lcov-parser (the versions of
 #     scripts/node-lcov-bench/package.json) into a temp dir, never the repo,
 #     and times them on the 50 MiB LCOV (NODE_RUNS runs, default 3), then the
-#     streaming one on the 1 GiB LCOV (skip with NODE_1G=0).
+#     streaming one on the 1 GiB LCOV (skip with NODE_1G=0). The other two
+#     cannot read it: lcov-parse reads the file into one string, over V8's
+#     string limit (it then fails with a TypeError), and the promise API keeps
+#     every record until V8's heap runs out, after minutes; to see that, set
+#     NODE_1G_PARSERS=lcov-parse,lcov-parser,lcov-parser-stream.
 #
 # The machine is shared: CPU-time figures (MB/cpu-s) are steadier than
 # wall-clock ones; the load average is printed before each step.
 # STEPS (default "bench parse e2e node") picks the steps after generating;
 # PLUMB_BIN runs the end-to-end step with that plumb binary instead of one
 # built from this checkout.
+# The server reads an upload within its 60 s ReadTimeout (cmd/plumb/serve.go):
+# on a loaded machine the 1 GiB upload can take longer, and fails.
 # Needs go, curl, node and npm; GNU time for the clients' RSS (apt-get install -y time).
 # Usage: scripts/bench-ingest.sh [workdir]   (figures go to docs/benchmarks.md by hand)
 set -euo pipefail
@@ -139,6 +145,14 @@ clientrss() { # clientrss TIMEFILE WHAT
   awk -v what="$2" -F': ' '/Maximum resident set size/ {rss=$2} /User time/ {u=$2} /System time/ {s=$2}
     END {printf "%s: CPU %.1f s (user %.1f, system %.1f), peak RSS %.1f MiB\n", what, u+s, u, s, rss/1024}' "$1"
 }
+# check ANSWER: compares the files, covered and missed lines the server
+# answered (the CLI's line or the JSON) with genlcov's totals of the file.
+check() {
+  local want got
+  want=$(sed -E 's/.*, ([0-9]+) files, [0-9]+ coverable lines: ([0-9]+) covered, ([0-9]+) missed.*/\1 \2 \3/' "$lcov1g.totals")
+  got=$(echo "$1" | sed -nE 's/.* ([0-9]+) files, ([0-9]+) covered \/ ([0-9]+) missed.*/\1 \2 \3/p; s/.*"files":([0-9]+),"coveredLines":([0-9]+),"missedLines":([0-9]+).*/\1 \2 \3/p')
+  if [ "$want" = "$got" ]; then echo "answer matches genlcov's totals (files covered missed: $got)"; else echo "ANSWER MISMATCH: got '$got', genlcov wrote '$want'"; fi
+}
 timed() { # timed TIMEFILE CMD...: runs CMD under GNU time when there is one
   local out=$1
   shift
@@ -154,9 +168,10 @@ if step e2e; then
   start=$(date +%s.%N)
   echo "\$ plumb upload coverage $lcov1g --url http://$addr --token … --project bench/cli --commit $sha --branch main --strip-prefix $prefix --timeout 0 --retries 0"
   timed "$work/time-cli.txt" "$work/plumb" upload coverage "$lcov1g" --url "http://$addr" --token "$token" --project bench/cli \
-    --commit "$sha" --branch main --strip-prefix "$prefix" --timeout 0 --retries 0 && rc=0 || rc=$?
+    --commit "$sha" --branch main --strip-prefix "$prefix" --timeout 0 --retries 0 > "$work/cli-answer.txt" && rc=0 || rc=$?
   end=$(date +%s.%N)
-  [ "$rc" = 0 ] || echo "UPLOAD FAILED (exit $rc): the figures below are up to the failure"
+  cat "$work/cli-answer.txt"
+  if [ "$rc" = 0 ]; then check "$(cat "$work/cli-answer.txt")"; else echo "UPLOAD FAILED (exit $rc): the figures below are up to the failure"; fi
   report "plumb upload coverage" "$start" "$end" "$cpu0"
   clientrss "$work/time-cli.txt" "plumb upload (client)"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
@@ -177,8 +192,11 @@ if step e2e; then
     -H 'Content-Type: application/octet-stream' "${body[@]}" "$url" > "$work/curl-status.txt" && rc=0 || rc=$?
   end=$(date +%s.%N)
   echo "HTTP $(cat "$work/curl-status.txt") $(cat "$work/curl-answer.json" 2>/dev/null)"
-  grep -q '"coveredLines"' "$work/curl-answer.json" 2>/dev/null ||
+  if grep -q '"coveredLines"' "$work/curl-answer.json" 2>/dev/null; then
+    check "$(cat "$work/curl-answer.json")"
+  else
     echo "UPLOAD FAILED (curl exit $rc, HTTP $(cat "$work/curl-status.txt"), no coverage summary in the answer): the figures below are up to the failure"
+  fi
   report "curl $shown" "$start" "$end" "$cpu0"
   clientrss "$work/time-curl.txt" "curl (client)"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
@@ -195,8 +213,8 @@ if step node; then
   echo "expected: $(sed 's/.*), //; s/, in .*//' "$lcov50.totals")"
   if [ "${NODE_1G:-1}" != 0 ]; then
     load
-    echo "\$ node scripts/node-lcov-bench/bench.mjs --modules \$tmp --runs 1 --parsers lcov-parser-stream $lcov1g"
-    node scripts/node-lcov-bench/bench.mjs --modules "$nodetmp" --runs 1 --parsers lcov-parser-stream "$lcov1g" || true
+    echo "\$ node scripts/node-lcov-bench/bench.mjs --modules \$tmp --runs 1 --parsers ${NODE_1G_PARSERS:-lcov-parser-stream} $lcov1g"
+    node scripts/node-lcov-bench/bench.mjs --modules "$nodetmp" --runs 1 --parsers "${NODE_1G_PARSERS:-lcov-parser-stream}" "$lcov1g" || true
     echo "expected: $(sed 's/.*), //; s/, in .*//' "$lcov1g.totals")"
   fi
 fi

@@ -20,6 +20,19 @@ type issueIndex struct {
 	attrs []uint8             // category<<4 | level<<1 | status (15 × 5 × 2 combinations fit a byte)
 	tool  []uint16            // tool number
 	tools map[string][]uint16 // lower-cased tool name → tool numbers
+	names []string            // tool number → tool name
+}
+
+// toolNames returns the exact tool names a case-insensitive tool filter
+// selects (Unicode case folding, as for paged reads).
+func (x *issueIndex) toolNames(filter []string) []string {
+	var out []string
+	for _, t := range filter {
+		for _, n := range x.tools[strings.ToLower(t)] {
+			out = append(out, x.names[n])
+		}
+	}
+	return out
 }
 
 func packAttrs(category, level, status uint8) uint8 { return category<<4 | level<<1 | status }
@@ -113,6 +126,7 @@ func loadIssueIndex(ctx context.Context, tx *sql.Tx, snapshot int64) (*issueInde
 			toolNum[tool] = num
 			k := strings.ToLower(tool)
 			x.tools[k] = append(x.tools[k], num)
+			x.names = append(x.names, tool)
 		}
 		x.seq = append(x.seq, seq)
 		x.attrs = append(x.attrs, packAttrs(enumCode(plumb.IssueCategories, cat)&15, enumCode(plumb.IssueLevels, lvl)&7, enumCode(plumb.IssueStatuses, st)&1))

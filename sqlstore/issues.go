@@ -47,6 +47,18 @@ func (db *DB) EachIssue(ctx context.Context, projectID string, f plumb.IssueFilt
 			return nil
 		}
 		if f.Page.Limit <= 0 {
+			if len(f.Tools) > 0 {
+				// Tool names match case-insensitively with Unicode folding,
+				// which SQL's lower() does not do: the index turns the
+				// filter into the exact names present.
+				idx, err := db.issueIndexes.get(ctx, tx, projectID, snapshot.Int64, version)
+				if err != nil {
+					return err
+				}
+				if f.Tools = idx.toolNames(f.Tools); len(f.Tools) == 0 {
+					return nil
+				}
+			}
 			return streamIssues(ctx, tx, db.d, snapshot.Int64, f, fn)
 		}
 		idx, err := db.issueIndexes.get(ctx, tx, projectID, snapshot.Int64, version)
@@ -70,31 +82,24 @@ func streamIssues(ctx context.Context, tx *sql.Tx, d dialect, snapshot int64, f 
 	var where strings.Builder
 	args := []any{snapshot, lo.Int64, hi.Int64}
 	where.WriteString(`seq BETWEEN $2 AND $3 AND snapshot_seq = $1`)
-	addIn := func(col string, vals []string, fold bool) {
+	addIn := func(col string, vals []string) {
 		if len(vals) == 0 {
 			return
 		}
-		expr := col
-		if fold {
-			expr = "lower(" + col + ")"
-		}
-		where.WriteString(" AND " + expr + " IN (")
+		where.WriteString(" AND " + col + " IN (")
 		for i, v := range vals {
 			if i > 0 {
 				where.WriteString(", ")
-			}
-			if fold {
-				v = strings.ToLower(v)
 			}
 			args = append(args, v)
 			fmt.Fprintf(&where, "$%d", len(args))
 		}
 		where.WriteString(")")
 	}
-	addIn("category", f.Categories, false)
-	addIn("level", f.Levels, false)
-	addIn("status", f.Statuses, false)
-	addIn("tool", f.Tools, true)
+	addIn("category", f.Categories)
+	addIn("level", f.Levels)
+	addIn("status", f.Statuses)
+	addIn("tool", f.Tools) // exact names (see EachIssue)
 	q := fmt.Sprintf(`SELECT %s FROM issues WHERE %s ORDER BY seq LIMIT %s OFFSET %d`, issueColumns, where.String(), d.noLimit, f.Page.Offset)
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -67,7 +67,7 @@ func lcovGenRecord(w *bytes.Buffer, i int) {
 		b = append(b[:0], "DA:"...)
 		b = strconv.AppendInt(b, int64(l), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c*1000+l), 10)
+		b = strconv.AppendInt(b, int64(c*(1000+l)), 10)
 		b = append(b, '\n')
 		w.Write(b)
 		if l%10 == 0 {

@@ -165,6 +165,7 @@ const api = {
 };
 let failed = false;
 for (const p of opt.parsers) {
+  const t0 = Date.now();
   const child = spawnSync(
     process.execPath,
     [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--modules", opt.modules, "--runs", String(opt.runs), "--child", p, file],
@@ -175,8 +176,14 @@ for (const p of opt.parsers) {
   try {
     r = JSON.parse(line);
   } catch {
-    const why = (child.stderr || child.error?.message || `exit ${child.status} ${child.signal ?? ""}`).trim().split("\n").filter((l) => l.trim()).slice(-1)[0];
-    r = { parser: p, error: why };
+    // The child died: name the error it printed (a JavaScript error, or V8's
+    // "FATAL ERROR: … JavaScript heap out of memory") and when.
+    const lines = (child.stderr || "").split("\n").map((l) => l.trim());
+    const why =
+      lines.find((l) => /^(FATAL ERROR|[A-Za-z]*Error)\b/.test(l)) ||
+      child.error?.message ||
+      `exit ${child.status ?? ""} ${child.signal ?? ""}`.trim();
+    r = { parser: p, error: `${why} (after ${((Date.now() - t0) / 1000).toFixed(0)} s)` };
   }
   const name = `${pkgs[p]} ${version(pkgs[p])}`;
   if (r.error) {
