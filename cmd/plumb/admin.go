@@ -77,12 +77,11 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
-		for _, t := range tokens {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt.Format("2006-01-02T15:04:05Z"), when(t.LastUsedAt), when(t.RevokedAt))
+		rows := make([]tokenRow, len(tokens))
+		for i, t := range tokens {
+			rows[i] = tokenRow{t.ID, t.Name, t.CreatedAt, t.LastUsedAt, t.RevokedAt}
 		}
-		return tw.Flush()
+		return printTokens(stdout, rows)
 	case "token revoke":
 		if err := need(1, "TOKEN_ID"); err != nil {
 			return err
@@ -178,12 +177,11 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
-		for _, t := range tokens {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt.Format("2006-01-02T15:04:05Z"), when(t.LastUsedAt), when(t.RevokedAt))
+		rows := make([]tokenRow, len(tokens))
+		for i, t := range tokens {
+			rows[i] = tokenRow{t.ID, t.Name, t.CreatedAt, t.LastUsedAt, t.RevokedAt}
 		}
-		return tw.Flush()
+		return printTokens(stdout, rows)
 	case "upload-token revoke":
 		if err := need(1, "TOKEN_ID"); err != nil {
 			return err
@@ -204,6 +202,23 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 		return usageError{fmt.Sprintf("unknown command 'plumb %s %s'; run 'plumb help'", noun, verb)}
 	}
 	return nil
+}
+
+// tokenRow is one line of a token listing (user or upload tokens); secrets
+// are never listed.
+type tokenRow struct {
+	ID, Name          string
+	Created           time.Time
+	LastUsed, Revoked *time.Time
+}
+
+func printTokens(w io.Writer, rows []tokenRow) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+	for _, t := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Created.Format("2006-01-02T15:04:05Z"), when(t.LastUsed), when(t.Revoked))
+	}
+	return tw.Flush()
 }
 
 func onOffText(b bool) string {
