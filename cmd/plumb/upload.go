@@ -736,7 +736,7 @@ func uploadCoverage(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 	fs.StringVar(&covTag, "coverage-tag", "", "coverage tag, such as unit or integration")
 	fs.StringVar(&strip, "strip-prefix", "", "prefix removed from report paths")
 	fs.StringVar(&add, "add-prefix", "", "prefix added to report paths")
-	fs.StringVar(&module, "module-path", "", "Go module path removed from Go cover profile paths")
+	fs.StringVar(&module, "module-path", "", "Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -764,6 +764,11 @@ func uploadCoverage(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 	setIf(q, "format", format)
 	setIf(q, "stripPrefix", strip)
 	setIf(q, "addPrefix", add)
+	if module == "" {
+		// Go cover profiles name files by import path: the module path of
+		// the go.mod in the working directory makes them repository-relative.
+		module = goModulePath("go.mod")
+	}
 	setIf(q, "modulePath", module)
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
@@ -1301,4 +1306,20 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 	}
 	fmt.Fprintf(stdout, "build %s is %s\n", firstOf(b.ID, id), firstOf(b.Status, status))
 	return nil
+}
+
+// goModulePath returns the module path declared by a go.mod file, or "" when
+// there is no such file or line.
+func goModulePath(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
 }
