@@ -1,6 +1,10 @@
 package plumb
 
-import "time"
+import (
+	"cmp"
+	"strings"
+	"time"
+)
 
 // User is a person who holds API tokens and belongs to workspaces.
 type User struct {
@@ -183,4 +187,17 @@ func Contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// CompareIssueOrder orders issues for listing: by file path, then start line
+// (an issue without one first), then rule key, then fingerprint.
+func CompareIssueOrder(pathA string, lineA *int, ruleA, fpA string, pathB string, lineB *int, ruleB, fpB string) int {
+	line := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	return cmp.Or(strings.Compare(pathA, pathB), cmp.Compare(line(lineA), line(lineB)),
+		strings.Compare(ruleA, ruleB), strings.Compare(fpA, fpB))
 }

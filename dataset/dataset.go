@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"github.com/plumbhq/plumb"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -788,23 +789,8 @@ func Canonical(in *Document) *Document {
 // first), rule key, fingerprint; the sort is stable, so otherwise equal
 // issues keep their order.
 func SortIssues(is []Issue) {
-	line := func(p *int) int {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
-	sort.SliceStable(is, func(i, j int) bool {
-		a, b := &is[i], &is[j]
-		switch {
-		case a.Path != b.Path:
-			return a.Path < b.Path
-		case line(a.StartLine) != line(b.StartLine):
-			return line(a.StartLine) < line(b.StartLine)
-		case a.RuleKey != b.RuleKey:
-			return a.RuleKey < b.RuleKey
-		}
-		return a.Fingerprint < b.Fingerprint
+	slices.SortStableFunc(is, func(a, b Issue) int {
+		return plumb.CompareIssueOrder(a.Path, a.StartLine, a.RuleKey, a.Fingerprint, b.Path, b.StartLine, b.RuleKey, b.Fingerprint)
 	})
 }
 

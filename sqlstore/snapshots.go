@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -512,15 +511,8 @@ func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 // issue without one first), then rule key, then fingerprint. The sort is
 // stable, so equal issues keep their order.
 func sortIssues(is []plumb.Issue) {
-	line := func(p *int) int {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
 	slices.SortStableFunc(is, func(a, b plumb.Issue) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(line(a.StartLine), line(b.StartLine)),
-			strings.Compare(a.RuleKey, b.RuleKey), strings.Compare(a.Fingerprint, b.Fingerprint))
+		return plumb.CompareIssueOrder(a.Path, a.StartLine, a.RuleKey, a.Fingerprint, b.Path, b.StartLine, b.RuleKey, b.Fingerprint)
 	})
 }
 
