@@ -259,9 +259,6 @@ func TestIngestCredentials(t *testing.T) {
 	})
 
 	t.Run("router and negotiation", func(t *testing.T) {
-		// (With a user token: the router's 404 and 405 authenticate user
-		// tokens only, so an upload token's router errors lack the
-		// rate-limit headers.)
 		w.get(t, ingWeb+"/coverage", w.Carol).wantError(t, http.StatusMethodNotAllowed, "POST")
 		w.do(t, http.MethodPost, ingWeb+"/nope", w.Carol, nil, "x").wantStatus(t, http.StatusNotFound)
 		w.postCoverage(t, w.Upload, q, hdr("Accept", "text/csv"), ingLCOV).wantStatus(t, http.StatusNotAcceptable)

@@ -49,6 +49,10 @@ func (s *Server) routes() {
 		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
 		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
 		rt.add("POST", ingest+"/builds/{build}/status", jsonOnly, s.handleUpdateBuild),
+		rt.add("GET", ingest+"/upload-tokens", jsonOnly, s.handleListUploadTokens),
+		rt.add("POST", ingest+"/upload-tokens", jsonOnly, s.handleCreateUploadToken),
+		rt.add("GET", ingest+"/upload-tokens/{uploadToken}", jsonOnly, s.handleGetUploadToken),
+		rt.add("DELETE", ingest+"/upload-tokens/{uploadToken}", jsonOnly, s.handleRevokeUploadToken),
 	} {
 		r.ingest = true
 	}

@@ -86,12 +86,13 @@ func newRequestID() string {
 
 // pathMinLength is the spec's minimum length of each path parameter.
 var pathMinLength = map[string]int{
-	"owner": 3, "project": 3, "build": 3, "component": 1, "application": 1,
+	"owner": 3, "project": 3, "build": 3, "component": 1, "application": 1, "uploadToken": 1,
 }
 
 var pathParamName = map[string]string{
 	"owner": "ownerKeyOrId", "project": "projectKeyOrId", "build": "buildId",
 	"component": "componentIdOrName", "application": "applicationIdOrName",
+	"uploadToken": "uploadTokenId",
 }
 
 // ServeHTTP checks, in the contract's order: route and method, authentication,
@@ -286,13 +287,17 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 	return tok, err
 }
 
-// optionalAuth authenticates a request if it carries a valid token.
+// optionalAuth authenticates a request if it carries a valid token: a user
+// token or an upload token (so the router's 404 and 405, which answer before
+// a route decides which tokens it takes, carry an upload token's rate-limit
+// headers as its uploads do).
 func (s *Server) optionalAuth(r *http.Request) (plumb.User, plumb.Token, bool) {
 	if r.Header.Get("Authorization") == "" {
 		return plumb.User{}, plumb.Token{}, false
 	}
-	u, tok, err := s.authenticate(r)
-	return u, tok, err == nil
+	var c call
+	tok, err := s.authenticateIngest(r, &c)
+	return c.user, tok, err == nil
 }
 
 // countRequest spends one request of the token's quota and sets the headers.

@@ -132,6 +132,62 @@ var ingestEndpoints = []endpoint{
 			415: "The body is not sent as application/json.",
 		},
 	},
+	{
+		method: http.MethodGet, path: ingest + "/upload-tokens", id: "listUploadTokens", tag: tagIngestion,
+		summary: "List upload tokens",
+		description: "The project's upload tokens, revoked ones included, oldest first (then by id). Secrets are never listed. " +
+			"Needs the user token of a project admin (a workspace admin administers every project of the workspace); an upload token cannot manage tokens.",
+		query:       pageParams,
+		okDesc:      "A page of upload tokens.",
+		result:      ref("UploadTokenList"),
+		paginated:   true,
+		errors:      []int{400, 403, 404},
+		errorDetail: tokenAdminErrors("page[limit] or page[offset] is invalid."),
+	},
+	{
+		method: http.MethodPost, path: ingest + "/upload-tokens", id: "createUploadToken", tag: tagIngestion,
+		summary: "Create an upload token",
+		description: "Creates a project-scoped token for CI (`plbu_…`): it may call this project's upload and build operations and nothing else. " +
+			"The secret is in the answer's `token` field, shown this once; Plumb keeps only its SHA-256. Needs the user token of a project admin.",
+		body:        "UploadTokenCreate",
+		status:      http.StatusCreated,
+		okDesc:      "The created token, with its secret.",
+		result:      ref("UploadTokenCreated"),
+		location:    true,
+		errors:      []int{400, 403, 404},
+		errorDetail: tokenAdminErrors("name is missing, blank, over 100 characters or holds control characters, or the body is not one JSON object."),
+	},
+	{
+		method: http.MethodGet, path: ingest + "/upload-tokens/{uploadTokenId}", id: "getUploadToken", tag: tagIngestion,
+		summary:     "Get an upload token",
+		description: "One upload token of the project (never its secret). Needs the user token of a project admin.",
+		okDesc:      "The upload token.",
+		result:      ref("UploadToken"),
+		errors:      []int{400, 403, 404},
+		errorDetail: tokenAdminErrors("uploadTokenId is empty."),
+	},
+	{
+		method: http.MethodDelete, path: ingest + "/upload-tokens/{uploadTokenId}", id: "revokeUploadToken", tag: tagIngestion,
+		summary: "Revoke an upload token",
+		description: "Revokes the upload token: from now on it answers 401. The token stays listed with its `revokedAt`; revoking it again changes nothing (204). " +
+			"Needs the user token of a project admin.",
+		status:      http.StatusNoContent,
+		okDesc:      "The token is revoked.",
+		errors:      []int{400, 403, 404},
+		errorDetail: tokenAdminErrors("uploadTokenId is empty."),
+	},
+}
+
+// tokenAdminErrors are the errors of the upload-token operations.
+func tokenAdminErrors(bad400 string) map[int]string {
+	return map[int]string{
+		400: bad400,
+		401: ingest401,
+		403: "A user token whose user is not an admin of the project, or an upload token (upload tokens cannot manage tokens).",
+		404: ingest404 + " Or the upload token is not one of the project's.",
+		413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
+		415: "The body is not sent as application/json.",
+	}
 }
 
 // ingestParameters adds the ingestion operations' parameters to
@@ -216,9 +272,27 @@ func ingestSchemas(m *omap[*schema]) {
 		opt("committerLogin", str().withMaxLength(200).withDescription(`Defaults to "".`)),
 		opt("status", enum(buildCreateStatuses...).withDefault("submitted").withDescription("The new build's status; a running build has started when it is submitted.")),
 	))
+	m.set("UploadTokenCreate", object(
+		req("name", str().withMinLength(1).withMaxLength(100).withDescription("What the token is for, such as github-actions; not blank, no control characters.")),
+	))
+	m.set("UploadToken", object(uploadTokenProps()...))
+	m.set("UploadTokenCreated", object(append(uploadTokenProps(),
+		req("token", str().withPattern("^plbu_[0-9A-Za-z]+$").withDescription("The secret, shown only in this answer: send it as `Authorization: Bearer <token>`.")))...))
+	m.set("UploadTokenList", listOf("UploadToken"))
 	m.set("BuildStatusReport", object(
 		req("status", ref("BuildStatus")),
 		opt("statusReason", nullable(str()).withMaxLength(2000).withDescription("Why the build has this status; replaces the previous reason.")),
 		opt("exitCode", nullable(integer()).withDescription("The build's exit code, recorded with a final status.")),
 	))
+}
+
+func uploadTokenProps() []prop {
+	return []prop{
+		req("id", uuid()),
+		req("name", str()),
+		req("createdBy", str().withDescription("The login of the admin who created it, or `cli` for the operator's command.")),
+		req("createdAt", timestamp()),
+		req("lastUsedAt", nullable(timestamp()).withDescription("When the token last authenticated a request; null if never.")),
+		req("revokedAt", nullable(timestamp()).withDescription("When the token was revoked; null while it is valid.")),
+	}
 }

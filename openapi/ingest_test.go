@@ -14,11 +14,15 @@ import (
 // The ingestion operations (docs/ingest.md) under the tag Ingestion.
 
 var ingestOps = map[string]string{
-	"POST " + ingestPrefix + "/coverage":                "uploadCoverage",
-	"POST " + ingestPrefix + "/sarif":                   "uploadSarif",
-	"POST " + ingestPrefix + "/analyses":                "uploadAnalysis",
-	"POST " + ingestPrefix + "/builds":                  "createBuild",
-	"POST " + ingestPrefix + "/builds/{buildId}/status": "reportBuildStatus",
+	"POST " + ingestPrefix + "/coverage":                        "uploadCoverage",
+	"POST " + ingestPrefix + "/sarif":                           "uploadSarif",
+	"POST " + ingestPrefix + "/analyses":                        "uploadAnalysis",
+	"POST " + ingestPrefix + "/builds":                          "createBuild",
+	"POST " + ingestPrefix + "/builds/{buildId}/status":         "reportBuildStatus",
+	"GET " + ingestPrefix + "/upload-tokens":                    "listUploadTokens",
+	"POST " + ingestPrefix + "/upload-tokens":                   "createUploadToken",
+	"GET " + ingestPrefix + "/upload-tokens/{uploadTokenId}":    "getUploadToken",
+	"DELETE " + ingestPrefix + "/upload-tokens/{uploadTokenId}": "revokeUploadToken",
 }
 
 func TestIngestionOperations(t *testing.T) {

@@ -200,8 +200,8 @@ func ingestDocsPaths(t *testing.T) map[string][]string {
 			sort.Strings(out[path])
 		}
 	}
-	if len(out) != 5 {
-		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 5: %v", len(out), out)
+	if len(out) != 7 {
+		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 7: %v", len(out), out)
 	}
 	return out
 }
@@ -489,10 +489,11 @@ var multiFormat = map[string]bool{
 }
 
 var paginated = map[string]bool{
-	"GET /workspaces":                     true,
-	"GET /gh/{ownerKeyOrId}/applications": true,
-	"GET " + project + "/issues":          true,
-	"GET " + project + "/builds":          true,
+	"GET /workspaces":                        true,
+	"GET /gh/{ownerKeyOrId}/applications":    true,
+	"GET " + project + "/issues":             true,
+	"GET " + project + "/builds":             true,
+	"GET " + ingestPrefix + "/upload-tokens": true,
 }
 
 func TestResponses(t *testing.T) {
@@ -524,7 +525,8 @@ func TestResponses(t *testing.T) {
 			}
 		}
 		// Ingestion: Idempotency-Key conflicts, impossible build transitions.
-		conflict := ingestion || key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
+		tokenAdmin := strings.Contains(path, "/upload-tokens")
+		conflict := ingestion && !tokenAdmin || key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
 		if slices.Contains(codes, "409") != conflict {
 			t.Errorf("%s: 409 documented = %v, want %v", key, !conflict, conflict)
 		}
@@ -580,7 +582,7 @@ func TestResponses(t *testing.T) {
 					t.Errorf("%s %s: Link header documented = %v, want %v", key, code, ok, paginated[key])
 				}
 				// Uploads create no resource with an address of its own.
-				wantLocation := code == "201" && (!ingestion || strings.HasSuffix(path, "/builds"))
+				wantLocation := code == "201" && (!ingestion || strings.HasSuffix(path, "/builds") || tokenAdmin)
 				if _, ok := h["Location"]; ok != wantLocation {
 					t.Errorf("%s %s: Location header documented = %v", key, code, ok)
 				}

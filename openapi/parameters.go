@@ -52,6 +52,7 @@ var pathParamDefs = []struct {
 	{"buildId", "Build ID.", 3},
 	{"componentIdOrName", "Component ID or Component name (case-insensitive).", 1},
 	{"applicationIdOrName", "Application ID or Application name (case-insensitive).", 1},
+	{"uploadTokenId", "Upload token ID.", 1},
 }
 
 // parameters returns components/parameters.

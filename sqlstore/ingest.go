@@ -26,53 +26,97 @@ type UploadToken struct {
 const UploadTokenPrefix = "plbu_"
 
 // CreateUploadToken creates an upload token for a project ("WORKSPACE/PROJECT")
-// and returns it with its secret, shown once.
+// and returns it with its secret, shown once. (The operator's command; the
+// API creates tokens with CreateProjectUploadToken.)
 func (db *DB) CreateUploadToken(ctx context.Context, projectRef, name, createdBy string) (UploadToken, string, error) {
+	p, err := db.findProjectByRef(ctx, db.read, projectRef)
+	if err != nil {
+		return UploadToken{}, "", err
+	}
+	return db.CreateProjectUploadToken(ctx, p.ID, name, createdBy)
+}
+
+// CreateProjectUploadToken creates an upload token for the project with id
+// projectID and returns it with its secret, shown once. createdBy says who
+// made it (a user's login, or "cli" for the operator's command).
+func (db *DB) CreateProjectUploadToken(ctx context.Context, projectID, name, createdBy string) (UploadToken, string, error) {
 	secret := UploadTokenPrefix + strings.TrimPrefix(NewTokenSecret(), "plb_")
-	t := UploadToken{ID: NewID(), Name: name, CreatedBy: createdBy, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	t := UploadToken{ID: NewID(), ProjectID: projectID, Name: name, CreatedBy: createdBy, CreatedAt: db.now().UTC().Truncate(time.Second)}
 	if strings.TrimSpace(name) == "" {
 		return t, "", plumb.Errorf(plumb.EINVALID, "an upload token needs a name")
 	}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		p, err := db.findProjectByRef(ctx, tx, projectRef)
-		if err != nil {
-			return err
-		}
-		t.ProjectID = p.ID
-		_, err = tx.ExecContext(ctx, `INSERT INTO upload_tokens (id, project_id, name, hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		_, err := tx.ExecContext(ctx, `INSERT INTO upload_tokens (id, project_id, name, hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 			t.ID, t.ProjectID, t.Name, HashToken(secret), t.CreatedBy, unix(t.CreatedAt))
 		return err
 	})
 	return t, secret, err
 }
 
-// ListUploadTokens lists a project's upload tokens.
+const uploadTokenColumns = `id, project_id, name, created_by, created_at, last_used_at, revoked_at`
+
+func scanUploadToken(row interface{ Scan(...any) error }) (UploadToken, error) {
+	var t UploadToken
+	var created int64
+	var used, revoked sql.NullInt64
+	if err := row.Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &used, &revoked); err != nil {
+		return t, err
+	}
+	t.CreatedAt, t.LastUsedAt, t.RevokedAt = fromUnix(created), fromNullUnix(used), fromNullUnix(revoked)
+	return t, nil
+}
+
+// ListUploadTokens lists a project's upload tokens ("WORKSPACE/PROJECT"),
+// revoked ones included, oldest first.
 func (db *DB) ListUploadTokens(ctx context.Context, projectRef string) ([]UploadToken, error) {
 	p, err := db.findProjectByRef(ctx, db.read, projectRef)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT id, project_id, name, created_by, created_at, last_used_at, revoked_at
-		FROM upload_tokens WHERE project_id = $1 ORDER BY created_at, id`, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []UploadToken
-	for rows.Next() {
-		var t UploadToken
-		var created int64
-		var used, revoked sql.NullInt64
-		if err := rows.Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &used, &revoked); err != nil {
-			return nil, err
-		}
-		t.CreatedAt, t.LastUsedAt, t.RevokedAt = fromUnix(created), fromNullUnix(used), fromNullUnix(revoked)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	err = db.EachUploadToken(ctx, p.ID, plumb.Page{}, func(t UploadToken) error { out = append(out, t); return nil })
+	return out, err
 }
 
-// RevokeUploadToken revokes an upload token; it fails at once from then on.
+// EachUploadToken calls fn for each upload token of the project, revoked
+// ones included, oldest first (then by id), within page (Limit 0: all).
+func (db *DB) EachUploadToken(ctx context.Context, projectID string, page plumb.Page, fn func(UploadToken) error) error {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1
+		ORDER BY created_at, id LIMIT `+db.d.limit(page)+` OFFSET $2`, projectID, page.Offset)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t, err := scanUploadToken(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// FindUploadToken returns the project's upload token with that id.
+func (db *DB) FindUploadToken(ctx context.Context, projectID, id string) (UploadToken, error) {
+	return findUploadToken(ctx, db.read, projectID, id)
+}
+
+func findUploadToken(ctx context.Context, q querier, projectID, id string) (UploadToken, error) {
+	if !isUUID(id) {
+		return UploadToken{}, notFound(fmt.Sprintf("Upload token %q was not found.", id))
+	}
+	t, err := scanUploadToken(q.QueryRowContext(ctx, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1 AND id = $2`, projectID, strings.ToLower(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, notFound(fmt.Sprintf("Upload token %q was not found.", id))
+	}
+	return t, err
+}
+
+// RevokeUploadToken revokes an upload token by id, whatever its project (the
+// operator's command); it fails at once from then on.
 func (db *DB) RevokeUploadToken(ctx context.Context, id string) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE upload_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, db.now().Unix(), id)
@@ -84,6 +128,29 @@ func (db *DB) RevokeUploadToken(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+}
+
+// RevokeProjectUploadToken revokes the project's upload token with that id
+// and returns it; it fails at once from then on. Revoking a revoked token
+// changes nothing (its first revocation time stays).
+func (db *DB) RevokeProjectUploadToken(ctx context.Context, projectID, id string) (UploadToken, error) {
+	var t UploadToken
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if t, err = findUploadToken(ctx, tx, projectID, id); err != nil {
+			return err
+		}
+		if t.RevokedAt != nil {
+			return nil
+		}
+		now := db.now().UTC().Truncate(time.Second)
+		if _, err := tx.ExecContext(ctx, `UPDATE upload_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, now.Unix(), t.ID); err != nil {
+			return err
+		}
+		t.RevokedAt = &now
+		return nil
+	})
+	return t, err
 }
 
 // AuthenticateUpload returns the upload token for a secret, or an

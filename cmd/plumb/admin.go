@@ -79,7 +79,7 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 		}
 		rows := make([]tokenRow, len(tokens))
 		for i, t := range tokens {
-			rows[i] = tokenRow{t.ID, t.Name, t.CreatedAt, t.LastUsedAt, t.RevokedAt}
+			rows[i] = tokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt, LastUsed: t.LastUsedAt, Revoked: t.RevokedAt}
 		}
 		return printTokens(stdout, rows)
 	case "token revoke":
@@ -160,36 +160,47 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 			return err
 		}
 		fmt.Fprintf(stdout, "%s is admin of %s\n", pos[1], pos[0])
-	case "upload-token create":
-		if err := need(1, "WORKSPACE/PROJECT --name NAME"); err != nil {
-			return err
+	case "project upload-token":
+		// The operator's commands, straight on the database; project
+		// admins use "plumb upload-token …" through the API.
+		sub := ""
+		if len(pos) > 0 {
+			sub, pos = pos[0], pos[1:]
 		}
-		t, secret, err := db.CreateUploadToken(ctx, pos[0], name, "cli")
-		if err != nil {
-			return err
+		switch sub {
+		case "create":
+			if len(pos) != 1 || strings.TrimSpace(name) == "" {
+				return usageError{"usage: plumb project upload-token create WORKSPACE/PROJECT --name NAME"}
+			}
+			t, secret, err := db.CreateUploadToken(ctx, pos[0], name, "cli")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "created upload token %s (%s) for %s; it is shown only now:\n%s\n", t.Name, t.ID, pos[0], secret)
+		case "list":
+			if len(pos) != 1 {
+				return usageError{"usage: plumb project upload-token list WORKSPACE/PROJECT"}
+			}
+			tokens, err := db.ListUploadTokens(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			rows := make([]tokenRow, len(tokens))
+			for i, t := range tokens {
+				rows[i] = tokenRow{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, Created: t.CreatedAt, LastUsed: t.LastUsedAt, Revoked: t.RevokedAt}
+			}
+			return printTokens(stdout, rows)
+		case "revoke":
+			if len(pos) != 1 {
+				return usageError{"usage: plumb project upload-token revoke TOKEN_ID"}
+			}
+			if err := db.RevokeUploadToken(ctx, pos[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "revoked upload token %s\n", pos[0])
+		default:
+			return usageError{"usage: plumb project upload-token create|list|revoke …"}
 		}
-		fmt.Fprintf(stdout, "created upload token %s (%s) for %s; it is shown only now:\n%s\n", t.Name, t.ID, pos[0], secret)
-	case "upload-token list":
-		if err := need(1, "WORKSPACE/PROJECT"); err != nil {
-			return err
-		}
-		tokens, err := db.ListUploadTokens(ctx, pos[0])
-		if err != nil {
-			return err
-		}
-		rows := make([]tokenRow, len(tokens))
-		for i, t := range tokens {
-			rows[i] = tokenRow{t.ID, t.Name, t.CreatedAt, t.LastUsedAt, t.RevokedAt}
-		}
-		return printTokens(stdout, rows)
-	case "upload-token revoke":
-		if err := need(1, "TOKEN_ID"); err != nil {
-			return err
-		}
-		if err := db.RevokeUploadToken(ctx, pos[0]); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "revoked upload token %s\n", pos[0])
 	case "application add-project":
 		if err := need(3, "WORKSPACE APPLICATION PROJECT"); err != nil {
 			return err
@@ -205,18 +216,32 @@ func cmdAdmin(ctx context.Context, noun string, args []string, getenv func(strin
 }
 
 // tokenRow is one line of a token listing (user or upload tokens); secrets
-// are never listed.
+// are never listed. CreatedBy is set for upload tokens only.
 type tokenRow struct {
-	ID, Name          string
-	Created           time.Time
-	LastUsed, Revoked *time.Time
+	ID, Name, CreatedBy string
+	Created             time.Time
+	LastUsed, Revoked   *time.Time
 }
 
+// printTokens prints a token listing; upload tokens (whose rows have
+// CreatedBy) get a CREATED BY column.
 func printTokens(w io.Writer, rows []tokenRow) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+	withCreator := false
 	for _, t := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Created.Format("2006-01-02T15:04:05Z"), when(t.LastUsed), when(t.Revoked))
+		withCreator = withCreator || t.CreatedBy != ""
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if withCreator {
+		fmt.Fprintln(tw, "ID\tNAME\tCREATED BY\tCREATED\tLAST USED\tREVOKED")
+	} else {
+		fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+	}
+	for _, t := range rows {
+		creator := ""
+		if withCreator {
+			creator = t.CreatedBy + "\t"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\t%s\n", t.ID, t.Name, creator, t.Created.Format("2006-01-02T15:04:05Z"), when(t.LastUsed), when(t.Revoked))
 	}
 	return tw.Flush()
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -89,8 +92,20 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		if head := env("GITHUB_HEAD_REF"); head != "" {
 			info.Branch = head
 		}
+		// On pull_request events GITHUB_SHA is GitHub's merge of the pull
+		// request into its base, a commit nobody pushed; the event payload
+		// names the pull request's head commit, which is what is reported.
+		if sha, n := githubPullRequestHead(env("GITHUB_EVENT_PATH")); sha != "" {
+			info.Commit = sha
+			if info.PullRequest == 0 {
+				info.PullRequest = n
+			}
+		}
 	case env("GITLAB_CI") != "":
-		info = ciInfo{Provider: "GitLab CI", Commit: env("CI_COMMIT_SHA"), Tag: env("CI_COMMIT_TAG"),
+		// In merged results pipelines CI_COMMIT_SHA is the merge of the
+		// source branch into the target; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA
+		// (set only there) is the merge request's head commit.
+		info = ciInfo{Provider: "GitLab CI", Commit: firstOf(env("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), env("CI_COMMIT_SHA")), Tag: env("CI_COMMIT_TAG"),
 			PullRequest: positive(env("CI_MERGE_REQUEST_IID"))}
 		info.Branch = firstOf(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), env("CI_COMMIT_BRANCH"))
 		if info.Branch == "" && info.Tag == "" {
@@ -127,6 +142,51 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 	info.Branch = strings.TrimPrefix(info.Branch, "refs/heads/")
 	info.Tag = strings.TrimPrefix(info.Tag, "refs/tags/")
 	return info
+}
+
+// githubPullRequestHead reads the head commit and number of the pull request
+// from a GitHub Actions event payload (GITHUB_EVENT_PATH). It returns "" for
+// events without a pull request, and for a payload it cannot read, so the
+// run falls back to GITHUB_SHA.
+func githubPullRequestHead(path string) (sha string, number int) {
+	if path == "" {
+		return "", 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0
+	}
+	defer f.Close()
+	var ev struct {
+		PullRequest *struct {
+			Number int `json:"number"`
+			Head   struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_request"`
+	}
+	// Payloads are small, but the bound keeps a stray file from costing much.
+	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&ev); err != nil || ev.PullRequest == nil {
+		return "", 0
+	}
+	sha = strings.ToLower(strings.TrimSpace(ev.PullRequest.Head.SHA))
+	if !isCommitSHA(sha) {
+		return "", 0
+	}
+	return sha, max(ev.PullRequest.Number, 0)
+}
+
+// isCommitSHA reports whether s is a full SHA-1 or SHA-256 commit id.
+func isCommitSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // stripRemote turns a Jenkins GIT_BRANCH such as origin/feature/x into the

@@ -21,6 +21,26 @@ const (
 // outside a git checkout nothing is added.
 func TestDetectCIFromEnvironment(t *testing.T) {
 	notGit := t.TempDir()
+	// GitHub event payloads (GITHUB_EVENT_PATH), trimmed from real ones.
+	events := t.TempDir()
+	event := func(name, body string) string {
+		p := filepath.Join(events, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prEvent := event("pr.json", `{"action":"synchronize","number":42,"pull_request":{"number":42,"state":"open",
+		"head":{"label":"octo:fix-bug","ref":"fix-bug","sha":"`+strings.ToUpper(shaB)+`","repo":{"full_name":"octo/web"}},
+		"base":{"ref":"main","sha":"3333333333333333333333333333333333333333"},"merge_commit_sha":"`+shaA+`"},
+		"repository":{"full_name":"octo/web"},"sender":{"login":"octo"}}`)
+	pushEvent := event("push.json", `{"ref":"refs/heads/main","after":"`+shaA+`","head_commit":{"id":"`+shaA+`"}}`)
+	brokenEvent := event("broken.json", `{"pull_request":{"head":{"sha":`)
+	badSHAEvent := event("badsha.json", `{"pull_request":{"number":3,"head":{"sha":"not-a-sha"}}}`)
+	prEnv := func(path string) map[string]string {
+		return map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF": "refs/pull/42/merge", "GITHUB_EVENT_NAME": "pull_request",
+			"GITHUB_HEAD_REF": "fix-bug", "GITHUB_EVENT_PATH": path}
+	}
 	cases := []struct {
 		name string
 		env  map[string]string
@@ -38,6 +58,20 @@ func TestDetectCIFromEnvironment(t *testing.T) {
 			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "main"}},
 		{"GitHub pull request by ref name", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF_NAME": "7/merge", "GITHUB_HEAD_REF": "topic"},
 			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "topic", PullRequest: 7}},
+		{"GitHub pull request event: the head commit, not the merge", prEnv(prEvent),
+			ciInfo{Provider: "GitHub Actions", Commit: shaB, Branch: "fix-bug", PullRequest: 42}},
+		{"GitHub pull_request_target: number from the payload", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA,
+			"GITHUB_REF": "refs/heads/main", "GITHUB_EVENT_NAME": "pull_request_target", "GITHUB_HEAD_REF": "fix-bug", "GITHUB_EVENT_PATH": prEvent},
+			ciInfo{Provider: "GitHub Actions", Commit: shaB, Branch: "fix-bug", PullRequest: 42}},
+		{"GitHub push event", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF": "refs/heads/main", "GITHUB_EVENT_PATH": pushEvent},
+			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "main"}},
+		{"GitHub unreadable event file", prEnv(brokenEvent), ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "fix-bug", PullRequest: 42}},
+		{"GitHub event file with a bad sha", prEnv(badSHAEvent), ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "fix-bug", PullRequest: 42}},
+		{"GitHub missing event file", prEnv(filepath.Join(events, "nope.json")), ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "fix-bug", PullRequest: 42}},
+		{"GitLab merged results pipeline: the source branch head", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": shaA,
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_SHA": shaB, "CI_MERGE_REQUEST_IID": "17", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": "mr-branch",
+			"CI_MERGE_REQUEST_EVENT_TYPE": "merged_result"},
+			ciInfo{Provider: "GitLab CI", Commit: shaB, Branch: "mr-branch", PullRequest: 17}},
 		{"GitLab branch", map[string]string{"GITLAB_CI": "true", "CI": "true", "CI_COMMIT_SHA": shaA, "CI_COMMIT_BRANCH": "main", "CI_COMMIT_REF_NAME": "main"},
 			ciInfo{Provider: "GitLab CI", Commit: shaA, Branch: "main"}},
 		{"GitLab tag", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": shaA, "CI_COMMIT_TAG": "v2", "CI_COMMIT_REF_NAME": "v2"},

@@ -229,7 +229,7 @@ func startE2E(t *testing.T, dbURL string) *e2e {
 	e.adminCmd(t, "member", "add", "acme", "cy")
 	e.adminCmd(t, "project", "create", "acme/web", "--default-branch", "main")
 	e.adminCmd(t, "project", "admin", "acme/web", "ada")
-	out := e.adminCmd(t, "upload-token", "create", "acme/web", "--name", "ci")
+	out := e.adminCmd(t, "project", "upload-token", "create", "acme/web", "--name", "ci")
 	e.upload = lastLine(out)
 	if m := regexp.MustCompile(`created upload token ci \(([0-9a-f-]+)\)`).FindStringSubmatch(out); m != nil {
 		e.uploadID = m[1]
@@ -321,6 +321,7 @@ func TestIngestEndToEnd(t *testing.T) {
 			t.Run("sarif", func(t *testing.T) { e2eSARIF(t, e) })
 			t.Run("analysis", func(t *testing.T) { e2eAnalysis(t, e) })
 			t.Run("builds", func(t *testing.T) { e2eBuilds(t, e) })
+			t.Run("upload tokens by a project admin", func(t *testing.T) { e2eUploadTokens(t, e) })
 			t.Run("refusals and exit statuses", func(t *testing.T) { e2eRefusals(t, e) })
 		})
 	}
@@ -500,12 +501,12 @@ func e2eRefusals(t *testing.T, e *e2e) {
 		t.Errorf("a refused upload stored coverage: %d", st)
 	}
 	// A revoked upload token: 401, exit status 1.
-	e.adminCmd(t, "upload-token", "revoke", e.uploadID)
+	e.adminCmd(t, "project", "upload-token", "revoke", e.uploadID)
 	out, errs, code = e.ci(t, e.upload, "upload", "coverage", report, "--commit", "8d8d8d8d8d", "--branch", "main")
 	if code != exitRefused || !strings.Contains(errs, "401") || !strings.Contains(errs, "revoked") {
 		t.Errorf("revoked token: exit %d: %s%s", code, out, errs)
 	}
-	if list := e.adminCmd(t, "upload-token", "list", "acme/web"); !strings.Contains(list, e.uploadID) {
+	if list := e.adminCmd(t, "project", "upload-token", "list", "acme/web"); !strings.Contains(list, e.uploadID) || !strings.Contains(list, "CREATED BY") {
 		t.Errorf("upload-token list: %s", list)
 	}
 	// No server: exit status 3.
@@ -513,5 +514,66 @@ func e2eRefusals(t *testing.T, e *e2e) {
 	out, errs, code = e.ci(t, e.admin, "upload", "coverage", report, "--commit", "8d8d8d8d8d", "--branch", "main")
 	if code != exitGaveUp {
 		t.Errorf("no server: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// e2eUploadTokens: a project admin creates, lists and revokes upload tokens
+// with "plumb upload-token" through the API; the new token uploads, the
+// revoked one is refused at once; a member who is not a project admin and an
+// upload token are refused (exit status 1).
+func e2eUploadTokens(t *testing.T, e *e2e) {
+	secret, errs, code := e.ci(t, e.admin, "upload-token", "create", "--name", "gha")
+	secret = strings.TrimSpace(secret)
+	m := regexp.MustCompile(`created upload token gha \(([0-9a-f-]{36})\) for acme/web`).FindStringSubmatch(errs)
+	if code != 0 || !strings.HasPrefix(secret, "plbu_") || strings.Contains(secret, "\n") || m == nil {
+		t.Fatalf("upload-token create: exit %d, stdout %q, stderr %q", code, secret, errs)
+	}
+	id := m[1]
+	report := filepath.Join(t.TempDir(), "lcov.info")
+	if err := os.WriteFile(report, []byte("SF:src/t.c\nDA:1,1\nend_of_record\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := e.ci(t, secret, "upload", "coverage", report, "--commit", "7e7e7e7e7e", "--branch", "main"); code != 0 {
+		t.Fatalf("upload with the new token: exit %d: %s%s", code, out, errs)
+	}
+	list, errs, code := e.ci(t, e.admin, "upload-token", "list")
+	var row string
+	for _, line := range strings.Split(list, "\n") {
+		if strings.HasPrefix(line, id) {
+			row = line
+		}
+	}
+	// id, name, created by, created, last used (just now), revoked (-).
+	if f := strings.Fields(row); code != 0 || !strings.HasPrefix(list, "ID ") || len(f) != 6 || f[1] != "gha" || f[2] != "ada" || f[4] == "-" || f[5] != "-" {
+		t.Fatalf("upload-token list: exit %d: %q%s", code, list, errs)
+	}
+	if strings.Contains(list, secret) {
+		t.Error("the listing shows the secret")
+	}
+	for _, tok := range []string{e.member, secret} {
+		if out, errs, code := e.ci(t, tok, "upload-token", "revoke", id); code != exitRefused || !strings.Contains(errs, "403") {
+			t.Errorf("revoke refused: exit %d: %s%s", code, out, errs)
+		}
+	}
+	if out, errs, code := e.ci(t, e.admin, "upload-token", "revoke", id); code != 0 || strings.TrimSpace(out) != "revoked upload token "+id {
+		t.Fatalf("upload-token revoke: exit %d: %s%s", code, out, errs)
+	}
+	if out, errs, code := e.ci(t, secret, "upload", "coverage", report, "--commit", "7e7e7e7e7e", "--branch", "main"); code != exitRefused || !strings.Contains(errs, "revoked") {
+		t.Errorf("upload with the revoked token: exit %d: %s%s", code, out, errs)
+	}
+	list, _, _ = e.ci(t, e.admin, "upload-token", "list")
+	for _, line := range strings.Split(list, "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, id) && (len(f) != 6 || f[5] == "-") {
+			t.Errorf("revoked token listed as %q", line)
+		}
+	}
+	// Usage errors: exit status 2, nothing sent.
+	for _, args := range [][]string{{"upload-token", "create"}, {"upload-token", "revoke"}, {"upload-token", "list", "extra"}, {"upload-token", "rotate"}} {
+		if out, errs, code := e.ci(t, e.admin, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s%s", args, code, out, errs)
+		}
+	}
+	if out, errs, code := e.ci(t, e.admin, "upload-token", "revoke", "00000000-0000-7000-8000-000000000000"); code != exitRefused || !strings.Contains(errs, "404") {
+		t.Errorf("revoke an unknown id: exit %d: %s%s", code, out, errs)
 	}
 }

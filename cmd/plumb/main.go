@@ -63,11 +63,11 @@ Administration (all take the database flags):
   plumb project components WORKSPACE/KEY on|off
   plumb project admin WORKSPACE/KEY USER
   plumb application add-project WORKSPACE APPLICATION PROJECT
-  plumb upload-token create WORKSPACE/PROJECT --name NAME   a project-scoped token for CI uploads, printed once
-  plumb upload-token list WORKSPACE/PROJECT
-  plumb upload-token revoke TOKEN_ID
+  plumb project upload-token create WORKSPACE/PROJECT --name NAME   a project-scoped token for CI uploads, printed once
+  plumb project upload-token list WORKSPACE/PROJECT                 (project admins use 'plumb upload-token', below)
+  plumb project upload-token revoke TOKEN_ID
 
-CI uploads, to a running server (all take the upload flags below):
+CI uploads and upload tokens, to a running server (all take the upload flags below):
   plumb upload coverage FILE [--format F] [--coverage-tag T] [--strip-prefix P] [--add-prefix P] [--module-path M]
                                             formats: lcov, cobertura, jacoco, clover, go, simplecov, istanbul (default: detected)
   plumb upload sarif FILE... [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P] [--repo-root DIR]
@@ -80,6 +80,11 @@ CI uploads, to a running server (all take the upload flags below):
   plumb build status ID --status STATUS [--reason R] [--exit-code N]
   plumb build finish ID --status succeeded|failed|skipped|rejected [--exit-code N] [--reason R]
                                             without --status, --exit-code 0 means succeeded and any other code failed
+  plumb upload-token create --name NAME     a project admin creates an upload token for CI (plbu_…); prints only the secret
+  plumb upload-token list                   the project's upload tokens, revoked ones included
+  plumb upload-token revoke TOKEN_ID        the token answers 401 from now on
+                                            (these three take --url, --token, --project, --timeout, --retries;
+                                            --token must be a project admin's API token)
   FILE '-' reads stdin. Reports are streamed gzip-compressed; a progress bar shows on a terminal (never in CI logs).
   Commit, branch, tag and pull request come from GitHub Actions, GitLab CI, CircleCI, Buildkite or Jenkins,
   else from git; the flags override them.
@@ -127,8 +132,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return cmdExport(ctx, rest, getenv, stdout)
 	case "import":
 		return cmdImport(ctx, rest, getenv, stdin, stdout)
-	case "user", "token", "workspace", "member", "project", "application", "upload-token":
+	case "user", "token", "workspace", "member", "project", "application":
 		return cmdAdmin(ctx, cmd, rest, getenv, stdout)
+	case "upload-token":
+		return cmdUploadToken(ctx, rest, getenv, stdout, stderr)
 	case "upload":
 		return cmdUpload(ctx, rest, getenv, stdin, stdout, stderr)
 	case "build":

@@ -86,14 +86,21 @@ type commonFlags struct {
 }
 
 func addCommonFlags(fs *flag.FlagSet, getenv func(string) string) *commonFlags {
-	o := &commonFlags{}
-	fs.StringVar(&o.url, "url", firstOf(getenv("PLUMB_URL"), "http://127.0.0.1:8080"), "server URL")
-	fs.StringVar(&o.token, "token", getenv("PLUMB_TOKEN"), "API token")
-	fs.StringVar(&o.project, "project", getenv("PLUMB_PROJECT"), "WORKSPACE/PROJECT")
+	o := addConnectionFlags(fs, getenv)
 	fs.StringVar(&o.commit, "commit", "", "commit SHA (default: detected)")
 	fs.StringVar(&o.branch, "branch", "", "branch (default: detected)")
 	fs.StringVar(&o.tag, "tag", "", "git tag (default: detected)")
 	fs.StringVar(&o.pr, "pr", "", "pull request number (default: detected)")
+	return o
+}
+
+// addConnectionFlags adds the flags that reach a project's ingestion
+// endpoints: server, token, project, --timeout and --retries.
+func addConnectionFlags(fs *flag.FlagSet, getenv func(string) string) *commonFlags {
+	o := &commonFlags{}
+	fs.StringVar(&o.url, "url", firstOf(getenv("PLUMB_URL"), "http://127.0.0.1:8080"), "server URL")
+	fs.StringVar(&o.token, "token", getenv("PLUMB_TOKEN"), "API token")
+	fs.StringVar(&o.project, "project", getenv("PLUMB_PROJECT"), "WORKSPACE/PROJECT")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "longest the command may take, retries included (0: no limit)")
 	fs.IntVar(&o.retries, "retries", 5, "retries on network errors, 429 and 502/503/504")
 	return o
@@ -209,6 +216,7 @@ type bodyFunc func(w io.Writer, src func(io.Reader) io.Reader) error
 
 // request is one logical call; do sends it, retrying as needed.
 type request struct {
+	method      string // POST when empty
 	what        string // for messages: "coverage report cov.out"
 	endpoint    string // below the project: "/coverage"
 	query       url.Values
@@ -367,7 +375,7 @@ func (c *client) attempt(ctx context.Context, r *request, target, key string) re
 	case r.data != nil:
 		body = bytes.NewReader(r.data)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, body)
+	req, err := http.NewRequestWithContext(ctx, firstOf(r.method, http.MethodPost), target, body)
 	if err != nil {
 		if pr != nil {
 			pr.CloseWithError(errAttemptOver)

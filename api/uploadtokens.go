@@ -1,0 +1,111 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// Upload tokens are managed by the project's admins with their user tokens
+// (docs/ingest.md): an upload token can upload, never manage tokens.
+
+type uploadTokenView struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	CreatedBy  string  `json:"createdBy"`
+	CreatedAt  string  `json:"createdAt"`
+	LastUsedAt *string `json:"lastUsedAt"`
+	RevokedAt  *string `json:"revokedAt"`
+}
+
+func newUploadTokenView(t sqlstore.UploadToken) uploadTokenView {
+	return uploadTokenView{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: ts(t.CreatedAt),
+		LastUsedAt: tsPtr(t.LastUsedAt), RevokedAt: tsPtr(t.RevokedAt)}
+}
+
+// createdUploadTokenView is the answer to a create: the token's secret is
+// shown this once.
+type createdUploadTokenView struct {
+	uploadTokenView
+	Token string `json:"token"`
+}
+
+// tokenAdminProject resolves the project of an upload-token operation: the
+// project must be visible (404) and the caller a project admin using a user
+// token (403).
+func (s *Server) tokenAdminProject(ctx context.Context, c *call) (plumb.Project, error) {
+	p, err := s.ingestProject(ctx, c)
+	if err != nil {
+		return p, err
+	}
+	if c.upload != nil {
+		return p, plumb.Errorf(plumb.EFORBIDDEN, "An upload token cannot manage upload tokens; use the API token of an admin of project %q.", p.Key)
+	}
+	return p, nil
+}
+
+func (s *Server) handleListUploadTokens(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.tokenAdminProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	return serveList(s, w, r, c, func(pg plumb.Page, fn func(uploadTokenView) error) error {
+		return s.store.EachUploadToken(r.Context(), p.ID, pg, func(t sqlstore.UploadToken) error { return fn(newUploadTokenView(t)) })
+	})
+}
+
+func (s *Server) handleGetUploadToken(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.tokenAdminProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.FindUploadToken(r.Context(), p.ID, c.params["uploadToken"])
+	if err != nil {
+		return err
+	}
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newUploadTokenView(t))
+}
+
+func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.tokenAdminProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return err
+	}
+	f := &fields{obj: obj}
+	name := f.name("name", 100)
+	if err := f.err(); err != nil {
+		return err
+	}
+	t, secret, err := s.store.CreateProjectUploadToken(r.Context(), p.ID, name, c.user.Login)
+	if err != nil {
+		return err
+	}
+	s.log.Info("upload token created", "request_id", requestID(r.Context()), "project", p.ID, "upload_token", t.ID, "user", c.user.ID)
+	w.Header().Set("Location", fmt.Sprintf("%s/ingest/gh/%s/projects/%s/upload-tokens/%s", s.baseURL(r), c.params["owner"], c.params["project"], t.ID))
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, http.StatusCreated, createdUploadTokenView{newUploadTokenView(t), secret})
+}
+
+func (s *Server) handleRevokeUploadToken(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.tokenAdminProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.RevokeProjectUploadToken(r.Context(), p.ID, c.params["uploadToken"])
+	if err != nil {
+		return err
+	}
+	s.log.Info("upload token revoked", "request_id", requestID(r.Context()), "project", p.ID, "upload_token", t.ID, "user", c.user.ID)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

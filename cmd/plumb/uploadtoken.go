@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cmdUploadToken runs "plumb upload-token create|list|revoke": a project
+// admin manages the project's upload tokens through the server's API, with
+// the connection flags of the upload commands. (The operator, with the
+// database at hand, has "plumb project upload-token …" in admin.go.)
+func cmdUploadToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"plumb upload-token needs create, list or revoke; run 'plumb help'"}
+	}
+	verb, args := args[0], args[1:]
+	fs := flag.NewFlagSet("upload-token "+verb, flag.ContinueOnError)
+	o := addConnectionFlags(fs, getenv)
+	var name string
+	if verb == "create" {
+		fs.StringVar(&name, "name", "", "what the token is for, such as github-actions")
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	shape := map[string]string{"create": "--name NAME", "list": "", "revoke": "TOKEN_ID"}
+	usage, known := shape[verb]
+	if !known {
+		return usageError{fmt.Sprintf("unknown command 'plumb upload-token %s'; it takes create, list or revoke", verb)}
+	}
+	wantPos := 0
+	if verb == "revoke" {
+		wantPos = 1
+	}
+	if len(pos) != wantPos || verb == "create" && strings.TrimSpace(name) == "" || verb == "revoke" && strings.TrimSpace(pos[0]) == "" {
+		return usageError{strings.TrimSpace("usage: plumb upload-token " + verb + " " + usage + " [--url URL] [--token TOKEN] [--project WORKSPACE/PROJECT]")}
+	}
+	cl, err := o.client(getenv, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := o.withTimeout(ctx)
+	defer cancel()
+	switch verb {
+	case "create":
+		data, err := json.Marshal(map[string]string{"name": name})
+		if err != nil {
+			return err
+		}
+		var t apiUploadToken
+		// Not retry-safe: a create that may have reached the server is not
+		// repeated (it would make a second token).
+		if err := cl.do(ctx, &request{what: "the new upload token", endpoint: "/upload-tokens", contentType: "application/json", data: data}, &t); err != nil {
+			return err
+		}
+		if t.Token == "" {
+			return &exitError{exitGaveUp, "the new upload token: the server's answer has no token"}
+		}
+		fmt.Fprintf(stderr, "created upload token %s (%s) for %s; the secret below is shown only now:\n", t.Name, t.ID, o.project)
+		fmt.Fprintln(stdout, t.Token)
+		return nil
+	case "list":
+		var rows []tokenRow
+		for offset := 0; ; {
+			var page struct {
+				Data []apiUploadToken `json:"data"`
+				Meta struct {
+					HasMore bool `json:"hasMore"`
+				} `json:"meta"`
+			}
+			q := url.Values{"page[limit]": {"100"}, "page[offset]": {strconv.Itoa(offset)}}
+			if err := cl.do(ctx, &request{method: http.MethodGet, what: "the upload tokens", endpoint: "/upload-tokens", query: q, retrySafe: true}, &page); err != nil {
+				return err
+			}
+			for _, t := range page.Data {
+				row, err := t.row()
+				if err != nil {
+					return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
+				}
+				rows = append(rows, row)
+			}
+			if !page.Meta.HasMore || len(page.Data) == 0 {
+				break
+			}
+			offset += len(page.Data)
+		}
+		return printTokens(stdout, rows)
+	default: // revoke
+		id := strings.TrimSpace(pos[0])
+		if err := cl.do(ctx, &request{method: http.MethodDelete, what: "the revocation of upload token " + id,
+			endpoint: "/upload-tokens/" + url.PathEscape(id), retrySafe: true}, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked upload token %s\n", id)
+		return nil
+	}
+}
+
+// apiUploadToken is an upload token as the API answers it.
+type apiUploadToken struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	CreatedBy  string  `json:"createdBy"`
+	CreatedAt  string  `json:"createdAt"`
+	LastUsedAt *string `json:"lastUsedAt"`
+	RevokedAt  *string `json:"revokedAt"`
+	Token      string  `json:"token"`
+}
+
+func (t apiUploadToken) row() (tokenRow, error) {
+	parse := func(field, s string) (time.Time, error) {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return v, fmt.Errorf("token %s: %s %q is not an RFC 3339 time", t.ID, field, s)
+		}
+		return v, nil
+	}
+	r := tokenRow{ID: t.ID, Name: t.Name, CreatedBy: firstOf(t.CreatedBy, "-")}
+	var err error
+	if r.Created, err = parse("createdAt", t.CreatedAt); err != nil {
+		return r, err
+	}
+	for _, f := range []struct {
+		name string
+		in   *string
+		out  **time.Time
+	}{{"lastUsedAt", t.LastUsedAt, &r.LastUsed}, {"revokedAt", t.RevokedAt, &r.Revoked}} {
+		if f.in != nil {
+			v, err := parse(f.name, *f.in)
+			if err != nil {
+				return r, err
+			}
+			*f.out = &v
+		}
+	}
+	return r, nil
+}
