@@ -27,18 +27,21 @@ const (
 // Document is a whole dataset. Lists are in a canonical order on export, so
 // export → import → export reproduces the same bytes.
 type Document struct {
-	Format       string        `json:"format"`
-	Version      int           `json:"version"`
-	Users        []User        `json:"users"`
-	Tokens       []Token       `json:"tokens"`
-	Workspaces   []Workspace   `json:"workspaces"`
-	Projects     []Project     `json:"projects"`
-	Applications []Application `json:"applications"`
-	Builds       []Build       `json:"builds"`
-	Snapshots    []Snapshot    `json:"snapshots"`
-	IssueStates  []IssueState  `json:"issueStates"`
-	Coverage     []Coverage    `json:"coverage"`
-	Components   []Component   `json:"components"`
+	Format          string           `json:"format"`
+	Version         int              `json:"version"`
+	Users           []User           `json:"users"`
+	Tokens          []Token          `json:"tokens"`
+	Workspaces      []Workspace      `json:"workspaces"`
+	Projects        []Project        `json:"projects"`
+	UploadTokens    []UploadToken    `json:"uploadTokens"`
+	Applications    []Application    `json:"applications"`
+	Builds          []Build          `json:"builds"`
+	BuildEvents     []BuildEvent     `json:"buildEvents"`
+	Snapshots       []Snapshot       `json:"snapshots"`
+	IssueStates     []IssueState     `json:"issueStates"`
+	Coverage        []Coverage       `json:"coverage"`
+	Components      []Component      `json:"components"`
+	IdempotencyKeys []IdempotencyKey `json:"idempotencyKeys"`
 }
 
 // User is a person.
@@ -92,6 +95,22 @@ type Project struct {
 	AdminIDs          []string  `json:"adminIds"`
 }
 
+// UploadToken is a project-scoped token that can only upload to its
+// project. Like a Token, an export carries only Hash; an import takes Hash
+// or, for fixtures, a plaintext Token (which starts with the upload token
+// prefix, "plbu_") of which only the hash is stored.
+type UploadToken struct {
+	ID         string     `json:"id"`
+	ProjectID  string     `json:"projectId"`
+	Name       string     `json:"name"`
+	Hash       string     `json:"hash,omitempty"`
+	Token      string     `json:"token,omitempty"`
+	CreatedBy  string     `json:"createdBy"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+}
+
 // Application groups projects of one workspace.
 type Application struct {
 	ID          string    `json:"id"`
@@ -121,6 +140,16 @@ type Build struct {
 	PullRequestNumber *int       `json:"pullRequestNumber"`
 	CommitterLogin    string     `json:"committerLogin"`
 	SnapshotID        string     `json:"snapshotId,omitempty"`
+}
+
+// BuildEvent is one status a build went through, with its time: a build's
+// events are numbered 1, 2, 3… (Seq) in the order they happened.
+type BuildEvent struct {
+	BuildID string    `json:"buildId"`
+	Seq     int64     `json:"seq"`
+	Status  string    `json:"status"`
+	Reason  *string   `json:"reason"`
+	At      time.Time `json:"at"`
 }
 
 // Snapshot is one analysis of one commit. For the project's default branch,
@@ -203,6 +232,17 @@ type Component struct {
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
+// IdempotencyKey is the kept response of an upload made with an
+// Idempotency-Key: a retry with the same key and request replays it.
+type IdempotencyKey struct {
+	ProjectID   string    `json:"projectId"`
+	Key         string    `json:"key"`
+	RequestHash string    `json:"requestHash"`
+	Status      int       `json:"status"`
+	Body        string    `json:"body"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
 // SnapshotHead is the part of a Snapshot before its lists; a Writer writes it
 // first and streams the lists after it.
 type SnapshotHead struct {
@@ -250,6 +290,9 @@ func (c *Coverage) Head() CoverageHead {
 //	],
 //	"tokens":[],
 //	…
+//	"buildEvents":[
+//	{"buildId":"…","seq":1,"status":"submitted","reason":null,"at":"…"}
+//	],
 //	"snapshots":[
 //	{"id":"…",…,"analyzedAt":"…","files":[
 //	{"path":"a.go",…}
@@ -257,7 +300,8 @@ func (c *Coverage) Head() CoverageHead {
 //	{"id":"…",…}
 //	]},
 //	…
-//	"components":[]}
+//	"components":[],
+//	"idempotencyKeys":[]}
 //
 // The caller opens the top-level lists in Document order; the Writer only
 // lays the pieces out. Errors are sticky: the first one is returned by every
@@ -480,6 +524,7 @@ func Encode(out io.Writer, doc *Document) error {
 		}
 		w.Element(&p)
 	})
+	list("uploadTokens", len(doc.UploadTokens), func(i int) { w.Element(&doc.UploadTokens[i]) })
 	list("applications", len(doc.Applications), func(i int) {
 		a := doc.Applications[i]
 		if a.ProjectIDs == nil {
@@ -488,6 +533,7 @@ func Encode(out io.Writer, doc *Document) error {
 		w.Element(&a)
 	})
 	list("builds", len(doc.Builds), func(i int) { w.Element(&doc.Builds[i]) })
+	list("buildEvents", len(doc.BuildEvents), func(i int) { w.Element(&doc.BuildEvents[i]) })
 	list("snapshots", len(doc.Snapshots), func(i int) { w.WriteSnapshot(&doc.Snapshots[i]) })
 	list("issueStates", len(doc.IssueStates), func(i int) { w.Element(&doc.IssueStates[i]) })
 	list("coverage", len(doc.Coverage), func(i int) { w.WriteCoverage(&doc.Coverage[i]) })
@@ -498,6 +544,7 @@ func Encode(out io.Writer, doc *Document) error {
 		}
 		w.Element(&c)
 	})
+	list("idempotencyKeys", len(doc.IdempotencyKeys), func(i int) { w.Element(&doc.IdempotencyKeys[i]) })
 	return w.Close()
 }
 
@@ -544,23 +591,27 @@ func (d *Document) Summary() string {
 	for i := range d.Workspaces {
 		members += len(d.Workspaces[i].Members)
 	}
-	return fmt.Sprintf("%d users, %d tokens, %d workspaces (%d members), %d projects, %d applications, %d builds, "+
-		"%d snapshots (%d issues), %d issue states, %d coverage uploads, %d components",
-		len(d.Users), len(d.Tokens), len(d.Workspaces), members, len(d.Projects), len(d.Applications), len(d.Builds),
-		len(d.Snapshots), issues, len(d.IssueStates), len(d.Coverage), len(d.Components))
+	return fmt.Sprintf("%d users, %d tokens, %d workspaces (%d members), %d projects, %d upload tokens, %d applications, "+
+		"%d builds (%d build events), %d snapshots (%d issues), %d issue states, %d coverage uploads, %d components, "+
+		"%d idempotency keys",
+		len(d.Users), len(d.Tokens), len(d.Workspaces), members, len(d.Projects), len(d.UploadTokens), len(d.Applications),
+		len(d.Builds), len(d.BuildEvents), len(d.Snapshots), issues, len(d.IssueStates), len(d.Coverage), len(d.Components),
+		len(d.IdempotencyKeys))
 }
 
 // Canonical returns doc as an export of the database it imports into would
 // give it back, given that doc is valid:
 //
 //   - times in UTC, whole seconds; nil lists empty;
-//   - a plaintext token replaced by its hash;
+//   - a plaintext token (user or upload token) replaced by its hash;
 //   - users and tokens by creation time, then id; workspaces by key
 //     (case-insensitive, then exact, then id), members by user id; projects by
-//     workspace (in that order), key; admin ids sorted; applications by
+//     workspace (in that order), key; admin ids sorted; upload tokens by
+//     project (in project order), creation time, id; applications by
 //     workspace, name, id, project ids sorted; builds by project (in project
-//     order), submission time, id; issue states by project, fingerprint;
-//     components by project, name, id;
+//     order), submission time, id; build events by build (in build order),
+//     seq; issue states by project, fingerprint; components by project, name,
+//     id; idempotency keys by project, key;
 //   - snapshots and coverage uploads in document order (the order they were
 //     added); a snapshot's issues in listing order (SortIssues), an empty
 //     status "open";
@@ -629,6 +680,21 @@ func Canonical(in *Document) *Document {
 		projOrder[p.ID] = i
 		defaultBranch[p.ID] = p.DefaultBranch
 	}
+	d.UploadTokens = cloneSlice(in.UploadTokens)
+	for i := range d.UploadTokens {
+		t := &d.UploadTokens[i]
+		if t.Token != "" {
+			t.Hash, t.Token = plumb.HashToken(t.Token), ""
+		}
+		t.CreatedAt, t.LastUsedAt, t.RevokedAt = utc(t.CreatedAt), utcPtr(t.LastUsedAt), utcPtr(t.RevokedAt)
+	}
+	sort.SliceStable(d.UploadTokens, func(i, j int) bool {
+		a, b := d.UploadTokens[i], d.UploadTokens[j]
+		if projOrder[a.ProjectID] != projOrder[b.ProjectID] {
+			return projOrder[a.ProjectID] < projOrder[b.ProjectID]
+		}
+		return lessTimeID(a.CreatedAt, a.ID, b.CreatedAt, b.ID)
+	})
 	d.Applications = cloneSlice(in.Applications)
 	for i := range d.Applications {
 		a := &d.Applications[i]
@@ -653,6 +719,21 @@ func Canonical(in *Document) *Document {
 			return projOrder[a.ProjectID] < projOrder[b.ProjectID]
 		}
 		return lessTimeID(a.SubmittedAt, a.ID, b.SubmittedAt, b.ID)
+	})
+	buildOrder := map[string]int{}
+	for i, b := range d.Builds {
+		buildOrder[b.ID] = i
+	}
+	d.BuildEvents = cloneSlice(in.BuildEvents)
+	for i := range d.BuildEvents {
+		d.BuildEvents[i].At = utc(d.BuildEvents[i].At)
+	}
+	sort.SliceStable(d.BuildEvents, func(i, j int) bool {
+		a, b := d.BuildEvents[i], d.BuildEvents[j]
+		if buildOrder[a.BuildID] != buildOrder[b.BuildID] {
+			return buildOrder[a.BuildID] < buildOrder[b.BuildID]
+		}
+		return a.Seq < b.Seq
 	})
 
 	// Snapshots: replay each project's default branch to keep only changes.
@@ -781,6 +862,18 @@ func Canonical(in *Document) *Document {
 		}
 		return lessName(a.Name, a.ID, b.Name, b.ID)
 	})
+
+	d.IdempotencyKeys = cloneSlice(in.IdempotencyKeys)
+	for i := range d.IdempotencyKeys {
+		d.IdempotencyKeys[i].CreatedAt = utc(d.IdempotencyKeys[i].CreatedAt)
+	}
+	sort.SliceStable(d.IdempotencyKeys, func(i, j int) bool {
+		a, b := d.IdempotencyKeys[i], d.IdempotencyKeys[j]
+		if projOrder[a.ProjectID] != projOrder[b.ProjectID] {
+			return projOrder[a.ProjectID] < projOrder[b.ProjectID]
+		}
+		return a.Key < b.Key
+	})
 	return d
 }
 
@@ -795,14 +888,14 @@ func SortIssues(is []Issue) {
 }
 
 // SortRecords puts the users, tokens, workspaces (and their members),
-// projects (and their admins), applications (and their projects) and
-// components of d in the canonical order that Canonical documents.
-// Exporters use it for the small lists they hold in memory.
+// projects (and their admins), upload tokens, applications (and their
+// projects) and components of d in the canonical order that Canonical
+// documents. Exporters use it for the small lists they hold in memory.
 func SortRecords(d *Document) {
 	c := Canonical(&Document{Users: d.Users, Tokens: d.Tokens, Workspaces: d.Workspaces, Projects: d.Projects,
-		Applications: d.Applications, Components: d.Components})
-	d.Users, d.Tokens, d.Workspaces, d.Projects, d.Applications, d.Components =
-		c.Users, c.Tokens, c.Workspaces, c.Projects, c.Applications, c.Components
+		UploadTokens: d.UploadTokens, Applications: d.Applications, Components: d.Components})
+	d.Users, d.Tokens, d.Workspaces, d.Projects, d.UploadTokens, d.Applications, d.Components =
+		c.Users, c.Tokens, c.Workspaces, c.Projects, c.UploadTokens, c.Applications, c.Components
 }
 
 // LessName orders keys and names: ignoring case (simple Unicode case

@@ -3,12 +3,13 @@ package sqlstore
 // Export and import of a whole dataset (see docs/dataset.md and package
 // dataset). Export streams the document in its canonical order and layout,
 // holding in memory only the small lists (users, tokens, workspaces,
-// projects, applications, components) and one page of snapshot or coverage
-// headers at a time; issues, files and builds stream row by row. Import
-// validates the whole document first, then writes it in one transaction
-// through the same insert paths as the live service, so every derived table
-// (current snapshot, file versions, component totals, coverage unions and
-// totals) is rebuilt exactly as it was built the first time.
+// projects, upload tokens, applications, components) and one page of
+// snapshot or coverage headers at a time; issues, files, builds, build
+// events and idempotency keys stream row by row. Import validates the whole
+// document first, then writes it in one transaction through the same insert
+// paths as the live service, so every derived table (current snapshot, file
+// versions, component totals, coverage unions and totals) is rebuilt exactly
+// as it was built the first time.
 
 import (
 	"context"
@@ -55,11 +56,23 @@ func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 	elements("tokens", len(doc.Tokens), func(i int) { w.Element(&doc.Tokens[i]) })
 	elements("workspaces", len(doc.Workspaces), func(i int) { w.Element(&doc.Workspaces[i]) })
 	elements("projects", len(doc.Projects), func(i int) { w.Element(&doc.Projects[i]) })
+	elements("uploadTokens", len(doc.UploadTokens), func(i int) { w.Element(&doc.UploadTokens[i]) })
 	elements("applications", len(doc.Applications), func(i int) { w.Element(&doc.Applications[i]) })
 
 	w.OpenList("builds", true)
 	for _, p := range doc.Projects {
 		if err := exportBuilds(ctx, tx, w, p.ID); err != nil {
+			return err
+		}
+	}
+	w.CloseList()
+
+	// Build events in build order (as exportBuilds lists the builds), then seq.
+	w.OpenList("buildEvents", true)
+	for _, p := range doc.Projects {
+		if err := writeRecords(ctx, tx, w, `SELECT e.build_id, e.seq, e.status, e.reason, e.at
+			FROM build_events e JOIN builds b ON b.id = e.build_id
+			WHERE b.project_id = $1 ORDER BY b.submitted_at, b.id, e.seq`, []any{p.ID}, scanBuildEventRecord); err != nil {
 			return err
 		}
 	}
@@ -94,7 +107,82 @@ func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 	w.CloseList()
 
 	elements("components", len(doc.Components), func(i int) { w.Element(&doc.Components[i]) })
+
+	// Idempotency keys with their kept response. A key whose request is
+	// still under way (status 0, no response yet) is left out: no request
+	// is under way in the database an import fills, so a retry there must
+	// run again, as it would had the request failed.
+	w.OpenList("idempotencyKeys", true)
+	for _, p := range doc.Projects {
+		if err := writeRecords(ctx, tx, w, `SELECT project_id, key, request_hash, status, body, created_at
+			FROM idempotency_keys WHERE project_id = $1 AND status <> 0 ORDER BY key`, []any{p.ID}, scanIdempotencyKeyRecord); err != nil {
+			return err
+		}
+	}
+	w.CloseList()
 	return w.Close()
+}
+
+// queryRecords runs a query and returns the record scan makes of each row.
+func queryRecords[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// writeRecords runs a query and writes the record scan makes of each row as
+// an element of w's current list, one row at a time.
+func writeRecords[T any](ctx context.Context, q querier, w *dataset.Writer, query string, args []any, scan func(*sql.Rows) (T, error)) error {
+	return eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		w.Element(&v)
+		return w.Err()
+	})
+}
+
+func scanUploadTokenRecord(rows *sql.Rows) (dataset.UploadToken, error) {
+	var t dataset.UploadToken
+	var created int64
+	var used, revoked sql.NullInt64
+	if err := rows.Scan(&t.ID, &t.ProjectID, &t.Name, &t.Hash, &t.CreatedBy, &created, &used, &revoked); err != nil {
+		return t, err
+	}
+	t.CreatedAt, t.LastUsedAt, t.RevokedAt = fromUnix(created), fromNullUnix(used), fromNullUnix(revoked)
+	return t, nil
+}
+
+func scanBuildEventRecord(rows *sql.Rows) (dataset.BuildEvent, error) {
+	var e dataset.BuildEvent
+	var reason sql.NullString
+	var at int64
+	if err := rows.Scan(&e.BuildID, &e.Seq, &e.Status, &reason, &at); err != nil {
+		return e, err
+	}
+	if reason.Valid {
+		e.Reason = &reason.String
+	}
+	e.At = fromUnix(at)
+	return e, nil
+}
+
+func scanIdempotencyKeyRecord(rows *sql.Rows) (dataset.IdempotencyKey, error) {
+	var k dataset.IdempotencyKey
+	var created int64
+	if err := rows.Scan(&k.ProjectID, &k.Key, &k.RequestHash, &k.Status, &k.Body, &created); err != nil {
+		return k, err
+	}
+	k.CreatedAt = fromUnix(created)
+	return k, nil
 }
 
 // eachRow runs a query and calls fn for each row; rows are closed before it
@@ -114,7 +202,8 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*
 }
 
 // loadRecords reads the small lists: users, tokens, workspaces with members,
-// projects with admins, applications with projects, and components.
+// projects with admins, upload tokens, applications with projects, and
+// components.
 func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc := &dataset.Document{}
 	err := eachRow(ctx, tx, `SELECT id, login, name, created_at FROM users`, nil, func(rows *sql.Rows) error {
@@ -180,6 +269,11 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID])})
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	doc.UploadTokens, err = queryRecords(ctx, tx, `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at
+		FROM upload_tokens`, nil, scanUploadTokenRecord)
 	if err != nil {
 		return nil, err
 	}
@@ -525,6 +619,17 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 			}
 		}
 	}
+	for _, t := range doc.UploadTokens {
+		hash := t.Hash
+		if t.Token != "" {
+			hash = HashToken(t.Token)
+		}
+		if err := exec(`INSERT INTO upload_tokens (id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, t.ID, t.ProjectID, t.Name, hash, t.CreatedBy, unix(t.CreatedAt),
+			nullUnix(t.LastUsedAt), nullUnix(t.RevokedAt)); err != nil {
+			return fmt.Errorf("import upload token %s: %w", t.ID, err)
+		}
+	}
 	for _, a := range doc.Applications {
 		if err := insertApplication(ctx, tx, plumb.Application{ID: a.ID, WorkspaceID: a.WorkspaceID, Name: a.Name,
 			Description: a.Description, CreatedAt: a.CreatedAt}); err != nil {
@@ -560,6 +665,12 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 			return fmt.Errorf("import build %s: %w", b.ID, err)
 		}
 	}
+	for _, e := range doc.BuildEvents {
+		if err := exec(`INSERT INTO build_events (build_id, seq, status, reason, at) VALUES ($1, $2, $3, $4, $5)`,
+			e.BuildID, e.Seq, e.Status, e.Reason, unix(e.At)); err != nil {
+			return fmt.Errorf("import build %s event %d: %w", e.BuildID, e.Seq, err)
+		}
+	}
 	for _, st := range doc.IssueStates {
 		// Importing the snapshots' issues recorded a state for each of their
 		// fingerprints; the document's states are the final word.
@@ -591,6 +702,12 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		}
 		if err := backfillComponent(ctx, tx, comp); err != nil {
 			return fmt.Errorf("import component %s: %w", c.ID, err)
+		}
+	}
+	for _, k := range doc.IdempotencyKeys {
+		if err := exec(`INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			k.ProjectID, k.Key, k.RequestHash, k.Status, k.Body, unix(k.CreatedAt)); err != nil {
+			return fmt.Errorf("import idempotency key %s/%q: %w", k.ProjectID, k.Key, err)
 		}
 	}
 	return nil
@@ -776,20 +893,7 @@ func validateDataset(doc *dataset.Document) error {
 		tokens.add(p, rec, i, t.ID)
 		users.ref(p, rec, "userId", t.UserID)
 		requireText(p, rec, "name", t.Name)
-		hash := ""
-		switch {
-		case t.Hash != "" && t.Token != "":
-			p.add(rec, "hash and token are both given; give exactly one: hash (the stored SHA-256) or token (a plaintext secret, for fixtures)")
-		case t.Hash == "" && t.Token == "":
-			p.add(rec, "hash or token is required: hash (64 lowercase hexadecimal characters, the SHA-256 of the secret) or token (a plaintext secret, for fixtures)")
-		case t.Token != "":
-			hash = HashToken(t.Token)
-		case !tokenHash.MatchString(t.Hash):
-			p.add(rec, "hash %q is not a SHA-256 (64 lowercase hexadecimal characters)", t.Hash)
-		default:
-			hash = t.Hash
-		}
-		if hash != "" {
+		if hash := secretHash(p, rec, t.Hash, t.Token, ""); hash != "" {
 			if j, ok := hashes[hash]; ok {
 				p.add(rec, "hash is also the hash of tokens[%d]; every token has its own secret", j)
 			} else {
@@ -856,6 +960,24 @@ func validateDataset(doc *dataset.Document) error {
 				seen[u] = j
 			}
 		}
+	}
+
+	uploadTokens := newIDIndex("uploadTokens")
+	uploadHashes := map[string]int{}
+	for i, t := range doc.UploadTokens {
+		rec := record("uploadTokens", i, t.ID)
+		uploadTokens.add(p, rec, i, t.ID)
+		projects.ref(p, rec, "projectId", t.ProjectID)
+		requireText(p, rec, "name", t.Name)
+		if hash := secretHash(p, rec, t.Hash, t.Token, UploadTokenPrefix); hash != "" {
+			if j, ok := uploadHashes[hash]; ok {
+				p.add(rec, "hash is also the hash of uploadTokens[%d]; every upload token has its own secret", j)
+			} else {
+				uploadHashes[hash] = i
+			}
+		}
+		requireText(p, rec, "createdBy", t.CreatedBy)
+		requireTime(p, rec, "createdAt", t.CreatedAt)
 	}
 
 	apps := newIDIndex("applications")
@@ -1005,6 +1127,21 @@ func validateDataset(doc *dataset.Document) error {
 		}
 	}
 
+	// A build's events are numbered 1, 2, 3… in the order they are listed.
+	nextSeq := map[string]int64{}
+	for i, e := range doc.BuildEvents {
+		rec := record("buildEvents", i, "")
+		if builds.ref(p, rec, "buildId", e.BuildID) {
+			want := nextSeq[e.BuildID] + 1
+			if e.Seq != want {
+				p.add(rec, "seq %d is not %d; the events of build %s are numbered 1, 2, 3… in the order they are listed", e.Seq, want, e.BuildID)
+			}
+			nextSeq[e.BuildID] = max(want, e.Seq)
+		}
+		checkEnum(p, rec, "status", e.Status, plumb.BuildStatuses)
+		requireTime(p, rec, "at", e.At)
+	}
+
 	states := map[string]int{}
 	for i, st := range doc.IssueStates {
 		rec := record("issueStates", i, "")
@@ -1067,5 +1204,44 @@ func validateDataset(doc *dataset.Document) error {
 		requireTime(p, rec, "createdAt", c.CreatedAt)
 		requireTime(p, rec, "updatedAt", c.UpdatedAt)
 	}
+
+	keys := map[string]int{}
+	for i, k := range doc.IdempotencyKeys {
+		rec := record("idempotencyKeys", i, "")
+		projects.ref(p, rec, "projectId", k.ProjectID)
+		if requireText(p, rec, "key", k.Key) {
+			if j, ok := keys[k.ProjectID+"\x00"+k.Key]; ok {
+				p.add(rec, "key %q of this project is also idempotencyKeys[%d]; keys are unique per project", k.Key, j)
+			} else {
+				keys[k.ProjectID+"\x00"+k.Key] = i
+			}
+		}
+		requireText(p, rec, "requestHash", k.RequestHash)
+		if k.Status < 100 || k.Status > 599 {
+			p.add(rec, "status %d is not an HTTP status (100 to 599)", k.Status)
+		}
+		requireTime(p, rec, "createdAt", k.CreatedAt)
+	}
 	return p.err()
+}
+
+// secretHash checks a token record's hash or token (exactly one is given; a
+// token must start with prefix) and returns the hash to store, or "" after
+// reporting the problem.
+func secretHash(p *problems, rec, hash, token, prefix string) string {
+	switch {
+	case hash != "" && token != "":
+		p.add(rec, "hash and token are both given; give exactly one: hash (the stored SHA-256) or token (a plaintext secret, for fixtures)")
+	case hash == "" && token == "":
+		p.add(rec, "hash or token is required: hash (64 lowercase hexadecimal characters, the SHA-256 of the secret) or token (a plaintext secret, for fixtures)")
+	case token != "" && !strings.HasPrefix(token, prefix):
+		p.add(rec, "token does not start with %q; every upload token secret does", prefix)
+	case token != "":
+		return HashToken(token)
+	case !tokenHash.MatchString(hash):
+		p.add(rec, "hash %q is not a SHA-256 (64 lowercase hexadecimal characters)", hash)
+	default:
+		return hash
+	}
+	return ""
 }

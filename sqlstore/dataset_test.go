@@ -75,6 +75,7 @@ const (
 	kIssue
 	kCoverage
 	kComponent
+	kUploadToken
 )
 
 func ip(v int) *int               { return &v }
@@ -87,7 +88,9 @@ func day(n float64) time.Duration { return time.Duration(n * float64(24*time.Hou
 // listed with unchanged figures, an issue-only change, a file removed and
 // re-added, a removal of an unknown path, an out-of-order default-branch
 // analysis, other branches, coverage merged over uploads, tags and empty
-// hits, and components with several globs.
+// hits, components with several globs, upload tokens (one given as a
+// plaintext, one revoked), build events listed interleaved and idempotency
+// keys.
 func richDoc() *dataset.Document {
 	u := func(n int) string { return did(kUser, n) }
 	w := func(n int) string { return did(kWorkspace, n) }
@@ -135,6 +138,15 @@ func richDoc() *dataset.Document {
 				UpdatedAt: dT0.Add(day(4)), AdminIDs: []string{u(4), u(3)}},
 			{ID: p(2), WorkspaceID: w(1), Key: "API", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
 		},
+		UploadTokens: []dataset.UploadToken{
+			{ID: did(kUploadToken, 2), ProjectID: p(1), Name: "ci", Hash: strings.Repeat("c3", 32), CreatedBy: "ada", CreatedAt: dT0.Add(day(7)),
+				LastUsedAt: tp(dT0.Add(day(8)))},
+			{ID: did(kUploadToken, 1), ProjectID: p(1), Name: "old ci", Hash: strings.Repeat("d4", 32), CreatedBy: "cli", CreatedAt: dT0.Add(day(7)),
+				RevokedAt: tp(dT0.Add(day(9)).In(plus2))},
+			{ID: did(kUploadToken, 3), ProjectID: p(2), Name: "api <ci> & co", Hash: strings.Repeat("e5", 32), CreatedBy: "grace", CreatedAt: dT0.Add(day(6))},
+			{ID: did(kUploadToken, 4), ProjectID: p(3), Name: "tool", Token: UploadTokenPrefix + "richdoc0123456789abcdefghijklmnopqrstuv", CreatedBy: "cli",
+				CreatedAt: dT0.Add(day(4))},
+		},
 		Applications: []dataset.Application{
 			{ID: did(kApplication, 1), WorkspaceID: w(1), Name: "Shop", Description: "The shop", CreatedAt: dT0.Add(day(5)), ProjectIDs: []string{p(2), p(1)}},
 			{ID: did(kApplication, 2), WorkspaceID: w(1), Name: "admin", CreatedAt: dT0.Add(day(6))},
@@ -150,6 +162,18 @@ func richDoc() *dataset.Document {
 				SubmittedAt: dT0.Add(day(9))},
 			{ID: did(kBuild, 4), ProjectID: p(1), Type: "ssh", Status: "running", BranchName: "main", CommitSHA: shaY[:7],
 				SubmittedAt: dT0.Add(day(1)), StartedAt: tp(dT0.Add(day(1)))},
+		},
+		// Each build's events in order, the builds interleaved.
+		BuildEvents: []dataset.BuildEvent{
+			{BuildID: did(kBuild, 3), Seq: 1, Status: "submitted", At: dT0.Add(day(10))},
+			{BuildID: did(kBuild, 2), Seq: 1, Status: "submitted", At: dT0.Add(day(10))},
+			{BuildID: did(kBuild, 3), Seq: 2, Status: "running", At: dT0.Add(day(10) + time.Minute)},
+			{BuildID: did(kBuild, 1), Seq: 1, Status: "submitted", At: dT0.Add(day(9)).In(plus2)},
+			{BuildID: did(kBuild, 4), Seq: 1, Status: "submitted", At: dT0.Add(day(1))},
+			{BuildID: did(kBuild, 3), Seq: 3, Status: "succeeded", At: dT0.Add(day(10) + 5*time.Minute)},
+			{BuildID: did(kBuild, 2), Seq: 2, Status: "failed", Reason: sp("timeout"), At: dT0.Add(day(10) + time.Hour)},
+			{BuildID: did(kBuild, 4), Seq: 2, Status: "starting", Reason: sp("queued <fast> & soon"), At: dT0.Add(day(1))},
+			{BuildID: did(kBuild, 4), Seq: 3, Status: "running", At: dT0.Add(day(1))},
 		},
 		Snapshots: []dataset.Snapshot{
 			{ID: s(1), ProjectID: p(1), Branch: "main", CommitSHA: shaX, AnalyzedAt: dT0.Add(day(10)),
@@ -199,6 +223,12 @@ func richDoc() *dataset.Document {
 				CreatorID: u(1), CreatedAt: dT0.Add(day(3)), UpdatedAt: dT0.Add(day(30))},
 			{ID: did(kComponent, 1), ProjectID: p(1), Name: "Backend", PathGlobs: []string{"*.go", "lib/*"}, CreatorID: u(1),
 				CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
+		},
+		IdempotencyKeys: []dataset.IdempotencyKey{
+			{ProjectID: p(1), Key: "ci-run-2", RequestHash: strings.Repeat("f6", 32), Status: 201,
+				Body: `{"id":"` + did(kCoverage, 2) + `","html":"<b>&</b>"}` + "\n", CreatedAt: dT0.Add(day(10) + time.Hour)},
+			{ProjectID: p(2), Key: "Ünï key", RequestHash: strings.Repeat("07", 32), Status: 200, Body: "{}\n", CreatedAt: dT0.Add(day(9)).In(plus2)},
+			{ProjectID: p(1), Key: "ci-run-1", RequestHash: strings.Repeat("f7", 32), Status: 422, Body: "", CreatedAt: dT0.Add(day(10))},
 		},
 	}
 }
@@ -321,7 +351,9 @@ func TestDatasetLayoutIsMarshal(t *testing.T) {
 		t.Fatalf("compacted layout differs from json.Marshal:\n%s\n%s", compact.String(), want.String())
 	}
 	// One record per line: every user, token, … starts its own line.
-	for _, s := range []string{"\n{\"id\":\"" + did(kUser, 1), "\n{\"path\":\"a.go\"", "\n{\"id\":\"" + did(kIssue, 1), "\n\"components\":["} {
+	for _, s := range []string{"\n{\"id\":\"" + did(kUser, 1), "\n{\"path\":\"a.go\"", "\n{\"id\":\"" + did(kIssue, 1), "\n\"components\":[",
+		"\n{\"id\":\"" + did(kUploadToken, 1), "\n{\"buildId\":\"" + did(kBuild, 1) + "\",\"seq\":1,", "\n{\"projectId\":\"" + did(kProject, 1) + "\",\"key\":\"ci-run-1\"",
+		"],\n\"idempotencyKeys\":[\n"} {
 		if !bytes.Contains(out, []byte(s)) {
 			t.Errorf("layout lacks %q", s)
 		}
@@ -479,6 +511,40 @@ func liveDatabase(t *testing.T, dsn string, seed uint64) *DB {
 		}
 	}
 	component("late", "*")
+
+	// Ingestion: upload tokens (one used, one revoked), a build that moves
+	// through statuses, and uploads made with an Idempotency-Key (one still
+	// under way, which an export leaves out, is finished before the end).
+	now = now.Add(time.Hour)
+	_, secret, err := db.CreateUploadToken(ctx, "acme/web", "ci", "alice")
+	dCheck(t, err)
+	old, _, err := db.CreateUploadToken(ctx, "acme/web", "old", "cli")
+	dCheck(t, err)
+	now = now.Add(time.Minute)
+	_, err = db.AuthenticateUpload(ctx, secret)
+	dCheck(t, err)
+	dCheck(t, db.RevokeUploadToken(ctx, old.ID))
+	b, err := db.AddBuild(ctx, plumb.Build{ProjectID: p.ID, Type: "analysis", Status: "submitted", BranchName: "main", CommitSHA: sha(), SubmittedAt: now})
+	dCheck(t, err)
+	for i, st := range []string{"starting", "running", "failed"} {
+		u := BuildUpdate{Status: st, At: now.Add(time.Duration(i+1) * time.Minute)}
+		if st != "running" {
+			u.StatusReason = sp("step " + st)
+		}
+		if st == "failed" {
+			u.ExitCode = ip(2)
+		}
+		_, err := db.UpdateBuild(ctx, p.ID, b.ID, u)
+		dCheck(t, err)
+	}
+	for i, key := range []string{"run-2", "run-1"} {
+		now = now.Add(time.Minute)
+		_, _, done, err := db.IdempotencyStart(ctx, p.ID, key, fmt.Sprintf("%064x", i+1))
+		if err != nil || done {
+			t.Fatalf("IdempotencyStart %s: done %v, %v", key, done, err)
+		}
+		dCheck(t, db.IdempotencyFinish(ctx, p.ID, key, 201+i, fmt.Sprintf("{\"n\":%d,\"html\":\"<&>\"}\n", i)))
+	}
 	return db
 }
 
@@ -531,6 +597,10 @@ var dTables = map[string]dTable{
 	"admins":       {query: `SELECT project_id, user_id FROM project_admins ORDER BY project_id, user_id`},
 	"apps":         {query: `SELECT id, workspace_id, name, name_fold, description, created_at FROM applications ORDER BY id`},
 	"app_projects": {query: `SELECT application_id, project_id FROM application_projects ORDER BY application_id, project_id`},
+	"idempotency_keys": {query: `SELECT project_id, key, request_hash, status, body, created_at FROM idempotency_keys
+		ORDER BY project_id, key`},
+	"upload_tokens": {query: `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens ORDER BY id`},
+	"build_events":  {query: `SELECT build_id, seq, status, reason, at FROM build_events ORDER BY build_id, seq`},
 }
 
 // dValue formats one column value the same way on every backend: NULL, a
@@ -649,6 +719,165 @@ func TestImportPlaintextToken(t *testing.T) {
 	}
 }
 
+// Upload tokens, build events and idempotency keys make the round trip: the
+// export carries them in canonical order (an upload token given as a
+// plaintext by its hash), a copy imported from the export exports the same
+// bytes, an upload token imported as a plaintext authenticates in both, and
+// a revoked one does not.
+func TestDatasetRoundTripIngestion(t *testing.T) {
+	ctx := context.Background()
+	doc := richDoc()
+	live, revoked := UploadTokenPrefix+"live0123456789abcdefghijklmnopqrstuvwxyz", UploadTokenPrefix+"revoked0123456789abcdefghijklmnopqrstu"
+	doc.UploadTokens = append(doc.UploadTokens,
+		dataset.UploadToken{ID: did(kUploadToken, 9), ProjectID: did(kProject, 1), Name: "fixture", Token: live, CreatedBy: "ada", CreatedAt: dT0},
+		dataset.UploadToken{ID: did(kUploadToken, 8), ProjectID: did(kProject, 2), Name: "gone", Token: revoked, CreatedBy: "ada", CreatedAt: dT0,
+			RevokedAt: tp(dT0.Add(day(1)))})
+	db1 := dOpen(t, "one", nil)
+	dCheck(t, db1.ImportDocument(ctx, doc))
+	e1 := dExport(t, db1)
+	dSame(t, "export vs canonical input", e1, dEncode(t, dataset.Canonical(doc)))
+	db2 := dOpen(t, "two", nil)
+	dCheck(t, db2.Import(ctx, bytes.NewReader(e1)))
+	dSame(t, "export of the copy vs first export", dExport(t, db2), e1)
+	dSameState(t, db2, db1)
+
+	got, err := dataset.Decode(bytes.NewReader(e1))
+	dCheck(t, err)
+	var ids []string
+	for _, ut := range got.UploadTokens {
+		ids = append(ids, ut.ID)
+		if ut.Token != "" || !tokenHash.MatchString(ut.Hash) {
+			t.Errorf("upload token %s exported with token %q, hash %q", ut.ID, ut.Token, ut.Hash)
+		}
+	}
+	// Projects API (p2), web (p1), tool (p3); in a project by creation time,
+	// then id.
+	if want := []string{did(kUploadToken, 8), did(kUploadToken, 3), did(kUploadToken, 9), did(kUploadToken, 1), did(kUploadToken, 2),
+		did(kUploadToken, 4)}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("upload tokens in order %v, want %v", ids, want)
+	}
+	if bytes.Contains(e1, []byte(live)) || bytes.Contains(e1, []byte(revoked)) || !bytes.Contains(e1, []byte(`"hash":"`+HashToken(live)+`"`)) {
+		t.Errorf("the export carries an upload token's secret or lacks its hash")
+	}
+	var events []string
+	for _, e := range got.BuildEvents {
+		reason := "-"
+		if e.Reason != nil {
+			reason = *e.Reason
+		}
+		events = append(events, fmt.Sprintf("%s %d %s %s %s", e.BuildID[len(e.BuildID)-1:], e.Seq, e.Status, reason, e.At.Format(time.RFC3339)))
+	}
+	// Builds in export order: project API's build 1, then web's builds 4
+	// (submitted first), 2 and 3 (submitted together: by id).
+	if want := []string{
+		"1 1 submitted - 2026-01-14T09:00:00Z",
+		"4 1 submitted - 2026-01-06T09:00:00Z", "4 2 starting queued <fast> & soon 2026-01-06T09:00:00Z", "4 3 running - 2026-01-06T09:00:00Z",
+		"2 1 submitted - 2026-01-15T09:00:00Z", "2 2 failed timeout 2026-01-15T10:00:00Z",
+		"3 1 submitted - 2026-01-15T09:00:00Z", "3 2 running - 2026-01-15T09:01:00Z", "3 3 succeeded - 2026-01-15T09:05:00Z",
+	}; !reflect.DeepEqual(events, want) {
+		t.Errorf("build events:\n%s\nwant:\n%s", strings.Join(events, "\n"), strings.Join(want, "\n"))
+	}
+	var keys []string
+	for _, k := range got.IdempotencyKeys {
+		keys = append(keys, fmt.Sprintf("%s %s %d %q %s", k.ProjectID[len(k.ProjectID)-1:], k.Key, k.Status, k.Body, k.CreatedAt.Format(time.RFC3339)))
+	}
+	if want := []string{
+		`2 Ünï key 200 "{}\n" 2026-01-14T09:00:00Z`,
+		`1 ci-run-1 422 "" 2026-01-15T09:00:00Z`,
+		`1 ci-run-2 201 "{\"id\":\"` + did(kCoverage, 2) + `\",\"html\":\"<b>&</b>\"}\n" 2026-01-15T10:00:00Z`,
+	}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("idempotency keys:\n%s\nwant:\n%s", strings.Join(keys, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The imported build events are the build's history the store keeps: a
+	// status change continues their numbering.
+	_, err = db2.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), BuildUpdate{Status: "succeeded", At: dT0.Add(day(2))})
+	dCheck(t, err)
+	if rows := dRows(t, db2, `SELECT seq, status FROM build_events WHERE build_id = '`+did(kBuild, 4)+`' ORDER BY seq`); !reflect.DeepEqual(rows,
+		[]string{`1|"submitted"`, `2|"starting"`, `3|"running"`, `4|"succeeded"`}) {
+		t.Errorf("build 4's events after an update: %v", rows)
+	}
+
+	// Authentication, last: it records the token's use.
+	for name, db := range map[string]*DB{"imported from the document": db1, "imported from the export": db2} {
+		ut, err := db.AuthenticateUpload(ctx, live)
+		if err != nil || ut.ID != did(kUploadToken, 9) || ut.ProjectID != did(kProject, 1) || ut.CreatedBy != "ada" {
+			t.Errorf("%s: authenticate with the imported plaintext upload token: %+v %v", name, ut, err)
+		}
+		ut, err = db.AuthenticateUpload(ctx, doc.UploadTokens[3].Token)
+		if err != nil || ut.ID != did(kUploadToken, 4) || ut.ProjectID != did(kProject, 3) {
+			t.Errorf("%s: authenticate with richDoc's plaintext upload token: %+v %v", name, ut, err)
+		}
+		if _, err := db.AuthenticateUpload(ctx, revoked); plumb.ErrorCode(err) != plumb.EUNAUTHORIZED || !strings.Contains(err.Error(), "revoked") {
+			t.Errorf("%s: a revoked upload token: %v, want unauthorized, revoked", name, err)
+		}
+		if _, err := db.AuthenticateUpload(ctx, live+"x"); plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
+			t.Errorf("%s: another secret authenticates: %v", name, err)
+		}
+		if _, _, err := db.Authenticate(ctx, live); plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
+			t.Errorf("%s: an upload token authenticates as a user token: %v", name, err)
+		}
+	}
+}
+
+// A document written before upload tokens, build events and idempotency
+// keys were in the format (the lists absent, or null) still imports, and
+// exports them as empty lists.
+func TestImportDocumentWithoutIngestionLists(t *testing.T) {
+	ctx := context.Background()
+	doc := richDoc()
+	doc.UploadTokens, doc.BuildEvents, doc.IdempotencyKeys = nil, nil, nil
+	current := dEncode(t, doc)
+	absent := current
+	for _, list := range []string{"uploadTokens", "buildEvents"} {
+		absent = bytes.Replace(absent, []byte(`"`+list+`":[],`+"\n"), nil, 1)
+	}
+	absent = bytes.Replace(absent, []byte(",\n\"idempotencyKeys\":[]}"), []byte("}"), 1)
+	null := bytes.ReplaceAll(current, []byte(":[],\n\"applications\""), []byte(":null,\n\"applications\""))
+	null = bytes.ReplaceAll(null, []byte("\"buildEvents\":[]"), []byte("\"buildEvents\":null"))
+	null = bytes.ReplaceAll(null, []byte("\"idempotencyKeys\":[]"), []byte("\"idempotencyKeys\":null"))
+	if bytes.Contains(absent, []byte("uploadTokens")) || bytes.Contains(absent, []byte("buildEvents")) || bytes.Contains(absent, []byte("idempotencyKeys")) ||
+		!bytes.Contains(null, []byte(`"uploadTokens":null,`)) || !bytes.Contains(null, []byte(`"buildEvents":null,`)) ||
+		!bytes.HasSuffix(null, []byte(`"idempotencyKeys":null}`+"\n")) {
+		t.Fatalf("the old documents are not what this test means:\n%s\n%s", absent, null)
+	}
+	want := dEncode(t, dataset.Canonical(doc))
+	if !bytes.Contains(want, []byte("\"uploadTokens\":[],\n")) || !bytes.HasSuffix(want, []byte("\"idempotencyKeys\":[]}\n")) {
+		t.Fatalf("the canonical form lacks the empty lists")
+	}
+	for name, in := range map[string][]byte{"absent": absent, "null": null} {
+		db := dOpen(t, name, nil)
+		dCheck(t, db.Import(ctx, bytes.NewReader(in)))
+		dSame(t, "export of a document "+name+" lists", dExport(t, db), want)
+	}
+}
+
+// An idempotency key whose request is still under way has no response to
+// replay: the export leaves it out, and lists it once it is finished.
+func TestExportLeavesOutUnfinishedIdempotencyKeys(t *testing.T) {
+	ctx := context.Background()
+	// The clock is within a day of richDoc's keys, so starting a request
+	// does not expire them.
+	db := dOpen(t, "unfinished", func() time.Time { return dT0.Add(day(10)) })
+	dCheck(t, db.ImportDocument(ctx, richDoc()))
+	before := dExport(t, db)
+	_, _, done, err := db.IdempotencyStart(ctx, did(kProject, 1), "ci-run-3", strings.Repeat("0a", 32))
+	if err != nil || done {
+		t.Fatalf("IdempotencyStart: done %v, %v", done, err)
+	}
+	dSame(t, "export with a request under way vs before it", dExport(t, db), before)
+	dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 1), "ci-run-3", 202, "{\"queued\":true}\n"))
+	after := dExport(t, db)
+	line := `{"projectId":"` + did(kProject, 1) + `","key":"ci-run-3","requestHash":"` + strings.Repeat("0a", 32) +
+		`","status":202,"body":"{\"queued\":true}\n","createdAt":"2026-01-15T09:00:00Z"}`
+	if !bytes.Contains(after, []byte("\n"+line+"\n")) {
+		t.Fatalf("the finished key is not in the export:\n%s", after[bytes.Index(after, []byte(`"idempotencyKeys"`)):])
+	}
+	copyDB := dOpen(t, "copy", nil)
+	dCheck(t, copyDB.Import(ctx, bytes.NewReader(after)))
+	dSame(t, "export of the copy", dExport(t, copyDB), after)
+}
+
 // Every validation rule rejects the document with a detail naming the
 // record and the field, and nothing is written.
 func TestImportValidation(t *testing.T) {
@@ -743,6 +972,37 @@ func TestImportValidation(t *testing.T) {
 		{"component name unicode case", func(d *dataset.Document) { d.Components[1].Name, d.Components[2].Name = "Über", "üBER" },
 			[]string{`components[2] (id ` + did(kComponent, 1) + `): name "üBER" is also the name of components[1]`}},
 		{"component creator", func(d *dataset.Document) { d.Components[2].CreatorID = "" }, []string{`components[2] (id ` + did(kComponent, 1) + `): creatorId is required`}},
+		{"upload token project missing", func(d *dataset.Document) { d.UploadTokens[0].ProjectID = "" }, []string{`uploadTokens[0] (id ` + did(kUploadToken, 2) + `): projectId is required`}},
+		{"upload token project unknown", func(d *dataset.Document) { d.UploadTokens[2].ProjectID = did(kProject, 99) }, []string{`uploadTokens[2] (id ` + did(kUploadToken, 3) + `): projectId "` + did(kProject, 99) + `" is not the id of any of the dataset's projects`}},
+		{"upload token id twice", func(d *dataset.Document) { d.UploadTokens[1].ID = did(kUploadToken, 2) }, []string{`uploadTokens[1] (id ` + did(kUploadToken, 2) + `): id is also the id of uploadTokens[0]`}},
+		{"upload token both", func(d *dataset.Document) { d.UploadTokens[0].Token = UploadTokenPrefix + "x" }, []string{`uploadTokens[0] (id ` + did(kUploadToken, 2) + `): hash and token are both given`}},
+		{"upload token neither", func(d *dataset.Document) { d.UploadTokens[1].Hash = "" }, []string{`uploadTokens[1] (id ` + did(kUploadToken, 1) + `): hash or token is required`}},
+		{"upload token hash", func(d *dataset.Document) { d.UploadTokens[1].Hash = strings.Repeat("d4", 31) }, []string{`uploadTokens[1] (id ` + did(kUploadToken, 1) + `): hash "` + strings.Repeat("d4", 31) + `" is not a SHA-256 (64 lowercase hexadecimal characters)`}},
+		{"upload token hash upper-case", func(d *dataset.Document) { d.UploadTokens[1].Hash = strings.Repeat("D4", 32) }, []string{`uploadTokens[1] (id ` + did(kUploadToken, 1) + `): hash "D4D4`}},
+		{"upload token hash twice", func(d *dataset.Document) { d.UploadTokens[1].Hash = d.UploadTokens[0].Hash }, []string{`uploadTokens[1] (id ` + did(kUploadToken, 1) + `): hash is also the hash of uploadTokens[0]; every upload token has its own secret`}},
+		{"upload token plaintext twice", func(d *dataset.Document) { d.UploadTokens[0].Hash = HashToken(d.UploadTokens[3].Token) }, []string{`uploadTokens[3] (id ` + did(kUploadToken, 4) + `): hash is also the hash of uploadTokens[0]`}},
+		{"upload token prefix", func(d *dataset.Document) { d.UploadTokens[3].Token = "plb_usertoken" }, []string{`uploadTokens[3] (id ` + did(kUploadToken, 4) + `): token does not start with "plbu_"`}},
+		{"upload token name", func(d *dataset.Document) { d.UploadTokens[2].Name = " " }, []string{`uploadTokens[2] (id ` + did(kUploadToken, 3) + `): name is required`}},
+		{"upload token createdBy", func(d *dataset.Document) { d.UploadTokens[2].CreatedBy = "" }, []string{`uploadTokens[2] (id ` + did(kUploadToken, 3) + `): createdBy is required`}},
+		{"upload token createdAt", func(d *dataset.Document) { d.UploadTokens[3].CreatedAt = time.Time{} }, []string{`uploadTokens[3] (id ` + did(kUploadToken, 4) + `): createdAt is required`}},
+		{"build event build missing", func(d *dataset.Document) { d.BuildEvents[5].BuildID = "" }, []string{`buildEvents[5]: buildId is required`}},
+		{"build event build unknown", func(d *dataset.Document) { d.BuildEvents[6].BuildID = did(kBuild, 99) }, []string{`buildEvents[6]: buildId "` + did(kBuild, 99) + `" is not the id of any of the dataset's builds`}},
+		{"build event seq gap", func(d *dataset.Document) { d.BuildEvents[8].Seq = 4 }, []string{`buildEvents[8]: seq 4 is not 3; the events of build ` + did(kBuild, 4) + ` are numbered 1, 2, 3… in the order they are listed`}},
+		{"build event seq zero", func(d *dataset.Document) { d.BuildEvents[3].Seq = 0 }, []string{`buildEvents[3]: seq 0 is not 1`}},
+		{"build event seq twice", func(d *dataset.Document) { d.BuildEvents[6].Seq = 1 }, []string{`buildEvents[6]: seq 1 is not 2`}},
+		{"build events out of order", func(d *dataset.Document) { d.BuildEvents[7], d.BuildEvents[8] = d.BuildEvents[8], d.BuildEvents[7] },
+			[]string{`buildEvents[7]: seq 3 is not 2`, `buildEvents[8]: seq 2 is not 4`}},
+		{"build event status", func(d *dataset.Document) { d.BuildEvents[1].Status = "done" }, []string{`buildEvents[1]: status "done" is not one of submitted, starting, running, succeeded, failed, skipped, rejected`}},
+		{"build event at", func(d *dataset.Document) { d.BuildEvents[4].At = time.Time{} }, []string{`buildEvents[4]: at is required`}},
+		{"idempotency key project missing", func(d *dataset.Document) { d.IdempotencyKeys[0].ProjectID = "" }, []string{`idempotencyKeys[0]: projectId is required`}},
+		{"idempotency key project unknown", func(d *dataset.Document) { d.IdempotencyKeys[1].ProjectID = did(kBuild, 1) }, []string{`idempotencyKeys[1]: projectId "` + did(kBuild, 1) + `" is not the id of any of the dataset's projects`}},
+		{"idempotency key twice", func(d *dataset.Document) { d.IdempotencyKeys[2].Key = "ci-run-2" }, []string{`idempotencyKeys[2]: key "ci-run-2" of this project is also idempotencyKeys[0]; keys are unique per project`}},
+		{"idempotency key missing", func(d *dataset.Document) { d.IdempotencyKeys[2].Key = "" }, []string{`idempotencyKeys[2]: key is required`}},
+		{"idempotency request hash", func(d *dataset.Document) { d.IdempotencyKeys[0].RequestHash = "" }, []string{`idempotencyKeys[0]: requestHash is required`}},
+		{"idempotency status low", func(d *dataset.Document) { d.IdempotencyKeys[0].Status = 99 }, []string{`idempotencyKeys[0]: status 99 is not an HTTP status (100 to 599)`}},
+		{"idempotency status high", func(d *dataset.Document) { d.IdempotencyKeys[1].Status = 600 }, []string{`idempotencyKeys[1]: status 600 is not an HTTP status (100 to 599)`}},
+		{"idempotency status unfinished", func(d *dataset.Document) { d.IdempotencyKeys[2].Status = 0 }, []string{`idempotencyKeys[2]: status 0 is not an HTTP status`}},
+		{"idempotency createdAt", func(d *dataset.Document) { d.IdempotencyKeys[1].CreatedAt = time.Time{} }, []string{`idempotencyKeys[1]: createdAt is required`}},
 		{"several problems", func(d *dataset.Document) {
 			d.Users[0].Login = ""
 			d.Builds[3].Status = "done"
@@ -779,6 +1039,16 @@ func TestImportValidation(t *testing.T) {
 	if err := validateDataset(richDoc()); err != nil {
 		t.Fatalf("richDoc is invalid: %v", err)
 	}
+	// An idempotency key may be used by several projects, an upload token's
+	// hash may be a user token's, a status may be any HTTP status, and a
+	// build's events need not be listed together.
+	doc := richDoc()
+	doc.IdempotencyKeys[1].Key, doc.IdempotencyKeys[1].Status = "ci-run-2", 599
+	doc.IdempotencyKeys[0].Status = 100
+	doc.UploadTokens[0].Hash = doc.Tokens[0].Hash
+	if err := validateDataset(doc); err != nil {
+		t.Fatalf("valid variations of richDoc refused: %v", err)
+	}
 }
 
 // The problems of one import are capped.
@@ -796,7 +1066,8 @@ func TestImportValidationCap(t *testing.T) {
 func dEmpty(t *testing.T, db *DB) {
 	t.Helper()
 	for _, table := range []string{"users", "tokens", "workspaces", "projects", "applications", "builds", "snapshots", "issues",
-		"issue_states", "paths", "file_versions", "coverage_uploads", "coverage_files", "components", "component_snapshot_totals"} {
+		"issue_states", "paths", "file_versions", "coverage_uploads", "coverage_files", "components", "component_snapshot_totals",
+		"upload_tokens", "build_events", "idempotency_keys"} {
 		var n int
 		dCheck(t, db.read.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table).Scan(&n))
 		if n != 0 {
@@ -826,8 +1097,9 @@ func TestImportDecodeErrors(t *testing.T) {
 	}
 	// A minimal document imports (every list may be left out).
 	dCheck(t, db.Import(ctx, strings.NewReader(`{"format":"plumb-dataset","version":1}`)))
-	want := "{\"format\":\"plumb-dataset\",\"version\":1,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"applications\":[],\n" +
-		"\"builds\":[],\n\"snapshots\":[],\n\"issueStates\":[],\n\"coverage\":[],\n\"components\":[]}\n"
+	want := "{\"format\":\"plumb-dataset\",\"version\":1,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"uploadTokens\":[],\n" +
+		"\"applications\":[],\n\"builds\":[],\n\"buildEvents\":[],\n\"snapshots\":[],\n\"issueStates\":[],\n\"coverage\":[],\n\"components\":[],\n" +
+		"\"idempotencyKeys\":[]}\n"
 	if got := string(dExport(t, db)); got != want {
 		t.Errorf("empty export:\n%s\nwant:\n%s", got, want)
 	}
@@ -957,6 +1229,13 @@ func TestExportReadsOneState(t *testing.T) {
 		_, err = db.AddBuild(ctx, plumb.Build{ProjectID: did(kProject, 3), Type: "analysis", Status: "submitted", BranchName: "trunk",
 			CommitSHA: strings.Repeat("88", 20), SubmittedAt: dT0.Add(day(40))})
 		dCheck(t, err)
+		_, err = db.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), BuildUpdate{Status: "succeeded", At: dT0.Add(day(40))})
+		dCheck(t, err)
+		_, _, err = db.CreateUploadToken(ctx, "acme/API", "during", "cli")
+		dCheck(t, err)
+		_, _, _, err = db.IdempotencyStart(ctx, did(kProject, 2), "during", strings.Repeat("09", 32))
+		dCheck(t, err)
+		dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 2), "during", 201, "{}\n"))
 	}}
 	dCheck(t, db.Export(ctx, w))
 	if w.during != nil {

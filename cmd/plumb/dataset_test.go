@@ -210,7 +210,8 @@ func TestDemoRefusesDatabaseFlag(t *testing.T) {
 	}
 }
 
-// fixture is a small dataset with a plaintext token.
+// fixture is a small dataset with a plaintext token and a plaintext upload
+// token.
 func fixture() *dataset.Document {
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	user, ws, proj := "01900001-0000-7000-8000-000000000001", "01900002-0000-7000-8000-000000000001", "01900003-0000-7000-8000-000000000001"
@@ -220,6 +221,12 @@ func fixture() *dataset.Document {
 		Workspaces: []dataset.Workspace{{ID: ws, Key: "acme", AvatarURL: "a", ProviderURL: "p", CreatedAt: at, UpdatedAt: at,
 			Members: []dataset.Member{{UserID: user, Role: "admin"}}}},
 		Projects: []dataset.Project{{ID: proj, WorkspaceID: ws, Key: "web", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: at, UpdatedAt: at}},
+		UploadTokens: []dataset.UploadToken{{ID: "01900009-0000-7000-8000-000000000001", ProjectID: proj, Name: "ci", Token: "plbu_fixture",
+			CreatedBy: "cli", CreatedAt: at}},
+		Builds: []dataset.Build{{ID: "0190000a-0000-7000-8000-000000000001", ProjectID: proj, Type: "analysis", Status: "running", BranchName: "main",
+			CommitSHA: strings.Repeat("a", 40), SubmittedAt: at, StartedAt: &at}},
+		BuildEvents: []dataset.BuildEvent{{BuildID: "0190000a-0000-7000-8000-000000000001", Seq: 1, Status: "submitted", At: at},
+			{BuildID: "0190000a-0000-7000-8000-000000000001", Seq: 2, Status: "running", At: at}},
 		Snapshots: []dataset.Snapshot{{ID: "01900005-0000-7000-8000-000000000001", ProjectID: proj, Branch: "main", CommitSHA: strings.Repeat("a", 40),
 			AnalyzedAt: at, Files: []dataset.File{{Path: "a.go", Lines: 10, LOC: 8}},
 			Issues: []dataset.Issue{{ID: "01900006-0000-7000-8000-000000000001", Fingerprint: "f", Tool: "vet", RuleKey: "r", Message: "m",
@@ -228,6 +235,7 @@ func fixture() *dataset.Document {
 			CoverageTag: "unit", UploadedAt: at, Files: []dataset.CoverageFile{{Path: "a.go", Hits: []int64{1, 0, -1}}}}},
 		Components: []dataset.Component{{ID: "01900008-0000-7000-8000-000000000001", ProjectID: proj, Name: "all", PathGlobs: []string{"*"},
 			CreatorID: user, CreatedAt: at, UpdatedAt: at}},
+		IdempotencyKeys: []dataset.IdempotencyKey{{ProjectID: proj, Key: "run-1", RequestHash: strings.Repeat("b", 64), Status: 201, Body: "{}\n", CreatedAt: at}},
 	}
 }
 
@@ -254,7 +262,8 @@ func TestExportImportThroughRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := runOut(t, nil, "import", file, "--database", src)
-	if err != nil || !strings.Contains(out, "imported 1 users, 1 tokens, 1 workspaces (1 members), 1 projects, 0 applications, 0 builds, 1 snapshots (1 issues)") {
+	if err != nil || out != "imported 1 users, 1 tokens, 1 workspaces (1 members), 1 projects, 1 upload tokens, 0 applications, "+
+		"1 builds (2 build events), 1 snapshots (1 issues), 0 issue states, 1 coverage uploads, 1 components, 1 idempotency keys\n" {
 		t.Fatalf("import: %q %v", out, err)
 	}
 	e1, err := runOut(t, nil, "export", "--database", src)
@@ -263,6 +272,11 @@ func TestExportImportThroughRun(t *testing.T) {
 	}
 	if strings.Contains(e1, "plb_fixture") || !strings.Contains(e1, `"hash":"`+plumb.HashToken("plb_fixture")+`"`) {
 		t.Errorf("the export carries the plaintext token or lacks its hash")
+	}
+	if strings.Contains(e1, "plbu_fixture") || !strings.Contains(e1, `"hash":"`+plumb.HashToken("plbu_fixture")+`","createdBy":"cli"`) ||
+		!strings.Contains(e1, "\n{\"buildId\":\"0190000a-0000-7000-8000-000000000001\",\"seq\":2,\"status\":\"running\",\"reason\":null,") ||
+		!strings.Contains(e1, "\n\"idempotencyKeys\":[\n{\"projectId\":") {
+		t.Errorf("the export lacks the upload token's hash, the build events or the idempotency key:\n%s", e1)
 	}
 	outFile := filepath.Join(dir, "backup.json")
 	if msg, err := runOut(t, nil, "export", "--out", outFile, "--database", src); err != nil || !strings.Contains(msg, "exported the dataset to") {
