@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"regexp"
@@ -95,11 +96,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 }
 
 func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (*limitedBody, error) {
-	// A large report takes longer than the server's read and write
-	// timeouts, which suit ordinary requests: an upload gets an hour.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(time.Hour))
-	_ = rc.SetWriteDeadline(time.Now().Add(time.Hour))
+	extendDeadlines(w)
 	limit := s.cfg.MaxUploadBytes
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
@@ -144,7 +141,7 @@ func (b *limitedBody) parseFailure(err error) error {
 }
 
 // idempotent runs an upload once per Idempotency-Key: a retry with the same
-// key and the same request line replays the first response.
+// key, the same request line and the same body replays the first response.
 // replay, when not nil, sets the headers of a replayed answer from its body
 // (the Location of a created build).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func() (int, any, error)) error {
@@ -160,40 +157,98 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		return plumb.Errorf(plumb.EINVALID, "The Idempotency-Key header may be at most 200 characters long.")
 	}
 	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery))
-	status, body, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
+	status, body, bodyHash, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
 	if err != nil {
 		return err
 	}
 	if done {
+		// The retry's body must be the first one's: read it to the end
+		// (within the upload limit) and compare.
+		got, err := s.bodyHash(w, r)
+		if err != nil {
+			return err
+		}
+		if bodyHash != "" && got != bodyHash {
+			return plumb.Errorf(plumb.ECONFLICT, "Idempotency-Key %q was already used for an upload with a different body; use a new key for new content.", key)
+		}
 		if replay != nil {
 			replay(w.Header(), body)
 		}
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		_, err := io.WriteString(w, body)
+		_, err = io.WriteString(w, body)
 		return err
 	}
 	// A failure (even a panic) forgets the key, so a retry runs again.
 	defer func() {
 		if v := recover(); v != nil {
-			_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "")
+			_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "", "")
 			panic(v)
 		}
 	}()
 	status, resp, err := run()
+	if err == nil {
+		bodyHash, err = s.bodyHash(w, r)
+	}
 	if err != nil {
-		_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "")
+		_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "", "")
 		return err
 	}
 	b, err := json.Marshal(resp)
 	if err != nil {
 		return err
 	}
-	if err := s.store.IdempotencyFinish(r.Context(), p.ID, key, status, string(b)+"\n"); err != nil {
+	if err := s.store.IdempotencyFinish(r.Context(), p.ID, key, status, string(b)+"\n", bodyHash); err != nil {
 		return err
 	}
 	return writeJSON(w, status, resp)
+}
+
+// hashingBody is the body of a keyed ingestion request: it hashes the bytes
+// as they are read (see Server.serve).
+type hashingBody struct {
+	io.ReadCloser
+	sum  hash.Hash
+	read int64
+}
+
+func (b *hashingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.sum.Write(p[:n])
+	b.read += int64(n)
+	return n, err
+}
+
+// extendDeadlines gives an upload an hour: a large report takes longer than
+// the server's read and write timeouts, which suit ordinary requests.
+func extendDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(time.Hour))
+	_ = rc.SetWriteDeadline(time.Now().Add(time.Hour))
+}
+
+// bodyHash reads what is left of a keyed request's body (a parser may stop
+// before its end; a replay has not read it at all) and returns the SHA-256
+// of the whole body as sent, in hex. More than the upload limit is a 413.
+func (s *Server) bodyHash(w http.ResponseWriter, r *http.Request) (string, error) {
+	hb, ok := r.Body.(*hashingBody)
+	if !ok {
+		return "", nil
+	}
+	extendDeadlines(w)
+	left := s.cfg.MaxUploadBytes - hb.read
+	if left < 0 {
+		return "", tooLarge(s.cfg.MaxUploadBytes)
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(hb, left+1))
+	switch {
+	case n > left:
+		return "", tooLarge(s.cfg.MaxUploadBytes)
+	case err != nil:
+		return "", plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
+	}
+	return hex.EncodeToString(hb.sum.Sum(nil)), nil
 }
 
 type coverageUploadView struct {

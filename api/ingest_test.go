@@ -655,6 +655,15 @@ func TestIngestIdempotency(t *testing.T) {
 		w.do(t, http.MethodPost, other, w.Upload, key, ingLCOV).wantError(t, http.StatusConflict, `Idempotency-Key "ci-run-42" was already used for a different upload`)
 	}
 	w.get(t, "/gh/acme/projects/web/coverage/file?reference="+ingShaOld+"&path=src/a.c", w.Alice).wantStatus(t, http.StatusNotFound)
+	// The same key and request line with another body (other content, or
+	// the same content gzipped: the body as sent counts) is a conflict too,
+	// and stores nothing.
+	for _, body := range []string{strings.Replace(ingLCOV, "DA:2,0", "DA:2,5", 1), ingLCOV + "\n", gzipped(t, ingLCOV)} {
+		w.postCoverage(t, w.Upload, q, key, body).wantError(t, http.StatusConflict, `Idempotency-Key "ci-run-42" was already used for an upload with a different body`)
+	}
+	if got := w.fileCoverage(t, ingSha, "src/a.c")["default"]; !slices.Equal(got, []int64{1, 0, -1, 3}) {
+		t.Errorf("hits after conflicting retries %v, want one upload's", got)
+	}
 	// Keys belong to a project: the same key elsewhere is new.
 	w.do(t, http.MethodPost, "/ingest/gh/acme/projects/api/coverage?"+q, w.Dave, key, ingLCOV).wantStatus(t, http.StatusCreated)
 	// A user token shares the project's keys.
@@ -677,7 +686,7 @@ func TestIngestIdempotency(t *testing.T) {
 		// finished): a retry must wait.
 		path, query := ingWeb+"/coverage", ingQuery("commitSha", "5555555555")
 		sum := sha256.Sum256([]byte("POST " + path + "?" + query))
-		_, _, done, err := w.DB.IdempotencyStart(context.Background(), w.Web.ID, "ci-run-44", hex.EncodeToString(sum[:]))
+		_, _, _, done, err := w.DB.IdempotencyStart(context.Background(), w.Web.ID, "ci-run-44", hex.EncodeToString(sum[:]))
 		if err != nil || done {
 			t.Fatalf("IdempotencyStart: done %v, %v", done, err)
 		}
@@ -706,6 +715,35 @@ func TestIngestIdempotency(t *testing.T) {
 		}
 		if n := len(dataOf(t, w.get(t, "/gh/acme/projects/web/builds", w.Alice))); n != 1 {
 			t.Errorf("%d builds after a retried creation, want 1", n)
+		}
+		w.do(t, http.MethodPost, ingWeb+"/builds", w.Upload, k, strings.Replace(body, "analysis", "format", 1)).
+			wantError(t, http.StatusConflict, "different body")
+		if n := len(dataOf(t, w.get(t, "/gh/acme/projects/web/builds", w.Alice))); n != 1 {
+			t.Errorf("%d builds after a conflicting retry, want 1", n)
+		}
+	})
+	t.Run("analysis", func(t *testing.T) {
+		k := hdr("Idempotency-Key", "analysis-1", "Content-Type", "application/json")
+		body := `{"commitSha":"` + ingSha + `","branch":"feature","files":[{"path":"src/a.c","lines":10,"loc":8}]}`
+		a := w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, k, body).wantStatus(t, http.StatusCreated)
+		b := w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, k, body).wantStatus(t, http.StatusCreated)
+		if b.Header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(a.Body, b.Body) {
+			t.Errorf("analysis retry not replayed: %s", b)
+		}
+		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, k, strings.Replace(body, "10", "11", 1)).wantError(t, http.StatusConflict, "different body")
+	})
+	t.Run("a key kept without its body's hash replays any body", func(t *testing.T) {
+		// Keys stored before bodies were hashed have an empty hash.
+		path, query := ingWeb+"/coverage", ingQuery("commitSha", "6666666666")
+		sum := sha256.Sum256([]byte("POST " + path + "?" + query))
+		_, _, _, done, err := w.DB.IdempotencyStart(context.Background(), w.Web.ID, "legacy", hex.EncodeToString(sum[:]))
+		if err != nil || done {
+			t.Fatalf("IdempotencyStart: done %v, %v", done, err)
+		}
+		check(t, w.DB.IdempotencyFinish(context.Background(), w.Web.ID, "legacy", 201, string(first.Body), ""))
+		r := w.do(t, http.MethodPost, path+"?"+query, w.Upload, hdr("Idempotency-Key", "legacy"), "anything").wantStatus(t, http.StatusCreated)
+		if r.Header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(r.Body, first.Body) {
+			t.Errorf("legacy key not replayed: %s", r)
 		}
 	})
 }

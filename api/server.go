@@ -4,6 +4,7 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -239,6 +240,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c.format = f
+	if rt.ingest && r.Header.Get("Idempotency-Key") != "" && r.Body != nil {
+		// A keyed request remembers the SHA-256 of its body as sent, so a
+		// retry with other content is refused rather than replayed.
+		r.Body = &hashingBody{ReadCloser: r.Body, sum: sha256.New()}
+	}
 	return rt.handle(w, r, c)
 }
 

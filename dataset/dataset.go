@@ -238,6 +238,7 @@ type IdempotencyKey struct {
 	ProjectID   string    `json:"projectId"`
 	Key         string    `json:"key"`
 	RequestHash string    `json:"requestHash"`
+	BodyHash    string    `json:"bodyHash"`
 	Status      int       `json:"status"`
 	Body        string    `json:"body"`
 	CreatedAt   time.Time `json:"createdAt"`

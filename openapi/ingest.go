@@ -25,7 +25,7 @@ const (
 	ingest401 = "No token, a malformed Authorization header, or an unknown or revoked user token or upload token."
 	ingest403 = "A user token whose user is not an admin of the project (a workspace admin administers every project of the workspace). An upload token is never refused with 403."
 	ingest404 = "The workspace or project does not exist or is not visible to the token's user; with an upload token, any project but the token's own (its existence is not revealed)."
-	ingest409 = "The Idempotency-Key was used before with a different request line (method, path and query), or the first request with it is still running; a request that failed leaves no key behind."
+	ingest409 = "The Idempotency-Key was used before with a different request line (method, path and query) or a different body (byte for byte as sent), or the first request with it is still running; a request that failed leaves no key behind."
 	ingest413 = "The report is larger than the upload limit (PLUMB_MAX_UPLOAD_BYTES, 2 GiB by default), as sent or once decompressed; nothing is stored."
 )
 
@@ -196,8 +196,8 @@ func ingestParameters(m *omap[*param]) {
 	m.set("idempotencyKey", &param{
 		Name: "Idempotency-Key",
 		In:   "header",
-		Description: "Makes a retry safe: the first request with a key stores its answer for 24 hours, and a retry with the same key and the same request line " +
-			"(method, path and query) gets that answer again, with `Idempotent-Replayed: true`, storing nothing twice. Keys are per project.",
+		Description: "Makes a retry safe: the first request with a key stores its answer for 24 hours, and a retry with the same key, the same request line " +
+			"(method, path and query) and the same body (byte for byte) gets that answer again, with `Idempotent-Replayed: true`, storing nothing twice. Keys are per project.",
 		Schema: str().withMinLength(1).withMaxLength(200),
 	})
 	m.set("ingestCommitSha", requiredQueryParam("commitSha", "The commit the report belongs to: 7 to 64 hex digits (stored in lower case).",

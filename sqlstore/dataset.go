@@ -114,7 +114,7 @@ func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 	// run again, as it would had the request failed.
 	w.OpenList("idempotencyKeys", true)
 	for _, p := range doc.Projects {
-		if err := writeRecords(ctx, tx, w, `SELECT project_id, key, request_hash, status, body, created_at
+		if err := writeRecords(ctx, tx, w, `SELECT project_id, key, request_hash, body_hash, status, body, created_at
 			FROM idempotency_keys WHERE project_id = $1 AND status <> 0 ORDER BY key`, []any{p.ID}, scanIdempotencyKeyRecord); err != nil {
 			return err
 		}
@@ -178,7 +178,7 @@ func scanBuildEventRecord(rows *sql.Rows) (dataset.BuildEvent, error) {
 func scanIdempotencyKeyRecord(rows *sql.Rows) (dataset.IdempotencyKey, error) {
 	var k dataset.IdempotencyKey
 	var created int64
-	if err := rows.Scan(&k.ProjectID, &k.Key, &k.RequestHash, &k.Status, &k.Body, &created); err != nil {
+	if err := rows.Scan(&k.ProjectID, &k.Key, &k.RequestHash, &k.BodyHash, &k.Status, &k.Body, &created); err != nil {
 		return k, err
 	}
 	k.CreatedAt = fromUnix(created)
@@ -705,8 +705,8 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		}
 	}
 	for _, k := range doc.IdempotencyKeys {
-		if err := exec(`INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-			k.ProjectID, k.Key, k.RequestHash, k.Status, k.Body, unix(k.CreatedAt)); err != nil {
+		if err := exec(`INSERT INTO idempotency_keys (project_id, key, request_hash, body_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			k.ProjectID, k.Key, k.RequestHash, k.BodyHash, k.Status, k.Body, unix(k.CreatedAt)); err != nil {
 			return fmt.Errorf("import idempotency key %s/%q: %w", k.ProjectID, k.Key, err)
 		}
 	}
@@ -1217,6 +1217,9 @@ func validateDataset(doc *dataset.Document) error {
 			}
 		}
 		requireText(p, rec, "requestHash", k.RequestHash)
+		if k.BodyHash != "" && !tokenHash.MatchString(k.BodyHash) {
+			p.add(rec, "bodyHash %q is not a SHA-256 (64 lowercase hexadecimal characters) or empty", k.BodyHash)
+		}
 		if k.Status < 100 || k.Status > 599 {
 			p.add(rec, "status %d is not an HTTP status (100 to 599)", k.Status)
 		}

@@ -225,7 +225,7 @@ func richDoc() *dataset.Document {
 				CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
 		},
 		IdempotencyKeys: []dataset.IdempotencyKey{
-			{ProjectID: p(1), Key: "ci-run-2", RequestHash: strings.Repeat("f6", 32), Status: 201,
+			{ProjectID: p(1), Key: "ci-run-2", RequestHash: strings.Repeat("f6", 32), BodyHash: strings.Repeat("e5", 32), Status: 201,
 				Body: `{"id":"` + did(kCoverage, 2) + `","html":"<b>&</b>"}` + "\n", CreatedAt: dT0.Add(day(10) + time.Hour)},
 			{ProjectID: p(2), Key: "Ünï key", RequestHash: strings.Repeat("07", 32), Status: 200, Body: "{}\n", CreatedAt: dT0.Add(day(9)).In(plus2)},
 			{ProjectID: p(1), Key: "ci-run-1", RequestHash: strings.Repeat("f7", 32), Status: 422, Body: "", CreatedAt: dT0.Add(day(10))},
@@ -539,11 +539,11 @@ func liveDatabase(t *testing.T, dsn string, seed uint64) *DB {
 	}
 	for i, key := range []string{"run-2", "run-1"} {
 		now = now.Add(time.Minute)
-		_, _, done, err := db.IdempotencyStart(ctx, p.ID, key, fmt.Sprintf("%064x", i+1))
+		_, _, _, done, err := db.IdempotencyStart(ctx, p.ID, key, fmt.Sprintf("%064x", i+1))
 		if err != nil || done {
 			t.Fatalf("IdempotencyStart %s: done %v, %v", key, done, err)
 		}
-		dCheck(t, db.IdempotencyFinish(ctx, p.ID, key, 201+i, fmt.Sprintf("{\"n\":%d,\"html\":\"<&>\"}\n", i)))
+		dCheck(t, db.IdempotencyFinish(ctx, p.ID, key, 201+i, fmt.Sprintf("{\"n\":%d,\"html\":\"<&>\"}\n", i), fmt.Sprintf("%064x", 100+i)))
 	}
 	return db
 }
@@ -597,7 +597,7 @@ var dTables = map[string]dTable{
 	"admins":       {query: `SELECT project_id, user_id FROM project_admins ORDER BY project_id, user_id`},
 	"apps":         {query: `SELECT id, workspace_id, name, name_fold, description, created_at FROM applications ORDER BY id`},
 	"app_projects": {query: `SELECT application_id, project_id FROM application_projects ORDER BY application_id, project_id`},
-	"idempotency_keys": {query: `SELECT project_id, key, request_hash, status, body, created_at FROM idempotency_keys
+	"idempotency_keys": {query: `SELECT project_id, key, request_hash, body_hash, status, body, created_at FROM idempotency_keys
 		ORDER BY project_id, key`},
 	"upload_tokens": {query: `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens ORDER BY id`},
 	"build_events":  {query: `SELECT build_id, seq, status, reason, at FROM build_events ORDER BY build_id, seq`},
@@ -861,12 +861,12 @@ func TestExportLeavesOutUnfinishedIdempotencyKeys(t *testing.T) {
 	db := dOpen(t, "unfinished", func() time.Time { return dT0.Add(day(10)) })
 	dCheck(t, db.ImportDocument(ctx, richDoc()))
 	before := dExport(t, db)
-	_, _, done, err := db.IdempotencyStart(ctx, did(kProject, 1), "ci-run-3", strings.Repeat("0a", 32))
+	_, _, _, done, err := db.IdempotencyStart(ctx, did(kProject, 1), "ci-run-3", strings.Repeat("0a", 32))
 	if err != nil || done {
 		t.Fatalf("IdempotencyStart: done %v, %v", done, err)
 	}
 	dSame(t, "export with a request under way vs before it", dExport(t, db), before)
-	dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 1), "ci-run-3", 202, "{\"queued\":true}\n"))
+	dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 1), "ci-run-3", 202, "{\"queued\":true}\n", ""))
 	after := dExport(t, db)
 	line := `{"projectId":"` + did(kProject, 1) + `","key":"ci-run-3","requestHash":"` + strings.Repeat("0a", 32) +
 		`","status":202,"body":"{\"queued\":true}\n","createdAt":"2026-01-15T09:00:00Z"}`
@@ -999,6 +999,8 @@ func TestImportValidation(t *testing.T) {
 		{"idempotency key twice", func(d *dataset.Document) { d.IdempotencyKeys[2].Key = "ci-run-2" }, []string{`idempotencyKeys[2]: key "ci-run-2" of this project is also idempotencyKeys[0]; keys are unique per project`}},
 		{"idempotency key missing", func(d *dataset.Document) { d.IdempotencyKeys[2].Key = "" }, []string{`idempotencyKeys[2]: key is required`}},
 		{"idempotency request hash", func(d *dataset.Document) { d.IdempotencyKeys[0].RequestHash = "" }, []string{`idempotencyKeys[0]: requestHash is required`}},
+		{"idempotency body hash", func(d *dataset.Document) { d.IdempotencyKeys[0].BodyHash = strings.Repeat("E5", 32) },
+			[]string{`idempotencyKeys[0]: bodyHash "` + strings.Repeat("E5", 32) + `" is not a SHA-256 (64 lowercase hexadecimal characters) or empty`}},
 		{"idempotency status low", func(d *dataset.Document) { d.IdempotencyKeys[0].Status = 99 }, []string{`idempotencyKeys[0]: status 99 is not an HTTP status (100 to 599)`}},
 		{"idempotency status high", func(d *dataset.Document) { d.IdempotencyKeys[1].Status = 600 }, []string{`idempotencyKeys[1]: status 600 is not an HTTP status (100 to 599)`}},
 		{"idempotency status unfinished", func(d *dataset.Document) { d.IdempotencyKeys[2].Status = 0 }, []string{`idempotencyKeys[2]: status 0 is not an HTTP status`}},
@@ -1233,9 +1235,9 @@ func TestExportReadsOneState(t *testing.T) {
 		dCheck(t, err)
 		_, _, err = db.CreateUploadToken(ctx, "acme/API", "during", "cli")
 		dCheck(t, err)
-		_, _, _, err = db.IdempotencyStart(ctx, did(kProject, 2), "during", strings.Repeat("09", 32))
+		_, _, _, _, err = db.IdempotencyStart(ctx, did(kProject, 2), "during", strings.Repeat("09", 32))
 		dCheck(t, err)
-		dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 2), "during", 201, "{}\n"))
+		dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 2), "during", 201, "{}\n", strings.Repeat("0b", 32)))
 	}}
 	dCheck(t, db.Export(ctx, w))
 	if w.during != nil {

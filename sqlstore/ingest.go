@@ -176,16 +176,18 @@ func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToke
 
 // IdempotencyStart records that a request with an Idempotency-Key is under
 // way. When the key was used before it returns the earlier response
-// (done=true), or a conflict if that request differed or is still running.
-func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash string) (status int, body string, done bool, err error) {
+// (done=true) with the SHA-256 of that request's body (bodyHash, "" when not
+// known), or a conflict if that request had another request line or is
+// still running.
+func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash string) (status int, body, bodyHash string, done bool, err error) {
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		// Keys are kept for a day.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < $1`, db.now().Add(-24*time.Hour).Unix()); err != nil {
 			return err
 		}
 		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT request_hash, status, body FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
-			projectID, key).Scan(&hash, &status, &body)
+		err := tx.QueryRowContext(ctx, `SELECT request_hash, status, body, body_hash FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
+			projectID, key).Scan(&hash, &status, &body, &bodyHash)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			_, err = tx.ExecContext(ctx, `INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, 0, '', $4)`,
@@ -201,20 +203,21 @@ func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash 
 		done = true
 		return nil
 	})
-	return status, body, done, err
+	return status, body, bodyHash, done, err
 }
 
 // IdempotencyFinish stores the response of a request started with
-// IdempotencyStart, or forgets the key when the request failed (so a retry
-// runs again).
-func (db *DB) IdempotencyFinish(ctx context.Context, projectID, key string, status int, body string) error {
+// IdempotencyStart and the SHA-256 of its body (hex), or forgets the key when
+// the request failed (status 0), so a retry runs again.
+func (db *DB) IdempotencyFinish(ctx context.Context, projectID, key string, status int, body, bodyHash string) error {
 	ctx = context.WithoutCancel(ctx)
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		if status == 0 {
 			_, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE project_id = $1 AND key = $2`, projectID, key)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2 WHERE project_id = $3 AND key = $4`, status, body, projectID, key)
+		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2, body_hash = $3 WHERE project_id = $4 AND key = $5`,
+			status, body, bodyHash, projectID, key)
 		return err
 	})
 }
