@@ -242,4 +242,26 @@ func (g *generator) addBuilds(pr *projectRun) {
 		return list[i].ID < list[j].ID
 	})
 	g.doc.Builds = append(g.doc.Builds, list...)
+	for _, b := range list {
+		g.doc.BuildEvents = append(g.doc.BuildEvents, buildEvents(b)...)
+	}
+}
+
+// buildEvents is the status history of a build as CI would have reported
+// it: submitted, then starting or running, then its final status.
+func buildEvents(b dataset.Build) []dataset.BuildEvent {
+	events := []dataset.BuildEvent{{Status: "submitted", At: b.SubmittedAt}}
+	switch {
+	case b.Status == "starting":
+		events = append(events, dataset.BuildEvent{Status: "starting", Reason: b.StatusReason, At: b.SubmittedAt.Add(2 * time.Second)})
+	case b.StartedAt != nil:
+		events = append(events, dataset.BuildEvent{Status: "running", At: *b.StartedAt})
+	}
+	if b.FinishedAt != nil {
+		events = append(events, dataset.BuildEvent{Status: b.Status, Reason: b.StatusReason, At: *b.FinishedAt})
+	}
+	for i := range events {
+		events[i].BuildID, events[i].Seq = b.ID, int64(i+1)
+	}
+	return events
 }

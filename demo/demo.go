@@ -60,12 +60,16 @@ func Generate(now time.Time, token string) dataset.Document {
 		Tokens:       []dataset.Token{},
 		Workspaces:   []dataset.Workspace{},
 		Projects:     []dataset.Project{},
+		UploadTokens: []dataset.UploadToken{},
 		Applications: []dataset.Application{},
 		Builds:       []dataset.Build{},
+		BuildEvents:  []dataset.BuildEvent{},
 		Snapshots:    []dataset.Snapshot{},
 		IssueStates:  []dataset.IssueState{},
 		Coverage:     []dataset.Coverage{},
 		Components:   []dataset.Component{},
+		// Idempotency keys live for a day; the demo has no uploads in flight.
+		IdempotencyKeys: []dataset.IdempotencyKey{},
 	}
 	g.addUsers(token)
 	g.addWorkspaces()

@@ -698,6 +698,7 @@ func (c *checker) checkBuilds() {
 			c.errorf("no %s build", ty)
 		}
 	}
+	c.checkBuildEvents()
 }
 
 func (c *checker) checkCoverage() {
@@ -870,5 +871,48 @@ func TestDocumentIsCanonical(t *testing.T) {
 		lo := max(0, i-200)
 		t.Fatalf("the demo is not canonical; first difference at byte %d:\n got …%s…\nwant …%s…",
 			i, got[lo:min(len(got), i+200)], want[lo:min(len(want), i+200)])
+	}
+}
+
+// checkBuildEvents: every build has a status history that starts submitted
+// at its submission, moves forward in time through statuses a build can
+// take, starts running when it started, and ends with its status (and
+// reason) when it ended.
+func (c *checker) checkBuildEvents() {
+	events := map[string][]dataset.BuildEvent{}
+	for _, e := range c.doc.BuildEvents {
+		events[e.BuildID] = append(events[e.BuildID], e)
+	}
+	next := map[string][]string{"submitted": {"starting", "running", "failed", "skipped", "rejected"}, "starting": {"running", "failed", "skipped", "rejected"},
+		"running": {"succeeded", "failed"}}
+	for _, b := range c.doc.Builds {
+		ev := events[b.ID]
+		delete(events, b.ID)
+		if len(ev) == 0 || ev[0].Status != "submitted" || !ev[0].At.Equal(b.SubmittedAt) {
+			c.errorf("build %s: history %+v does not start with its submission", b.ID, ev)
+			continue
+		}
+		for i, e := range ev {
+			if e.Seq != int64(i+1) {
+				c.errorf("build %s: event %d has seq %d", b.ID, i, e.Seq)
+			}
+			if i > 0 && (!slices.Contains(next[ev[i-1].Status], e.Status) || e.At.Before(ev[i-1].At)) {
+				c.errorf("build %s: %s at %s cannot follow %s at %s", b.ID, e.Status, e.At, ev[i-1].Status, ev[i-1].At)
+			}
+			if e.Status == "running" && (b.StartedAt == nil || !e.At.Equal(*b.StartedAt)) {
+				c.errorf("build %s: running at %s, started at %v", b.ID, e.At, b.StartedAt)
+			}
+			c.when("build event", e.At)
+		}
+		last := ev[len(ev)-1]
+		if last.Status != b.Status || !reflect.DeepEqual(last.Reason, b.StatusReason) && b.Status != "running" {
+			c.errorf("build %s is %s (%v) but its history ends %s (%v)", b.ID, b.Status, b.StatusReason, last.Status, last.Reason)
+		}
+		if b.FinishedAt != nil && !last.At.Equal(*b.FinishedAt) {
+			c.errorf("build %s finished at %s, its history ends at %s", b.ID, b.FinishedAt, last.At)
+		}
+	}
+	for id := range events {
+		c.errorf("events of unknown build %s", id)
 	}
 }
