@@ -869,7 +869,7 @@ func TestExportLeavesOutUnfinishedIdempotencyKeys(t *testing.T) {
 	dCheck(t, db.IdempotencyFinish(ctx, did(kProject, 1), "ci-run-3", 202, "{\"queued\":true}\n", ""))
 	after := dExport(t, db)
 	line := `{"projectId":"` + did(kProject, 1) + `","key":"ci-run-3","requestHash":"` + strings.Repeat("0a", 32) +
-		`","status":202,"body":"{\"queued\":true}\n","createdAt":"2026-01-15T09:00:00Z"}`
+		`","bodyHash":"","status":202,"body":"{\"queued\":true}\n","createdAt":"2026-01-15T09:00:00Z"}`
 	if !bytes.Contains(after, []byte("\n"+line+"\n")) {
 		t.Fatalf("the finished key is not in the export:\n%s", after[bytes.Index(after, []byte(`"idempotencyKeys"`)):])
 	}
