@@ -37,12 +37,23 @@ type createdUploadTokenView struct {
 // project must be visible (404) and the caller a project admin using a user
 // token (403).
 func (s *Server) tokenAdminProject(ctx context.Context, c *call) (plumb.Project, error) {
-	p, err := s.ingestProject(ctx, c)
+	if c.upload != nil {
+		p, err := s.ingestProject(ctx, c) // its own project, or 404
+		if err != nil {
+			return p, err
+		}
+		return p, plumb.Errorf(plumb.EFORBIDDEN, "An upload token cannot manage upload tokens; use the API token of an admin of project %q.", p.Key)
+	}
+	p, err := s.project(ctx, c)
 	if err != nil {
 		return p, err
 	}
-	if c.upload != nil {
-		return p, plumb.Errorf(plumb.EFORBIDDEN, "An upload token cannot manage upload tokens; use the API token of an admin of project %q.", p.Key)
+	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
+	if err != nil {
+		return p, err
+	}
+	if !ok {
+		return p, plumb.Errorf(plumb.EFORBIDDEN, "Managing the upload tokens of project %q needs the project admin role (a workspace admin administers every project of the workspace).", p.Key)
 	}
 	return p, nil
 }

@@ -133,7 +133,7 @@ func TestUploadTokenAccess(t *testing.T) {
 		status      int
 		detail      string
 	}{
-		{"member, not project admin", w.Alice, http.StatusForbidden, "project admin"},
+		{"member, not project admin", w.Alice, http.StatusForbidden, `Managing the upload tokens of project "web" needs the project admin role`},
 		{"not a member", w.Bob, http.StatusNotFound, "was not found"},
 		{"upload token of the project", w.Upload, http.StatusForbidden, "cannot manage upload tokens"},
 	} {
