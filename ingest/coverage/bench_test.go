@@ -5,6 +5,12 @@ package coverage
 //
 //	go test -run='^$' -bench='ParseLCOV|ParseCobertura' -benchmem ./ingest/coverage/
 //	go test -run='^$' -bench=IngestLCOV1GB ./ingest/coverage/    # alone: it reports the process's peak RSS
+//	go test -run='^$' -bench='Parse(JaCoCo|Clover|SimpleCov|Istanbul)' -benchmem ./ingest/coverage/
+//
+// Fuzz targets (one per parser, plus Detect and the XML scanner); a short
+// minimize time keeps short runs fuzzing rather than shrinking:
+//
+//	go test -run='^$' -fuzz='^FuzzJaCoCo$' -fuzztime=60s -fuzzminimizetime=5s ./ingest/coverage/
 //
 // The reports are generated, shaped like real ones (lcov of a C project:
 // TN/SF/FN/FNDA/DA/BRDA/LF/LH records; gcovr's Cobertura: one class per file

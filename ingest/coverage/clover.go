@@ -19,8 +19,9 @@ package coverage
 //	  <testproject …>…</testproject>                 (OpenClover: test sources)
 //	</coverage>
 //
-// The reader streams the document token by token (encoding/xml), keeping only
-// the current file's hits.
+// The reader streams the document through xmlScanner (xmlscan.go) with
+// encoding/xml's rules (xmlModeStdlib), keeping only the current file's
+// hits.
 //
 // Hits: a line is coverable when it has a "stmt" or a "cond" entry; its hits
 // are the entry's count. A "cond" entry without count (OpenClover writes
@@ -42,23 +43,27 @@ package coverage
 //
 // Errors: malformed XML, a root element other than <coverage>, a <file>
 // outside <project>, a <file> without path and name, a <line> outside a
-// <file>, a missing or non-integer num or one outside 1…lcovMaxLine, a type
+// <file>, a missing or non-integer num or one outside 1…maxLine, a type
 // other than stmt, cond and method, and a missing or negative count are
-// ParseErrors naming the report line, the element and its column.
+// ParseErrors naming the report line, the element and its column. Malformed
+// XML is reported with encoding/xml's message; a tag, text run or comment
+// longer than 4 MiB is an error too.
 
 import (
-	"encoding/xml"
+	"bytes"
 	"fmt"
 	"io"
-	"strconv"
+	"math"
 	"strings"
 )
 
 func init() { parsers[Clover] = parseClover }
 
 func parseClover(r io.Reader, opt Options, emit Emit) error {
-	src := &jacocoSource{r: jacocoSkipBOM(r)}
-	dec := xml.NewDecoder(src)
+	sc, err := newXMLScanner(r, Clover, xmlModeStdlib)
+	if err != nil {
+		return err
+	}
 	var (
 		depth     int
 		rooted    bool
@@ -69,38 +74,40 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 		reported  string
 		mapped    string
 		hits      []int64
-		line, col int
 	)
-	fail := func(elem, msg string, args ...any) error {
+	fail := func(elem []byte, msg string, args ...any) error {
+		line, col := sc.tokPos()
 		return &ParseError{Format: Clover, Line: line, Element: fmt.Sprintf("<%s> at column %d", elem, col), Msg: fmt.Sprintf(msg, args...)}
 	}
 	for {
-		line, col = dec.InputPos()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
+		kind, err := sc.next()
 		if err != nil {
-			return jacocoXMLError(Clover, dec, src, err)
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
+		switch kind {
+		case xmlEOF:
+			if !rooted {
+				line, _ := sc.tokPos()
+				return &ParseError{Format: Clover, Line: line, Msg: "expected the root element <coverage> of a Clover XML report"}
+			}
+			return nil
+		case xmlStart:
+			name := xmlLocal(sc.name)
 			depth++
 			if depth == 1 {
 				if rooted {
 					return fail(name, "expected nothing after the </coverage> that ends the report")
 				}
-				if name != "coverage" {
+				if string(name) != "coverage" {
 					return fail(name, "expected the root element <coverage> of a Clover XML report")
 				}
 				rooted = true
 				continue
 			}
-			switch name {
+			switch string(name) {
 			case "project", "testproject":
 				if project == 0 {
-					project, testCode = depth, name == "testproject"
+					project, testCode = depth, string(name) == "testproject"
 				}
 			case "file":
 				if project == 0 {
@@ -109,9 +116,9 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 				if fileDepth != 0 {
 					return fail(name, "expected </file> before another <file>")
 				}
-				p, _ := jacocoAttr(t.Attr, "path")
+				p, _ := sc.attrString("path")
 				if strings.TrimSpace(p) == "" {
-					p, _ = jacocoAttr(t.Attr, "name")
+					p, _ = sc.attrString("name")
 				}
 				reported = strings.TrimSpace(p)
 				if reported == "" {
@@ -133,7 +140,7 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 				if skipFile {
 					break
 				}
-				num, h, msg := cloverLine(t.Attr)
+				num, h, msg := cloverLine(sc.attrs)
 				if msg != "" {
 					return fail(name, "%s in %s", msg, reported)
 				}
@@ -141,11 +148,11 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 					break
 				}
 				if num > len(hits) {
-					hits = lcovGrow(hits, num)
+					hits = growHits(hits, num)
 				}
 				hits[num-1] = max(hits[num-1], h)
 			}
-		case xml.EndElement:
+		case xmlEnd:
 			switch {
 			case depth == fileDepth:
 				fileDepth = 0
@@ -165,56 +172,53 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 			depth--
 		}
 	}
-	if !rooted {
-		return &ParseError{Format: Clover, Line: line, Msg: "expected the root element <coverage> of a Clover XML report"}
-	}
-	return nil
 }
 
 // cloverLine reads a <line>'s num and hits: -1 for a method entry, which is
 // not a line (see the file comment).
-func cloverLine(attrs []xml.Attr) (num int, hits int64, msg string) {
-	var numText, typ, count, trueCount, falseCount string
+func cloverLine(attrs []xmlAttr) (num int, hits int64, msg string) {
+	var numText, typ, count, trueCount, falseCount []byte
 	var haveNum, haveType, haveCount, haveTrue, haveFalse bool
-	for _, a := range attrs {
-		switch a.Name.Local {
+	for i := range attrs {
+		a := &attrs[i]
+		switch string(xmlLocal(a.name)) {
 		case "num":
-			numText, haveNum = a.Value, true
+			numText, haveNum = a.decoded(), true
 		case "type":
-			typ, haveType = strings.TrimSpace(a.Value), true
+			typ, haveType = bytes.TrimSpace(a.decoded()), true
 		case "count":
-			count, haveCount = a.Value, true
+			count, haveCount = a.decoded(), true
 		case "truecount":
-			trueCount, haveTrue = a.Value, true
+			trueCount, haveTrue = a.decoded(), true
 		case "falsecount":
-			falseCount, haveFalse = a.Value, true
+			falseCount, haveFalse = a.decoded(), true
 		}
 	}
 	if !haveNum {
 		return 0, 0, `expected a num="<line number>" attribute`
 	}
-	n, err := strconv.ParseUint(strings.TrimSpace(numText), 10, 63)
-	if err != nil || n < 1 || n > lcovMaxLine {
-		return 0, 0, fmt.Sprintf(`expected num="<line number>" with an integer from 1 to %d, got %q`, lcovMaxLine, numText)
+	n, ok := goCoverUint(bytes.TrimSpace(numText), maxLine)
+	if !ok || n < 1 {
+		return 0, 0, fmt.Sprintf(`expected num="<line number>" with an integer from 1 to %d, got %q`, maxLine, numText)
 	}
-	whole := func(attr, v string) (int64, string) {
-		c, err := strconv.ParseUint(strings.TrimSpace(v), 10, 63)
-		if err != nil {
+	whole := func(attr string, v []byte) (int64, string) {
+		c, ok := goCoverUint(bytes.TrimSpace(v), math.MaxInt64)
+		if !ok {
 			return 0, fmt.Sprintf(`expected %s="<count>" with a whole number, got %q`, attr, v)
 		}
-		return int64(c), ""
+		return c, ""
 	}
 	switch {
 	case !haveType:
 		return 0, 0, `expected a type="stmt|cond|method" attribute`
-	case typ == "method":
+	case string(typ) == "method":
 		return int(n), -1, ""
-	case typ != "stmt" && typ != "cond":
+	case string(typ) != "stmt" && string(typ) != "cond":
 		return 0, 0, fmt.Sprintf(`expected type="stmt", "cond" or "method", got %q`, typ)
 	case haveCount:
 		c, msg := whole("count", count)
 		return int(n), c, msg
-	case typ == "cond" && haveTrue && haveFalse:
+	case string(typ) == "cond" && haveTrue && haveFalse:
 		t, msg := whole("truecount", trueCount)
 		if msg != "" {
 			return 0, 0, msg
@@ -227,7 +231,7 @@ func cloverLine(attrs []xml.Attr) (num int, hits int64, msg string) {
 			return int(n), 1<<63 - 1, ""
 		}
 		return int(n), t + f, ""
-	case typ == "cond":
+	case string(typ) == "cond":
 		return 0, 0, `expected count="<count>", or truecount="<count>" and falsecount="<count>"`
 	default:
 		return 0, 0, `expected a count="<count>" attribute`

@@ -13,10 +13,11 @@ package coverage
 //	  </classes></package></packages>
 //	</coverage>
 //
-// The reader streams the document through cobScanner, a small XML tokenizer
-// that allocates nothing per element (the same reader over encoding/xml's
-// Token, cobRefParse in the tests, was measured at a tenth of its speed,
-// ~35 MB/s, below the 100 MB/s goal), keeping only the current file's hits.
+// The reader streams the document through xmlScanner (xmlscan.go), a small
+// XML tokenizer that allocates nothing per element (the same reader over
+// encoding/xml's Token, cobRefParse in the tests, was measured at a tenth of
+// its speed, ~35 MB/s, below the 100 MB/s goal), with the Cobertura reader's
+// own rules (xmlModeCobertura), keeping only the current file's hits.
 //
 // Hits: a <line> counts wherever it is inside a <class>; the lines under
 // <methods> repeat the class's own lines, so a line's count is the maximum of
@@ -26,7 +27,8 @@ package coverage
 // maximum, and emitted once; the same file appearing again later is emitted
 // again and the store adds the two.
 //
-// Paths: a class's filename is resolved against the <source> elements:
+// Paths: a class's filename (the last, if the attribute is given twice, as
+// for a line's number and hits) is resolved against the <source> elements:
 //   - an absolute filename (/… or C:/…) loses the longest absolute <source>
 //     it is under, unless Options.StripPrefix is set (then StripPrefix
 //     decides);
@@ -47,22 +49,20 @@ package coverage
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-const cobMaxLine = lcovMaxLine
+const cobMaxLine = maxLine
 
 func init() { parsers[Cobertura] = parseCobertura }
 
 func parseCobertura(r io.Reader, opt Options, emit Emit) error {
-	sc, err := newCobScanner(r)
+	sc, err := newXMLScanner(r, Cobertura, xmlModeCobertura)
 	if err != nil {
 		return err
 	}
@@ -90,10 +90,10 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 			return err
 		}
 		switch kind {
-		case cobEOF:
+		case xmlEOF:
 			return flush()
-		case cobStart:
-			name := cobLocal(sc.name)
+		case xmlStart:
+			name := xmlLocal(sc.name)
 			inSource = false
 			if len(sc.stackOff) == 1 && string(name) != "coverage" {
 				return sc.fail("expected the root element <coverage> of a Cobertura report")
@@ -102,11 +102,13 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 			case "source":
 				inSource, srcText = true, srcText[:0]
 			case "class":
-				fn, ok := sc.attr("filename")
-				if !ok {
+				a := sc.attr("filename", true)
+				if a == nil {
 					return sc.fail(`expected a filename="…" attribute`)
 				}
-				scratch, ok = cobDecode(scratch[:0], fn)
+				fn := a.value
+				var ok bool
+				scratch, ok = xmlDecode(scratch[:0], fn)
 				if !ok || !utf8.Valid(scratch) || len(bytes.TrimSpace(scratch)) == 0 {
 					return sc.fail("expected a filename=\"…\" attribute naming a file in UTF-8, got %q", fn)
 				}
@@ -125,18 +127,18 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 				if !inClass {
 					break
 				}
-				n, c, msg := sc.lineAttrs()
+				n, c, msg := cobLineAttrs(sc)
 				if msg != "" {
 					return sc.fail("%s", msg)
 				}
 				if n > len(cur) {
-					cur = lcovGrow(cur, n)
+					cur = growHits(cur, n)
 				}
 				cur[n-1] = max(cur[n-1], c)
 			}
-		case cobEnd:
+		case xmlEnd:
 			inSource = false
-			switch string(cobLocal(sc.name)) {
+			switch string(xmlLocal(sc.name)) {
 			case "source":
 				s := bytes.TrimSpace(srcText)
 				if !utf8.Valid(s) {
@@ -148,33 +150,33 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 			case "class":
 				inClass = false
 			}
-		case cobText:
+		case xmlText:
 			if !inSource {
 				break
 			}
 			if len(srcText)+len(sc.text) > 1<<16 {
 				return sc.fail("expected a <source> path shorter than 64 KiB")
 			}
-			if sc.cdata {
+			if sc.literal {
 				srcText = append(srcText, sc.text...)
 			} else {
-				srcText, _ = cobDecode(srcText, sc.text)
+				srcText, _ = xmlDecode(srcText, sc.text)
 			}
 		}
 	}
 }
 
-// lineAttrs reads a <line>'s number and hits from the scanner's attributes.
-func (s *cobScanner) lineAttrs() (n int, hits int64, msg string) {
+// cobLineAttrs reads a <line>'s number and hits from the scanner's attributes.
+func cobLineAttrs(s *xmlScanner) (n int, hits int64, msg string) {
 	var num, h []byte
 	var haveNum, haveHits bool
 	for i := range s.attrs {
 		a := &s.attrs[i]
 		v := a.value
-		if a.esc || bytes.IndexByte(v, '\r') >= 0 {
-			v, _ = cobDecode(nil, v)
+		if a.decode {
+			v, _ = xmlDecode(nil, v)
 		}
-		switch string(cobLocal(a.name)) {
+		switch string(xmlLocal(a.name)) {
 		case "number":
 			num, haveNum = v, true
 		case "hits":
@@ -198,87 +200,29 @@ func (s *cobScanner) lineAttrs() (n int, hits int64, msg string) {
 	return int(v), c, ""
 }
 
-// A cobScanner is a small streaming XML tokenizer, several times faster than
-// encoding/xml because it allocates nothing per element: names, attributes
-// and text are slices of its buffer, valid until the next call to next. It
-// checks what makes a document well-formed for this purpose (names, quoted
-// attributes without '<', entity and character references, matching end
-// tags, one root element, markup outside the root limited to comments,
-// processing instructions, a DOCTYPE and whitespace) but not every rule of
-// XML 1.0 (e.g. the Char production in text). Every token — a tag, a text
-// run, a comment — must fit in cobMaxToken bytes. The tests compare it with
-// encoding/xml on the same documents (fuzzed).
-type cobScanner struct {
-	r        io.Reader
-	buf      []byte
-	pos, end int
-	eof      bool
-	rerr     error
-	lines    int // newlines before buf[counted]
-	counted  int
-	tokStart int
-
-	stack    []byte // open elements' names, end to end
-	stackOff []int  // where each starts in stack
-	rooted   bool   // the root element has started
-	pending  bool   // a self-closing tag's end is due
-
-	// The token: a start or end tag's name and (start) attributes, or text.
-	name  []byte
-	attrs []cobRawAttr
-	text  []byte
-	cdata bool
-}
-
-type cobRawAttr struct {
-	name, value []byte // value as written (references not decoded)
-	esc         bool   // value contains '&'
-}
-
-type cobKind int8
-
-const (
-	cobEOF cobKind = iota
-	cobStart
-	cobEnd
-	cobText
-)
-
-const (
-	cobBufSize  = 256 << 10
-	cobMaxToken = 4 << 20
-)
-
-// errCobMore says a token runs past the buffered data.
-var errCobMore = errors.New("more input needed")
-
-func newCobScanner(r io.Reader) (*cobScanner, error) {
-	s := &cobScanner{r: r, buf: make([]byte, cobBufSize)}
-	// Read the first bytes: a BOM, the XML declaration and its encoding.
-	for s.end < 512 && !s.eof {
-		if err := s.more(); err != nil {
-			return nil, err
-		}
-	}
-	if bytes.HasPrefix(s.buf[:s.end], []byte("\xEF\xBB\xBF")) {
-		s.pos, s.counted = 3, 3
-	}
+// cobEncoding reads the encoding of the XML declaration at the start of the
+// buffer: UTF-8 and US-ASCII are read as they are, ISO-8859-1 is turned into
+// UTF-8, any other is an error.
+func (s *xmlScanner) cobEncoding() error {
 	head := s.buf[s.pos:s.end]
-	if bytes.HasPrefix(head, []byte("<?xml")) {
-		if e := bytes.Index(head, []byte("?>")); e > 0 {
-			enc := cobDeclEncoding(head[:e])
-			switch strings.ToLower(enc) {
-			case "", "utf-8", "utf8", "us-ascii", "ascii":
-			case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
-				rest := append([]byte(nil), head...)
-				s.r = &cobLatin1{r: bufio.NewReader(io.MultiReader(bytes.NewReader(rest), r))}
-				s.pos, s.end, s.counted, s.eof = 0, 0, 0, false
-			default:
-				return nil, &ParseError{Format: Cobertura, Line: 1, Msg: fmt.Sprintf("expected encoding UTF-8, US-ASCII or ISO-8859-1, got %q", enc)}
-			}
-		}
+	if !bytes.HasPrefix(head, []byte("<?xml")) {
+		return nil
 	}
-	return s, nil
+	e := bytes.Index(head, []byte("?>"))
+	if e <= 0 {
+		return nil
+	}
+	enc := cobDeclEncoding(head[:e])
+	switch strings.ToLower(enc) {
+	case "", "utf-8", "utf8", "us-ascii", "ascii":
+	case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
+		rest := append([]byte(nil), head...)
+		s.r = &cobLatin1{r: bufio.NewReader(io.MultiReader(bytes.NewReader(rest), s.r))}
+		s.pos, s.end, s.counted, s.lineHead, s.eof = 0, 0, 0, 0, false
+	default:
+		return &ParseError{Format: Cobertura, Line: 1, Msg: fmt.Sprintf("expected encoding UTF-8, US-ASCII or ISO-8859-1, got %q", enc)}
+	}
+	return nil
 }
 
 // cobDeclEncoding finds encoding="…" in an XML declaration.
@@ -299,430 +243,6 @@ func cobDeclEncoding(decl []byte) string {
 		return string(rest[1 : 1+j])
 	}
 	return ""
-}
-
-// more reads more input after the buffered data, first moving the data not
-// yet consumed to the front of the buffer (or growing it up to cobMaxToken).
-func (s *cobScanner) more() error {
-	if s.eof {
-		return io.ErrUnexpectedEOF
-	}
-	if s.pos > 0 {
-		s.lines += bytes.Count(s.buf[s.counted:s.pos], []byte{'\n'})
-		n := copy(s.buf, s.buf[s.pos:s.end])
-		s.tokStart -= s.pos
-		s.end, s.pos, s.counted = n, 0, 0
-	}
-	if s.end == len(s.buf) {
-		if len(s.buf) >= cobMaxToken {
-			return s.fail("expected markup and text runs shorter than %d MiB", cobMaxToken>>20)
-		}
-		grown := make([]byte, 2*len(s.buf))
-		copy(grown, s.buf[:s.end])
-		s.buf = grown
-	}
-	for {
-		n, err := s.r.Read(s.buf[s.end:])
-		s.end += n
-		if err == io.EOF {
-			s.eof = true
-			return nil
-		}
-		if err != nil {
-			s.rerr = err
-			return err
-		}
-		if n > 0 {
-			return nil
-		}
-	}
-}
-
-// line is the report line of buf[p].
-func (s *cobScanner) line(p int) int {
-	if p < s.counted {
-		p = s.counted
-	}
-	return 1 + s.lines + bytes.Count(s.buf[s.counted:p], []byte{'\n'})
-}
-
-// fail is a ParseError at the current token, naming the innermost element.
-func (s *cobScanner) fail(msg string, args ...any) error {
-	elem := ""
-	if n := len(s.stackOff); n > 0 {
-		elem = "<" + string(s.stack[s.stackOff[n-1]:]) + ">"
-	}
-	return &ParseError{Format: Cobertura, Line: s.line(s.tokStart), Element: elem, Msg: fmt.Sprintf(msg, args...)}
-}
-
-// attr is the value of a start tag's attribute, references not decoded.
-func (s *cobScanner) attr(local string) ([]byte, bool) {
-	for i := range s.attrs {
-		if string(cobLocal(s.attrs[i].name)) == local {
-			return s.attrs[i].value, true
-		}
-	}
-	return nil, false
-}
-
-func (s *cobScanner) pop() {
-	n := len(s.stackOff) - 1
-	s.stack = s.stack[:s.stackOff[n]]
-	s.stackOff = s.stackOff[:n]
-}
-
-// next reads the next token.
-func (s *cobScanner) next() (cobKind, error) {
-	if s.pending {
-		s.pending = false
-		s.pop()
-		return cobEnd, nil
-	}
-	for {
-		s.tokStart = s.pos
-		kind, n, err := s.token(s.buf[s.pos:s.end])
-		if err == errCobMore {
-			if s.eof {
-				if s.pos == s.end {
-					return s.atEOF()
-				}
-				return 0, s.fail("expected more input: the report ends inside markup")
-			}
-			if err := s.more(); err != nil {
-				return 0, err
-			}
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		s.pos += n
-		if kind < 0 { // skipped: comment, PI, DOCTYPE, whitespace outside the root
-			continue
-		}
-		return kind, nil
-	}
-}
-
-func (s *cobScanner) atEOF() (cobKind, error) {
-	if n := len(s.stackOff); n > 0 {
-		return 0, s.fail("expected </%s> before the end of the report", s.stack[s.stackOff[n-1]:])
-	}
-	if !s.rooted {
-		return 0, s.fail("expected a root element")
-	}
-	return cobEOF, nil
-}
-
-// token reads one token at the start of b, returning its kind (-1 for one
-// to skip) and length, or errCobMore when b ends inside it.
-func (s *cobScanner) token(b []byte) (cobKind, int, error) {
-	if len(b) == 0 {
-		return 0, 0, errCobMore
-	}
-	depth := len(s.stackOff)
-	if b[0] != '<' {
-		i := bytes.IndexByte(b, '<')
-		if i < 0 {
-			if !s.eof {
-				return 0, 0, errCobMore
-			}
-			i = len(b)
-		}
-		t := b[:i]
-		if bytes.IndexByte(t, '&') >= 0 {
-			if _, ok := cobDecode(nil, t); !ok {
-				return 0, 0, s.fail("expected a character or entity reference (&amp; &lt; &gt; &quot; &apos; &#…;) after &")
-			}
-		}
-		if depth == 0 {
-			if len(bytes.TrimLeft(t, " \t\r\n")) > 0 {
-				return 0, 0, s.fail("expected only markup outside the root element, got text %q", lcovQuote(t))
-			}
-			return -1, i, nil
-		}
-		s.text, s.cdata = t, false
-		return cobText, i, nil
-	}
-	if len(b) < 2 {
-		return 0, 0, errCobMore
-	}
-	switch b[1] {
-	case '/':
-		return s.endTag(b)
-	case '?':
-		e := bytes.Index(b[2:], []byte("?>"))
-		if e < 0 {
-			return 0, 0, errCobMore
-		}
-		if ne := cobNameEnd(b, 2); ne == 2 || ne == len(b) {
-			return 0, 0, s.fail("expected a processing instruction target after <?")
-		}
-		return -1, e + 4, nil
-	case '!':
-		return s.bang(b, depth)
-	}
-	return s.startTag(b, depth)
-}
-
-func (s *cobScanner) bang(b []byte, depth int) (cobKind, int, error) {
-	for _, p := range []string{"<!--", "<![CDATA[", "<!DOCTYPE"} {
-		if len(b) < len(p) && strings.HasPrefix(p, string(b)) {
-			return 0, 0, errCobMore
-		}
-	}
-	switch {
-	case bytes.HasPrefix(b, []byte("<!--")):
-		e := bytes.Index(b[4:], []byte("-->"))
-		if e < 0 {
-			return 0, 0, errCobMore
-		}
-		if body := b[4 : 4+e]; bytes.Contains(body, []byte("--")) || len(body) > 0 && body[len(body)-1] == '-' {
-			return 0, 0, s.fail(`expected no "--" inside a comment`)
-		}
-		return -1, e + 7, nil
-	case bytes.HasPrefix(b, []byte("<![CDATA[")):
-		e := bytes.Index(b[9:], []byte("]]>"))
-		if e < 0 {
-			return 0, 0, errCobMore
-		}
-		if depth == 0 {
-			if len(bytes.TrimLeft(b[9:9+e], " \t\r\n")) > 0 {
-				return 0, 0, s.fail("expected only markup outside the root element, got CDATA")
-			}
-			return -1, e + 12, nil
-		}
-		s.text, s.cdata = b[9:9+e], true
-		return cobText, e + 12, nil
-	case bytes.HasPrefix(b, []byte("<!DOCTYPE")):
-		if s.rooted {
-			return 0, 0, s.fail("expected <!DOCTYPE> only before the root element")
-		}
-		// Skip to the '>' that closes it: outside quotes and the [internal
-		// subset].
-		var quote byte
-		depth := 0
-		for i := 9; i < len(b); i++ {
-			c := b[i]
-			switch {
-			case quote != 0:
-				if c == quote {
-					quote = 0
-				}
-			case c == '"' || c == '\'':
-				quote = c
-			case c == '[':
-				depth++
-			case c == ']':
-				depth--
-			case c == '>' && depth <= 0:
-				return -1, i + 1, nil
-			}
-		}
-		return 0, 0, errCobMore
-	}
-	return 0, 0, s.fail("expected <!--, <![CDATA[ or <!DOCTYPE after <!")
-}
-
-func (s *cobScanner) endTag(b []byte) (cobKind, int, error) {
-	ne := cobNameEnd(b, 2)
-	if ne == len(b) {
-		return 0, 0, errCobMore
-	}
-	name := b[2:ne]
-	i := cobSkipSpace(b, ne)
-	if i == len(b) {
-		return 0, 0, errCobMore
-	}
-	if len(name) == 0 || !cobNameStart(name[0]) || b[i] != '>' {
-		return 0, 0, s.fail("expected </name>")
-	}
-	n := len(s.stackOff)
-	if n == 0 {
-		return 0, 0, s.fail("expected no end tag outside the root element, got </%s>", name)
-	}
-	if open := s.stack[s.stackOff[n-1]:]; !bytes.Equal(open, name) {
-		return 0, 0, s.fail("expected </%s>, got </%s>", open, name)
-	}
-	s.name = name
-	s.pop()
-	return cobEnd, i + 1, nil
-}
-
-func (s *cobScanner) startTag(b []byte, depth int) (cobKind, int, error) {
-	ne := cobNameEnd(b, 1)
-	if ne == len(b) {
-		return 0, 0, errCobMore
-	}
-	name := b[1:ne]
-	if len(name) == 0 || !cobNameStart(name[0]) || bytes.Count(name, []byte{':'}) > 1 {
-		return 0, 0, s.fail("expected an element name after <")
-	}
-	if depth == 0 && s.rooted {
-		return 0, 0, s.fail("expected a single root element, got a second one <%s>", name)
-	}
-	s.attrs = s.attrs[:0]
-	i := ne
-	for {
-		i = cobSkipSpace(b, i)
-		if i == len(b) {
-			return 0, 0, errCobMore
-		}
-		switch b[i] {
-		case '>', '/':
-			self := b[i] == '/'
-			if self {
-				if i+1 == len(b) {
-					return 0, 0, errCobMore
-				}
-				if b[i+1] != '>' {
-					return 0, 0, s.fail("expected /> or > to end <%s>", name)
-				}
-				i++
-			}
-			s.rooted = true
-			s.stackOff = append(s.stackOff, len(s.stack))
-			s.stack = append(s.stack, name...)
-			s.name, s.pending = name, self
-			return cobStart, i + 1, nil
-		}
-		an := cobNameEnd(b, i)
-		if an == len(b) {
-			return 0, 0, errCobMore
-		}
-		if an == i || !cobNameStart(b[i]) {
-			return 0, 0, s.fail("expected an attribute name, /> or > in <%s>", name)
-		}
-		attr := cobRawAttr{name: b[i:an]}
-		i = cobSkipSpace(b, an)
-		if i == len(b) {
-			return 0, 0, errCobMore
-		}
-		if b[i] != '=' {
-			return 0, 0, s.fail("expected = after attribute %s in <%s>", attr.name, name)
-		}
-		i = cobSkipSpace(b, i+1)
-		if i == len(b) {
-			return 0, 0, errCobMore
-		}
-		q := b[i]
-		if q != '"' && q != '\'' {
-			return 0, 0, s.fail("expected a quoted value for attribute %s in <%s>", attr.name, name)
-		}
-		// One pass for the closing quote, '<' and '&': values are short.
-		j := i + 1
-		for ; j < len(b) && b[j] != q; j++ {
-			switch b[j] {
-			case '<':
-				return 0, 0, s.fail("expected no unescaped < in attribute %s of <%s>", attr.name, name)
-			case '&':
-				attr.esc = true
-			}
-		}
-		if j == len(b) {
-			return 0, 0, errCobMore
-		}
-		attr.value = b[i+1 : j]
-		if attr.esc {
-			if _, ok := cobDecode(nil, attr.value); !ok {
-				return 0, 0, s.fail("expected a character or entity reference after & in attribute %s of <%s>", attr.name, name)
-			}
-		}
-		s.attrs = append(s.attrs, attr)
-		i = j + 1
-	}
-}
-
-func cobNameStart(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == ':' || c >= 0x80
-}
-
-// cobNameEnd is the index of the first byte from i that cannot be in a name.
-func cobNameEnd(b []byte, i int) int {
-	for ; i < len(b); i++ {
-		c := b[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == '_' || c == ':' || c == '.' || c == '-' || c >= 0x80) {
-			return i
-		}
-	}
-	return i
-}
-
-func cobSkipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// cobLocal is a name without its namespace prefix (as encoding/xml splits
-// it).
-func cobLocal(name []byte) []byte {
-	if i := bytes.IndexByte(name, ':'); i > 0 && i < len(name)-1 {
-		return name[i+1:]
-	}
-	return name
-}
-
-// cobDecode appends raw with its references decoded and line ends
-// normalised (\r\n and \r become \n), reporting false for a malformed
-// reference.
-func cobDecode(dst, raw []byte) ([]byte, bool) {
-	for len(raw) > 0 {
-		i := bytes.IndexAny(raw, "&\r")
-		if i < 0 {
-			return append(dst, raw...), true
-		}
-		dst = append(dst, raw[:i]...)
-		if raw[i] == '\r' {
-			dst = append(dst, '\n')
-			raw = raw[i+1:]
-			if len(raw) > 0 && raw[0] == '\n' {
-				raw = raw[1:]
-			}
-			continue
-		}
-		raw = raw[i+1:]
-		semi := bytes.IndexByte(raw, ';')
-		if semi < 1 {
-			return dst, false
-		}
-		ref := raw[:semi]
-		raw = raw[semi+1:]
-		if ref[0] == '#' {
-			base, digits := 10, ref[1:]
-			if len(digits) > 0 && digits[0] == 'x' {
-				base, digits = 16, digits[1:]
-			}
-			v, err := strconv.ParseUint(string(digits), base, 32)
-			if err != nil || len(digits) == 0 || !cobIsChar(rune(v)) {
-				return dst, false
-			}
-			dst = utf8.AppendRune(dst, rune(v))
-			continue
-		}
-		switch string(ref) {
-		case "lt":
-			dst = append(dst, '<')
-		case "gt":
-			dst = append(dst, '>')
-		case "amp":
-			dst = append(dst, '&')
-		case "apos":
-			dst = append(dst, '\'')
-		case "quot":
-			dst = append(dst, '"')
-		default:
-			return dst, false
-		}
-	}
-	return dst, true
-}
-
-func cobIsChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D ||
-		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // cobIsAbs reports whether a slash-separated path is absolute on Unix or

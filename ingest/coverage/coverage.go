@@ -6,6 +6,7 @@
 package coverage
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"path"
@@ -123,4 +124,46 @@ func MapPath(p string, opt Options) (string, bool) {
 		}
 	}
 	return p, true
+}
+
+// maxLine is the highest line number a report may give, so that one hostile
+// record cannot make a parser allocate gigabytes (4 Mi lines is 32 MiB of
+// hits).
+const maxLine = 1 << 22
+
+// growHits extends hits to n lines (n <= maxLine), the new ones not coverable
+// (-1).
+func growHits(hits []int64, n int) []int64 {
+	old := len(hits)
+	if n > cap(hits) {
+		c := 2 * cap(hits)
+		if c < 64 {
+			c = 64
+		}
+		if c < n {
+			c = n
+		}
+		if c > maxLine {
+			c = maxLine
+		}
+		grown := make([]int64, n, c)
+		copy(grown, hits)
+		hits = grown
+	} else {
+		hits = hits[:n]
+	}
+	for i := old; i < n; i++ {
+		hits[i] = -1
+	}
+	return hits
+}
+
+// skipBOM buffers r and drops a UTF-8 byte order mark (Windows tools write
+// one).
+func skipBOM(r io.Reader) *bufio.Reader {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if b, err := br.Peek(3); err == nil && string(b) == "\xEF\xBB\xBF" {
+		br.Discard(3)
+	}
+	return br
 }

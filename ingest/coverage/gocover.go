@@ -49,7 +49,7 @@ import (
 )
 
 const (
-	goCoverMaxLine = 1 << 22 // as lcovMaxLine
+	goCoverMaxLine = 1 << 22 // as maxLine
 	goCoverBufSize = 1 << 16 // also the longest line accepted
 )
 

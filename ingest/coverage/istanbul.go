@@ -29,7 +29,7 @@ package coverage
 //
 // Errors: malformed JSON, a top-level value or a file that is not an object,
 // a file without "statementMap" or "s", a statement location without a
-// start line from 1 to lcovMaxLine, and a count that is not a whole number
+// start line from 1 to maxLine, and a count that is not a whole number
 // are ParseErrors naming the report line and the JSON path of the value,
 // e.g. $["/app/src/a.js"].s["3"].
 
@@ -142,7 +142,7 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 			n = l
 		}
 	}
-	hits := lcovGrow(nil, n)
+	hits := growHits(nil, n)
 	if hits == nil {
 		hits = []int64{}
 	}
@@ -194,8 +194,8 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 				}
 				num, ok := t.(json.Number)
 				v, err := strconv.ParseUint(string(num), 10, 63)
-				if !ok || err != nil || v < 1 || v > lcovMaxLine {
-					return j.fail("expected a line number from 1 to %d, got %s", lcovMaxLine, simplecovDescribe(t))
+				if !ok || err != nil || v < 1 || v > maxLine {
+					return j.fail("expected a line number from 1 to %d, got %s", maxLine, simplecovDescribe(t))
 				}
 				line = int(v)
 				return nil

@@ -147,7 +147,7 @@ func realToolFuzz(t *testing.T, f Format, data []byte, opt Options) {
 		if file.Hits == nil {
 			t.Fatalf("%s: nil hits", file.Path)
 		}
-		if len(file.Hits) > lcovMaxLine {
+		if len(file.Hits) > maxLine {
 			t.Fatalf("%s: %d lines", file.Path, len(file.Hits))
 		}
 		for i, h := range file.Hits {
@@ -270,7 +270,7 @@ func TestIstanbulLinesMatchTool(t *testing.T) {
 			for _, f := range doc.Files {
 				want := []int64{}
 				for _, l := range f.Lines {
-					want = lcovGrow(want, max(len(want), l.Num))
+					want = growHits(want, max(len(want), l.Num))
 					want[l.Num-1] = l.Count
 				}
 				got := files[strings.TrimPrefix(f.Path, "/")]

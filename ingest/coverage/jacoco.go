@@ -20,8 +20,9 @@ package coverage
 //	  <counter type="LINE" missed=… covered=…/>
 //	</report>
 //
-// The reader streams the document token by token (encoding/xml), keeping only
-// the current source file's hits. The DOCTYPE is skipped, never fetched.
+// The reader streams the document through xmlScanner (xmlscan.go) with
+// encoding/xml's rules (xmlModeStdlib), keeping only the current source
+// file's hits. The DOCTYPE is skipped, never fetched.
 //
 // Hits: only <sourcefile>'s <line> elements count. A line is covered when ci
 // (covered instructions) > 0, with hits = ci; missed (0) when ci is 0 and mi
@@ -41,25 +42,27 @@ package coverage
 // Errors: malformed XML, a root element other than <report>, a <package> or
 // <sourcefile> without a name, elements out of place (<sourcefile> outside a
 // <package>, <line> outside a <sourcefile>), a missing or non-integer nr or a
-// number outside 1…lcovMaxLine, and a mi or ci that is not a whole number are
+// number outside 1…maxLine, and a mi or ci that is not a whole number are
 // ParseErrors naming the report line, the element and its column (JaCoCo
-// writes the whole report on one line).
+// writes the whole report on one line). Malformed XML is reported with
+// encoding/xml's message; a tag, text run or comment longer than 4 MiB is an
+// error too.
 
 import (
-	"bufio"
-	"encoding/xml"
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
-	"strconv"
+	"math"
 	"strings"
 )
 
 func init() { parsers[JaCoCo] = parseJaCoCo }
 
 func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
-	src := &jacocoSource{r: jacocoSkipBOM(r)}
-	dec := xml.NewDecoder(src)
+	sc, err := newXMLScanner(r, JaCoCo, xmlModeStdlib)
+	if err != nil {
+		return err
+	}
 	var (
 		depth     int
 		rooted    bool
@@ -70,40 +73,42 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 		filePath  string // report path of the open <sourcefile>
 		mapped    string // its repository path
 		hits      []int64
-		line, col int // where the current token starts
 	)
-	fail := func(elem, msg string, args ...any) error {
+	fail := func(elem []byte, msg string, args ...any) error {
+		line, col := sc.tokPos()
 		return &ParseError{Format: JaCoCo, Line: line, Element: fmt.Sprintf("<%s> at column %d", elem, col), Msg: fmt.Sprintf(msg, args...)}
 	}
 	for {
-		line, col = dec.InputPos()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
+		kind, err := sc.next()
 		if err != nil {
-			return jacocoXMLError(JaCoCo, dec, src, err)
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
+		switch kind {
+		case xmlEOF:
+			if !rooted {
+				line, _ := sc.tokPos()
+				return &ParseError{Format: JaCoCo, Line: line, Msg: "expected the root element <report> of a JaCoCo XML report"}
+			}
+			return nil
+		case xmlStart:
+			name := xmlLocal(sc.name)
 			depth++
 			if depth == 1 {
 				if rooted {
 					return fail(name, "expected nothing after the </report> that ends the report")
 				}
-				if name != "report" {
+				if string(name) != "report" {
 					return fail(name, "expected the root element <report> of a JaCoCo XML report")
 				}
 				rooted = true
 				continue
 			}
-			switch name {
+			switch string(name) {
 			case "package":
 				if inPackage {
 					return fail(name, "expected </package> before another <package> (packages do not nest)")
 				}
-				n, ok := jacocoAttr(t.Attr, "name")
+				n, ok := sc.attrString("name")
 				if !ok {
 					return fail(name, `expected a name="<package folder>" attribute, e.g. name="com/acme/shop"`)
 				}
@@ -116,7 +121,7 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 				if inFile {
 					return fail(name, "expected </sourcefile> before another <sourcefile>")
 				}
-				n, _ := jacocoAttr(t.Attr, "name")
+				n, _ := sc.attrString("name")
 				n = strings.TrimSpace(n)
 				if n == "" {
 					return fail(name, `expected a name="<file name>" attribute, e.g. name="Cart.java"`)
@@ -134,17 +139,17 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 				if !inFile {
 					return fail(name, "expected <line> inside a <sourcefile>")
 				}
-				nr, h, msg := jacocoLine(t.Attr)
+				nr, h, msg := jacocoLine(sc.attrs)
 				if msg != "" {
 					return fail(name, "%s in %s", msg, filePath)
 				}
 				if nr > len(hits) {
-					hits = lcovGrow(hits, nr)
+					hits = growHits(hits, nr)
 				}
 				hits[nr-1] = max(hits[nr-1], h)
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case xmlEnd:
+			switch string(xmlLocal(sc.name)) {
 			case "sourcefile":
 				if inFile {
 					f := File{Path: mapped, Hits: hits}
@@ -164,39 +169,37 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 			depth--
 		}
 	}
-	if !rooted {
-		return &ParseError{Format: JaCoCo, Line: line, Msg: "expected the root element <report> of a JaCoCo XML report"}
-	}
-	return nil
 }
 
 // jacocoLine reads a <line>'s nr and its hits (see the file comment).
-func jacocoLine(attrs []xml.Attr) (nr int, hits int64, msg string) {
-	var nrText string
+func jacocoLine(attrs []xmlAttr) (nr int, hits int64, msg string) {
+	var nrText []byte
 	var haveNr bool
 	var mi, ci int64
-	for _, a := range attrs {
-		switch a.Name.Local {
+	for i := range attrs {
+		a := &attrs[i]
+		switch local := xmlLocal(a.name); string(local) {
 		case "nr":
-			nrText, haveNr = a.Value, true
+			nrText, haveNr = a.decoded(), true
 		case "mi", "ci":
-			v, err := strconv.ParseUint(strings.TrimSpace(a.Value), 10, 63)
-			if err != nil {
-				return 0, 0, fmt.Sprintf(`expected %s="<instructions>" with a whole number, got %q`, a.Name.Local, a.Value)
+			v := a.decoded()
+			n, ok := goCoverUint(bytes.TrimSpace(v), math.MaxInt64)
+			if !ok {
+				return 0, 0, fmt.Sprintf(`expected %s="<instructions>" with a whole number, got %q`, local, v)
 			}
-			if a.Name.Local == "mi" {
-				mi = int64(v)
+			if string(local) == "mi" {
+				mi = n
 			} else {
-				ci = int64(v)
+				ci = n
 			}
 		}
 	}
 	if !haveNr {
 		return 0, 0, `expected an nr="<line number>" attribute`
 	}
-	n, err := strconv.ParseUint(strings.TrimSpace(nrText), 10, 63)
-	if err != nil || n < 1 || n > lcovMaxLine {
-		return 0, 0, fmt.Sprintf(`expected nr="<line number>" with an integer from 1 to %d, got %q`, lcovMaxLine, nrText)
+	n, ok := goCoverUint(bytes.TrimSpace(nrText), maxLine)
+	if !ok || n < 1 {
+		return 0, 0, fmt.Sprintf(`expected nr="<line number>" with an integer from 1 to %d, got %q`, maxLine, nrText)
 	}
 	switch {
 	case ci > 0:
@@ -207,62 +210,4 @@ func jacocoLine(attrs []xml.Attr) (nr int, hits int64, msg string) {
 		hits = -1
 	}
 	return int(n), hits, ""
-}
-
-// jacocoAttr is the value of the attribute with the given local name; also
-// used by the Clover reader.
-func jacocoAttr(attrs []xml.Attr, name string) (string, bool) {
-	for _, a := range attrs {
-		if a.Name.Local == name {
-			return a.Value, true
-		}
-	}
-	return "", false
-}
-
-// jacocoSkipBOM buffers r and drops a UTF-8 byte order mark (Windows tools
-// write one); also used by the Clover, SimpleCov and Istanbul readers.
-func jacocoSkipBOM(r io.Reader) *bufio.Reader {
-	br := bufio.NewReaderSize(r, 1<<16)
-	if b, err := br.Peek(3); err == nil && string(b) == "\xEF\xBB\xBF" {
-		br.Discard(3)
-	}
-	return br
-}
-
-// jacocoSource remembers the error of the reader under an xml.Decoder, so
-// that a failing upload is not blamed on the report; also used by the Clover
-// reader.
-type jacocoSource struct {
-	r   io.Reader
-	err error
-}
-
-func (s *jacocoSource) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if err != nil && err != io.EOF {
-		s.err = err
-	}
-	return n, err
-}
-
-// jacocoXMLError turns an encoding/xml error into a ParseError naming the
-// report line and column; also used by the Clover reader. Errors of the
-// underlying reader are returned as they are.
-func jacocoXMLError(f Format, dec *xml.Decoder, src *jacocoSource, err error) error {
-	if src.err != nil && errors.Is(err, src.err) {
-		return err
-	}
-	line, col := dec.InputPos()
-	pe := &ParseError{Format: f, Line: line, Element: fmt.Sprintf("column %d", col)}
-	var se *xml.SyntaxError
-	if errors.As(err, &se) {
-		pe.Msg = "expected well-formed XML: " + se.Msg
-		if se.Line != line {
-			pe.Line, pe.Element = se.Line, ""
-		}
-	} else {
-		pe.Msg = "expected well-formed UTF-8 XML: " + strings.TrimPrefix(err.Error(), "xml: ")
-	}
-	return pe
 }

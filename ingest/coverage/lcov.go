@@ -20,7 +20,7 @@ package coverage
 // in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH,
 // LF, LH, VER and any other "KEY:…" record are ignored, as are empty lines and
 // "#" comments; anything else is an error, as is DA before SF, a field that is
-// not a decimal integer, a line number below 1 or above lcovMaxLine, and a
+// not a decimal integer, a line number below 1 or above maxLine, and a
 // negative count.
 
 import (
@@ -31,15 +31,9 @@ import (
 	"math"
 )
 
-const (
-	// lcovBufSize is the read buffer; it is also the longest SF or DA line
-	// accepted (longer lines of ignored records are skipped in pieces).
-	lcovBufSize = 1 << 20
-	// lcovMaxLine is the highest line number accepted, so that one hostile
-	// DA record cannot make the parser allocate gigabytes (4 Mi lines is
-	// 32 MiB of hits).
-	lcovMaxLine = 1 << 22
-)
+// lcovBufSize is the read buffer; it is also the longest SF or DA line
+// accepted (longer lines of ignored records are skipped in pieces).
+const lcovBufSize = 1 << 20
 
 func init() { parsers[LCOV] = parseLCOV }
 
@@ -110,7 +104,7 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 				if hits == nil && hint > n {
 					hits = make([]int64, 0, hint)
 				}
-				hits = lcovGrow(hits, n)
+				hits = growHits(hits, n)
 			}
 			if h := hits[n-1]; h < 0 {
 				hits[n-1] = c
@@ -151,8 +145,8 @@ func lcovParseDA(b []byte) (line int, count int64, msg string) {
 	i := 0
 	var n int64
 	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		if n > (lcovMaxLine+9)/10 {
-			n = lcovMaxLine + 1 // too large; keep scanning digits
+		if n > (maxLine+9)/10 {
+			n = maxLine + 1 // too large; keep scanning digits
 			continue
 		}
 		n = n*10 + int64(b[i]-'0')
@@ -168,8 +162,8 @@ func lcovParseDA(b []byte) (line int, count int64, msg string) {
 	if n < 1 {
 		return 0, 0, want + " with a line number of at least 1"
 	}
-	if n > lcovMaxLine {
-		return 0, 0, fmt.Sprintf("%s with a line number of at most %d", want, lcovMaxLine)
+	if n > maxLine {
+		return 0, 0, fmt.Sprintf("%s with a line number of at most %d", want, maxLine)
 	}
 	i++
 	j := i
@@ -188,32 +182,6 @@ func lcovParseDA(b []byte) (line int, count int64, msg string) {
 		return 0, 0, want + " with an integer count"
 	}
 	return int(n), c, ""
-}
-
-// lcovGrow extends hits to n lines, the new ones not coverable (-1).
-func lcovGrow(hits []int64, n int) []int64 {
-	old := len(hits)
-	if n > cap(hits) {
-		c := 2 * cap(hits)
-		if c < 64 {
-			c = 64
-		}
-		if c < n {
-			c = n
-		}
-		if c > lcovMaxLine {
-			c = lcovMaxLine
-		}
-		grown := make([]int64, n, c)
-		copy(grown, hits)
-		hits = grown
-	} else {
-		hits = hits[:n]
-	}
-	for i := old; i < n; i++ {
-		hits[i] = -1
-	}
-	return hits
 }
 
 // lcovIsRecordKey reports whether b starts with KEY: (letters, digits and

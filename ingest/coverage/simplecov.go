@@ -34,7 +34,7 @@ package coverage
 // entry without "coverage", a file whose value is neither a lines array nor
 // an object with "lines", a line value other than null or a whole number, a
 // simplecov-json file without "filename" or "coverage", and a file longer
-// than lcovMaxLine lines are ParseErrors naming the report line and the JSON
+// than maxLine lines are ParseErrors naming the report line and the JSON
 // path of the value, e.g. $.rspec.coverage["/app/lib/a.rb"].lines[12].
 
 import (
@@ -216,8 +216,8 @@ func simplecovLines(j *simplecovJSON) ([]int64, error) {
 		if t == json.Delim(']') {
 			return hits, nil
 		}
-		if i >= lcovMaxLine {
-			return nil, j.fail("expected at most %d lines", lcovMaxLine)
+		if i >= maxLine {
+			return nil, j.fail("expected at most %d lines", maxLine)
 		}
 		n, ok := int64(-1), t == nil
 		if v, isNum := t.(json.Number); isNum {
@@ -347,7 +347,7 @@ type simplecovStep struct {
 }
 
 func newSimplecovJSON(f Format, r io.Reader) *simplecovJSON {
-	src := &simplecovLineReader{r: jacocoSkipBOM(r)}
+	src := &simplecovLineReader{r: skipBOM(r)}
 	dec := json.NewDecoder(src)
 	dec.UseNumber()
 	return &simplecovJSON{format: f, dec: dec, src: src}
