@@ -44,16 +44,23 @@ func (s *Server) componentProject(ctx context.Context, c *call) (plumb.Project, 
 }
 
 // requireProjectAdmin checks that the caller administers the project.
-func (s *Server) requireProjectAdmin(ctx context.Context, c *call, p plumb.Project) error {
+func (s *Server) requireProjectAdmin(ctx context.Context, c *call, p plumb.Project, refusal string) error {
 	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return plumb.Errorf(plumb.EFORBIDDEN, "Creating, replacing and deleting components needs the admin role on project %q.", p.Key)
+		return plumb.Errorf(plumb.EFORBIDDEN, refusal, p.Key)
 	}
 	return nil
 }
+
+// The 403 details of requireProjectAdmin, each naming the project (%q).
+const (
+	componentAdminRefusal   = "Creating, replacing and deleting components needs the admin role on project %q."
+	uploadAdminRefusal      = "Uploading to project %q needs the project admin role or the project's upload token."
+	uploadTokenAdminRefusal = "Managing the upload tokens of project %q needs the project admin role (a workspace admin administers every project of the workspace)."
+)
 
 func (s *Server) handleListComponents(w http.ResponseWriter, r *http.Request, c *call) error {
 	p, err := s.componentProject(r.Context(), c)
@@ -117,7 +124,7 @@ func (s *Server) handleCreateComponent(w http.ResponseWriter, r *http.Request, c
 	if err != nil {
 		return err
 	}
-	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+	if err := s.requireProjectAdmin(r.Context(), c, p, componentAdminRefusal); err != nil {
 		return err
 	}
 	in, err := s.readComponent(w, r)
@@ -141,7 +148,7 @@ func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, 
 	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
 		return err
 	}
-	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+	if err := s.requireProjectAdmin(r.Context(), c, p, componentAdminRefusal); err != nil {
 		return err
 	}
 	in, err := s.readComponent(w, r)
@@ -163,7 +170,7 @@ func (s *Server) handleDeleteComponent(w http.ResponseWriter, r *http.Request, c
 	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
 		return err
 	}
-	if err := s.requireProjectAdmin(r.Context(), c, p); err != nil {
+	if err := s.requireProjectAdmin(r.Context(), c, p, componentAdminRefusal); err != nil {
 		return err
 	}
 	if err := s.store.DeleteComponent(r.Context(), p.ID, c.params["component"]); err != nil {

@@ -42,14 +42,7 @@ func (s *Server) ingestProject(ctx context.Context, c *call) (plumb.Project, err
 	if err != nil {
 		return p, err
 	}
-	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
-	if err != nil {
-		return p, err
-	}
-	if !ok {
-		return p, plumb.Errorf(plumb.EFORBIDDEN, "Uploading to project %q needs the project admin role or the project's upload token.", p.Key)
-	}
-	return p, nil
+	return p, s.requireProjectAdmin(ctx, c, p, uploadAdminRefusal)
 }
 
 // limitedBody is an upload body: the request body within the upload limit,

@@ -48,14 +48,7 @@ func (s *Server) tokenAdminProject(ctx context.Context, c *call) (plumb.Project,
 	if err != nil {
 		return p, err
 	}
-	ok, err := s.store.IsProjectAdmin(ctx, c.user.ID, p)
-	if err != nil {
-		return p, err
-	}
-	if !ok {
-		return p, plumb.Errorf(plumb.EFORBIDDEN, "Managing the upload tokens of project %q needs the project admin role (a workspace admin administers every project of the workspace).", p.Key)
-	}
-	return p, nil
+	return p, s.requireProjectAdmin(ctx, c, p, uploadTokenAdminRefusal)
 }
 
 func (s *Server) handleListUploadTokens(w http.ResponseWriter, r *http.Request, c *call) error {
