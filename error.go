@@ -17,6 +17,7 @@ const (
 	ENOTFOUND      = "not_found"        // 404
 	EMETHOD        = "method"           // 405
 	ENOTACCEPTABLE = "not_acceptable"   // 406
+	ETIMEOUT       = "timeout"          // 408
 	ECONFLICT      = "conflict"         // 409
 	ETOOLARGE      = "too_large"        // 413
 	EUNSUPPORTED   = "unsupported_type" // 415

@@ -20,8 +20,7 @@ import (
 // validated and every problem reported at once.
 func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
 	ct := r.Header.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
-	if ct == "" || err != nil || !(mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+	if !isJSONMediaType(ct) {
 		return nil, plumb.Errorf(plumb.EUNSUPPORTED, "The request body must be JSON sent with \"Content-Type: application/json\"; got %q.", ct)
 	}
 	if r.ContentLength > s.cfg.MaxBodyBytes {
@@ -59,7 +58,17 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body must hold exactly one JSON object.")
 	}
+	if err := checkObjectText(obj); err != nil {
+		return nil, err
+	}
 	return obj, nil
+}
+
+// isJSONMediaType reports whether a Content-Type names JSON: application/json
+// or an application/...+json type, parameters allowed (RFC 6838 §4.2.8).
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return ct != "" && err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
 func tooLarge(limit int64) error {

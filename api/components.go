@@ -243,6 +243,12 @@ func (s *Server) handleFileCoverage(w http.ResponseWriter, r *http.Request, c *c
 	}
 	ref := c.query.required("reference", 1)
 	path := c.query.required("path", 1)
+	for _, prefix := range []string{"refs/heads/", "refs/tags/", "refs/pull/"} {
+		if ref == prefix {
+			c.query.fail("Query parameter reference %q names no %s; give refs/heads/<branch>, refs/tags/<tag>, refs/pull/<number> or a commit SHA.", ref,
+				map[string]string{"refs/heads/": "branch", "refs/tags/": "tag", "refs/pull/": "pull request"}[prefix])
+		}
+	}
 	if err := c.query.err(); err != nil {
 		return err
 	}

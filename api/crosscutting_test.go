@@ -632,10 +632,17 @@ func TestPagination(t *testing.T) {
 			t.Errorf("next link %q", got)
 		}
 	})
-	t.Run("links honour X-Forwarded-Proto", func(t *testing.T) {
-		r := ts.get(t, "/workspaces?page[limit]=1", carol, hdr("X-Forwarded-Proto", "https"))
+	t.Run("links honour X-Forwarded-Proto when the Host is trusted", func(t *testing.T) {
+		ts2 := newTestServer(t, withConfig(api.Config{TrustHost: true}))
+		ts2.user(t, "carol")
+		tok := ts2.token(t, "carol")
+		for _, k := range []string{"aaa", "bbb"} {
+			ts2.workspace(t, sqlstore.WorkspaceInput{Key: k})
+			ts2.member(t, k, "carol", plumb.RoleMember)
+		}
+		r := ts2.get(t, "/workspaces?page[limit]=1", tok, hdr("X-Forwarded-Proto", "https"))
 		u, err := url.Parse(r.links(t)["next"])
-		if err != nil || u.Scheme != "https" || "http://"+u.Host != ts.URL {
+		if err != nil || u.Scheme != "https" || "http://"+u.Host != ts2.URL {
 			t.Errorf("next link %q, want https on the request's host", r.links(t)["next"])
 		}
 	})

@@ -19,6 +19,7 @@ var statusOf = map[string]int{
 	plumb.ENOTFOUND:      http.StatusNotFound,
 	plumb.EMETHOD:        http.StatusMethodNotAllowed,
 	plumb.ENOTACCEPTABLE: http.StatusNotAcceptable,
+	plumb.ETIMEOUT:       http.StatusRequestTimeout,
 	plumb.ECONFLICT:      http.StatusConflict,
 	plumb.ETOOLARGE:      http.StatusRequestEntityTooLarge,
 	plumb.EUNSUPPORTED:   http.StatusUnsupportedMediaType,

@@ -13,8 +13,10 @@ import (
 	"hash"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/plumbhq/plumb"
@@ -33,6 +35,9 @@ import (
 func (s *Server) ingestProject(ctx context.Context, c *call) (plumb.Project, error) {
 	if c.upload != nil {
 		p, err := s.store.FindProjectByKeys(ctx, c.params["owner"], c.params["project"])
+		if err != nil && plumb.ErrorCode(err) != plumb.ENOTFOUND {
+			return plumb.Project{}, err // a failing database is a 503 or 500, never a 404
+		}
 		if err != nil || p.ID != c.upload.ProjectID {
 			return plumb.Project{}, errNotFoundf("Project %q was not found.", c.params["project"])
 		}
@@ -51,8 +56,11 @@ func (s *Server) ingestProject(ctx context.Context, c *call) (plumb.Project, err
 // bytes decompressed.
 type limitedBody struct {
 	io.Reader
-	exceeded bool
-	limit    int64
+	exceeded     bool
+	limit        int64
+	size         int64    // bytes received (decompressed)
+	spool        *os.File // the received report
+	spoolRemoved bool
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -88,20 +96,39 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (*limitedBody, error) {
+// uploadBody receives an upload's report into a spool file before anything
+// is parsed or written, so no database lock waits on the network: the body
+// within the upload limit, gunzipped when sent with Content-Encoding: gzip
+// (or when it starts with the gzip magic bytes); the limit applies to the
+// bytes received and to the bytes decompressed. A client that sends nothing
+// for the idle-read timeout gets a 408. The request's clock stops while the
+// report arrives and restarts afterwards with a second per MiB received.
+// Close removes the spool.
+func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (body *limitedBody, err error) {
+	resume := pauseClock(r.Context())
+	var received int64
+	defer func() { resume(time.Duration(received>>20) * time.Second) }()
 	extendDeadlines(w)
 	limit := s.cfg.MaxUploadBytes
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	raw := bufio.NewReaderSize(http.MaxBytesReader(w, r.Body, limit), 64<<10)
+	rc := http.NewResponseController(w)
+	idle := &idleReader{r: r.Body, idle: s.cfg.UploadIdleTimeout, setDeadline: rc.SetReadDeadline}
+	raw := bufio.NewReaderSize(http.MaxBytesReader(w, io.NopCloser(idle), limit), 64<<10)
 	var rd io.Reader = raw
 	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
 	magic, _ := raw.Peek(2)
+	if idle.stalled {
+		return nil, stalled(s.cfg.UploadIdleTimeout)
+	}
 	switch {
 	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.Equal(magic, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
+			if idle.stalled {
+				return nil, stalled(s.cfg.UploadIdleTimeout)
+			}
 			return nil, plumb.Errorf(plumb.EINVALID, "The body is not valid gzip data: %v.", err)
 		}
 		rd = &capReader{r: zr, left: limit}
@@ -109,7 +136,71 @@ func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (*limitedBod
 	default:
 		return nil, plumb.Errorf(plumb.EUNSUPPORTED, "Content-Encoding %q is not supported; send the report as is or gzip-compressed.", enc)
 	}
-	return &limitedBody{Reader: rd, limit: limit}, nil
+	f, err := os.CreateTemp(s.cfg.SpoolDir, "plumb-upload-*")
+	if err != nil {
+		return nil, fmt.Errorf("create upload spool: %w", err)
+	}
+	// Unlinked at once where the system allows it: a crash leaves no file.
+	removed := os.Remove(f.Name()) == nil
+	body = &limitedBody{limit: limit, spool: f, spoolRemoved: removed}
+	received, err = io.Copy(f, rd)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		body.Close()
+		var mbe *http.MaxBytesError
+		switch {
+		case idle.stalled:
+			return nil, stalled(s.cfg.UploadIdleTimeout)
+		case errors.As(err, &mbe) || errors.Is(err, errDecompressedTooLarge):
+			return nil, tooLarge(limit)
+		case errors.Is(err, io.ErrUnexpectedEOF), strings.Contains(err.Error(), "gzip"), strings.Contains(err.Error(), "flate"):
+			return nil, plumb.Errorf(plumb.EINVALID, "The upload ended early or its compression is corrupt: %v.", err)
+		case errors.Is(err, syscall.ENOSPC):
+			return nil, plumb.Errorf(plumb.EUNAVAILABLE, "The server has no room to receive this upload now; retry later.")
+		}
+		return nil, plumb.Errorf(plumb.EINVALID, "The upload could not be received: %v.", err)
+	}
+	body.Reader = bufio.NewReaderSize(f, 256<<10)
+	body.size = received
+	return body, nil
+}
+
+// Close removes the upload's spool file.
+func (b *limitedBody) Close() {
+	if b == nil || b.spool == nil {
+		return
+	}
+	b.spool.Close()
+	if !b.spoolRemoved {
+		os.Remove(b.spool.Name())
+	}
+	b.spool = nil
+}
+
+func stalled(idle time.Duration) error {
+	return plumb.Errorf(plumb.ETIMEOUT, "The upload stalled: no data arrived for %s. Send the report again.", idle)
+}
+
+// idleReader is an upload's body with an idle-read timeout: every read must
+// bring data within idle, however long the whole transfer takes.
+type idleReader struct {
+	r           io.Reader
+	idle        time.Duration
+	setDeadline func(time.Time) error
+	stalled     bool
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	if ir.idle > 0 && ir.setDeadline != nil {
+		_ = ir.setDeadline(time.Now().Add(ir.idle))
+	}
+	n, err := ir.r.Read(p)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		ir.stalled = true
+	}
+	return n, err
 }
 
 // parseFailure turns a reader or parser error into the response's error.
@@ -120,9 +211,12 @@ func (b *limitedBody) parseFailure(err error) error {
 	var ce *coverage.ParseError
 	var se *sarif.ParseError
 	var pe *plumb.Error
+	var ue *errNotUTF8
 	switch {
 	case errors.As(err, &pe):
 		return err
+	case errors.As(err, &ue):
+		return plumb.Errorf(plumb.EINVALID, "%s", ue.Error())
 	case errors.As(err, &ce):
 		return plumb.Errorf(plumb.EINVALID, "%s", ce.Error())
 	case errors.As(err, &se):
@@ -148,6 +242,9 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 	}
 	if len(key) > 200 {
 		return plumb.Errorf(plumb.EINVALID, "The Idempotency-Key header may be at most 200 characters long.")
+	}
+	if badText(key) {
+		return plumb.Errorf(plumb.EINVALID, "%s", textProblem("The Idempotency-Key header", key))
 	}
 	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery))
 	status, body, bodyHash, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
@@ -230,6 +327,7 @@ func (s *Server) bodyHash(w http.ResponseWriter, r *http.Request) (string, error
 		return "", nil
 	}
 	extendDeadlines(w)
+	defer pauseClock(r.Context())(0)
 	left := s.cfg.MaxUploadBytes - hb.read
 	if left < 0 {
 		return "", tooLarge(s.cfg.MaxUploadBytes)
@@ -309,6 +407,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		if err != nil {
 			return 0, nil, err
 		}
+		defer body.Close()
 		br := bufio.NewReaderSize(body, 256<<10)
 		f := coverage.Format(format)
 		if f == "" {
@@ -331,6 +430,9 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			// errors, met while emitting, go back to it as they are.
 			var emitErr error
 			err := coverage.Parse(br, f, opt, func(cf coverage.File) error {
+				if badText(cf.Path) {
+					return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("The report's file path %q", cf.Path), cf.Path))
+				}
 				if err := emit(cf); err != nil {
 					emitErr = err
 					return err
@@ -408,6 +510,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 		if err != nil {
 			return 0, nil, err
 		}
+		defer body.Close()
 		// The tools of every run, clean runs (no results) included: their
 		// earlier issues of the commit are replaced (by none).
 		var tools []string
@@ -416,9 +519,16 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 				tools = append(tools, tool)
 			}
 		}
-		issues, err := sarif.Parse(body, opt)
+		ur := &utf8Reader{r: body}
+		issues, err := sarif.Parse(ur, opt)
+		if ur.failed != nil {
+			err = ur.failed
+		}
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
+		}
+		if err := checkIssuesText("", issues); err != nil {
+			return 0, nil, err
 		}
 		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at, Issues: issues}, tools)
 		if err != nil {
@@ -456,7 +566,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return err
 	}
 	ct := r.Header.Get("Content-Type")
-	if !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+	if !isJSONMediaType(ct) {
 		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
 	}
 	opt := sarifOptions(c.query)
@@ -465,12 +575,17 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		if err != nil {
 			return 0, nil, err
 		}
+		defer body.Close()
 		var up analysisUpload
-		dec := json.NewDecoder(body)
+		dec := json.NewDecoder(&utf8Reader{r: body})
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&up); err != nil {
 			if body.exceeded {
 				return 0, nil, tooLarge(body.limit)
+			}
+			var ue *errNotUTF8
+			if errors.As(err, &ue) {
+				return 0, nil, plumb.Errorf(plumb.EINVALID, "%s", ue.Error())
 			}
 			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis is not valid JSON of the documented shape: %v.", err)
 		}
@@ -489,21 +604,37 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 			q.fail("Field branch is required.")
 		}
 		at := s.analyzedAt(up.AnalyzedAt, q)
+		for name, v := range map[string]string{"commitSha": up.CommitSHA, "branch": up.Branch, "analyzedAt": up.AnalyzedAt} {
+			if badText(v) {
+				q.fail("%s", textProblem("Field "+name, v))
+			}
+		}
+		mapOpt := coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}
+		files := make([]plumb.FileFigures, 0, len(up.Files))
+		for i, f := range up.Files {
+			p, ok := analysisPath(q, fmt.Sprintf("files[%d].path", i), f.Path, mapOpt)
+			if ok {
+				files = append(files, plumb.FileFigures{Path: p, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
+			}
+		}
+		removed := make([]string, 0, len(up.Removed))
+		for i, f := range up.Removed {
+			if p, ok := analysisPath(q, fmt.Sprintf("removed[%d]", i), f, mapOpt); ok {
+				removed = append(removed, p)
+			}
+		}
 		if err := q.err(); err != nil {
 			return 0, nil, err
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
-			AnalyzedAt: at, Removed: up.Removed, FullTree: up.FullTree == nil || *up.FullTree}
-		for _, f := range up.Files {
-			if mapped, ok := coverage.MapPath(f.Path, coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}); ok {
-				f.Path = mapped
-			}
-			in.Files = append(in.Files, plumb.FileFigures{Path: f.Path, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
-		}
+			AnalyzedAt: at, Removed: removed, FullTree: up.FullTree == nil || *up.FullTree, Files: files}
 		for i, doc := range up.SARIF {
 			issues, err := sarif.Parse(bytes.NewReader(doc), opt)
 			if err != nil {
 				return 0, nil, plumb.Errorf(plumb.EINVALID, "sarif[%d]: %v", i, err)
+			}
+			if err := checkIssuesText(fmt.Sprintf("sarif[%d]: ", i), issues); err != nil {
+				return 0, nil, err
 			}
 			in.Issues = append(in.Issues, issues...)
 		}
@@ -514,6 +645,35 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return http.StatusCreated, snapshotView{ID: snap.ID, CommitSHA: in.CommitSHA, Branch: in.Branch, AnalyzedAt: ts(snap.AnalyzedAt),
 			Issues: len(in.Issues), Current: snap.Measured}, nil
 	})
+}
+
+// analysisPath applies the path rule every upload kind shares
+// (coverage.MapPath): slashes, no "./", no leading "/", the prefixes
+// applied, and a path that leaves the repository ("../") refused.
+func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool) {
+	if badText(p) {
+		q.fail("%s", textProblem("Field "+field, p))
+		return "", false
+	}
+	mapped, ok := coverage.MapPath(p, opt)
+	if !ok || strings.TrimSpace(p) == "" {
+		q.fail("Field %s is %q, which is not a file path inside the repository (empty, or leaving it with \"..\").", field, p)
+		return "", false
+	}
+	return mapped, true
+}
+
+// checkIssuesText applies the text rule to the strings of parsed findings.
+func checkIssuesText(where string, issues []plumb.Issue) error {
+	for i, is := range issues {
+		for name, v := range map[string]string{"tool": is.Tool, "ruleKey": is.RuleKey, "message": is.Message, "category": is.Category,
+			"level": is.Level, "documentationUrl": is.DocumentationURL, "path": is.Path, "fingerprint": is.Fingerprint} {
+			if badText(v) {
+				return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("%sThe finding #%d (%s %s): its %s", where, i+1, is.Tool, is.RuleKey, name), v))
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *call) error {

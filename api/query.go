@@ -2,8 +2,10 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,8 +16,9 @@ import (
 // query is a request's parsed query string plus the problems found while
 // reading it, so one response can name every invalid parameter.
 type query struct {
-	values url.Values
-	errs   []string
+	values  url.Values
+	errs    []string
+	refused []string // parameters refused by the text rule
 }
 
 // parseQuery reads a query string. A malformed one is a problem reported
@@ -28,6 +31,23 @@ func parseQuery(raw string) *query {
 	if err != nil {
 		q.fail("The query string is malformed: %v.", err)
 	}
+	// The text rule (text.go): a bad key or value is reported and dropped,
+	// so no handler can pass it to the store.
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		if badText(k) {
+			q.fail("%s", textProblem(fmt.Sprintf("The query parameter name %q", k), k))
+			delete(v, k)
+			continue
+		}
+		for _, val := range v[k] {
+			if badText(val) {
+				q.fail("%s", textProblem("Query parameter "+k, val))
+				q.refused = append(q.refused, k)
+				delete(v, k)
+				break
+			}
+		}
+	}
 	return q
 }
 
@@ -36,7 +56,27 @@ func (q *query) fail(format string, args ...any) {
 }
 
 // err returns every problem found as one EINVALID error, or nil.
-func (q *query) err() error { return plumb.Invalid(q.errs) }
+//
+// A parameter refused by the text rule is reported once: not also as
+// missing, say.
+func (q *query) err() error {
+	if len(q.refused) == 0 {
+		return plumb.Invalid(q.errs)
+	}
+	var out []string
+	for _, e := range q.errs {
+		keep := true
+		for _, name := range q.refused {
+			if strings.Contains(e, "parameter "+name+" ") && !strings.Contains(e, "text") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, e)
+		}
+	}
+	return plumb.Invalid(out)
+}
 
 var indexedKey = regexp.MustCompile(`^(.+)\[(\d*)\]$`)
 

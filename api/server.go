@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -28,7 +29,18 @@ type Config struct {
 	MaxUploadBytes int64 // ingestion uploads (reports) above this answer 413
 	// RequestTimeout bounds the time to the start of a response (0: none).
 	RequestTimeout time.Duration
-	BaseURL        string // public base URL for Link headers; empty: from the request
+	// BaseURL is the public base URL of Link and Location headers. Empty,
+	// links name the address the connection reached, unless TrustHost.
+	BaseURL string
+	// TrustHost builds links, when no BaseURL is set, from the request's
+	// Host and X-Forwarded-Proto: only for a server whose proxy sets or
+	// checks both, since any client can send any Host.
+	TrustHost bool
+	// UploadIdleTimeout bounds the wait for the next bytes of an upload's
+	// body (default 30 seconds); SpoolDir holds the received reports while
+	// they are parsed (default: the system's temporary folder).
+	UploadIdleTimeout time.Duration
+	SpoolDir          string
 }
 
 // Server is the HTTP API. Build it with NewServer.
@@ -49,6 +61,9 @@ func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, 
 	}
 	if cfg.MaxUploadBytes <= 0 {
 		cfg.MaxUploadBytes = 2 << 30
+	}
+	if cfg.UploadIdleTimeout <= 0 {
+		cfg.UploadIdleTimeout = 30 * time.Second
 	}
 	s := &Server{store: store, limiter: limiter, log: log, cfg: cfg, now: time.Now}
 	s.routes()
@@ -102,25 +117,30 @@ var pathParamName = map[string]string{
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.now()
 	id := r.Header.Get("X-Request-Id")
-	if id == "" || len(id) > 64 {
+	if id == "" || len(id) > 64 || strings.IndexFunc(id, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
 		id = newRequestID()
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), requestIDKey, id))
 	defer cancel(nil)
 	r = r.WithContext(ctx)
 	w.Header().Set("X-Request-Id", id)
+	closeIfAmbiguous(w, r)
 	sw := &statusWriter{ResponseWriter: w}
 	// A request whose response has not started within the request timeout
 	// is cancelled and answers 503 (a database that stopped answering must
 	// not hold requests forever). Once a response streams, it may run on.
-	// Uploads, which read large bodies before answering, are exempt.
-	if s.cfg.RequestTimeout > 0 && !strings.HasPrefix(r.URL.Path, "/ingest/") {
-		timer := time.AfterFunc(s.cfg.RequestTimeout, func() {
+	// Ingestion requests are bounded too; only the transfer of a report's
+	// body stops the clock (see requestClock).
+	if s.cfg.RequestTimeout > 0 {
+		clock := &requestClock{d: s.cfg.RequestTimeout}
+		clock.timer = time.AfterFunc(s.cfg.RequestTimeout, func() {
 			if !sw.started.Load() {
 				cancel(errRequestTimeout)
 			}
 		})
-		defer timer.Stop()
+		defer clock.timer.Stop()
+		ctx = context.WithValue(ctx, requestClockKey, clock)
+		r = r.WithContext(ctx)
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -142,7 +162,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case context.Cause(ctx) == errRequestTimeout:
 			s.log.Warn("request timed out", "request_id", id, "path", r.URL.Path, "error", err)
 			err = plumb.Errorf(plumb.EUNAVAILABLE, "The request took longer than %s; the service is under strain. Retry in a few seconds.", s.cfg.RequestTimeout)
-		case ctx.Err() != nil:
+		case ctx.Err() != nil && plumb.ErrorCode(err) != plumb.ETIMEOUT:
 			// The client went away: nothing to answer (and no default 200:
 			// the connection is dropped), and nothing to alarm about.
 			s.log.Info("client closed the request", "request_id", id, "path", r.URL.Path)
@@ -226,6 +246,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 			continue
 		}
 		name := seg[1 : len(seg)-1]
+		if badText(params[name]) {
+			// No identifier holds such text: refused before any lookup.
+			problems = append(problems, textProblem("Path parameter "+pathParamName[name], params[name]))
+			continue
+		}
 		if min := pathMinLength[name]; utf8.RuneCountInString(params[name]) < min {
 			problems = append(problems, fmt.Sprintf("Path parameter %s must be at least %d character(s) long, got %q.", pathParamName[name], min, params[name]))
 		}
@@ -350,6 +375,28 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 var errRequestTimeout = errors.New("request timeout")
 
+const requestClockKey ctxKey = 1
+
+// requestClock is a request's timeout. An upload stops it while its report
+// arrives (bounded instead by the upload limit and the idle-read timeout)
+// and restarts it, with time added for the report's size, for the parse and
+// the write that follow.
+type requestClock struct {
+	d     time.Duration
+	timer *time.Timer
+}
+
+// pauseClock stops the request's clock; the returned function restarts it
+// with the full timeout plus extra.
+func pauseClock(ctx context.Context) (resume func(extra time.Duration)) {
+	c, _ := ctx.Value(requestClockKey).(*requestClock)
+	if c == nil {
+		return func(time.Duration) {}
+	}
+	c.timer.Stop()
+	return func(extra time.Duration) { c.timer.Reset(c.d + extra) }
+}
+
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // listResponse is the JSON envelope of a paginated list.
@@ -432,6 +479,19 @@ func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, p plumb.Page, 
 func (s *Server) baseURL(r *http.Request) string {
 	if s.cfg.BaseURL != "" {
 		return strings.TrimRight(s.cfg.BaseURL, "/")
+	}
+	if !s.cfg.TrustHost {
+		// Never reflect an arbitrary Host: without a base URL, links name
+		// the address the connection reached (the listening address), which
+		// no client can choose.
+		if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			scheme := "http"
+			if r.TLS != nil {
+				scheme = "https"
+			}
+			return scheme + "://" + a.String()
+		}
+		return ""
 	}
 	scheme := "http"
 	if r.TLS != nil {

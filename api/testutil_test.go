@@ -133,6 +133,7 @@ func withLimiter(l ratelimit.Limiter) serverOption { return func(c *serverConfig
 // testServer is a running API server over a fresh SQLite database.
 type testServer struct {
 	URL   string
+	DSN   string // the database's URL, for tests that break it on purpose
 	DB    *sqlstore.DB
 	API   *api.Server
 	Clock *fakeClock
@@ -197,7 +198,8 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	}
 	clock := &fakeClock{now: t0}
 	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, sqltest.DSN(t), sqlstore.Options{Now: clock.Now})
+	dsn := sqltest.DSN(t)
+	db, err := sqlstore.Open(ctx, dsn, sqlstore.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -211,7 +213,7 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	s.SetClock(clock.Now)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return &testServer{URL: srv.URL, DB: db, API: s, Clock: clock, Logs: logs, srv: srv,
+	return &testServer{URL: srv.URL, DSN: dsn, DB: db, API: s, Clock: clock, Logs: logs, srv: srv,
 		validator: sharedValidator(t), ownLimiter: c.limiter == nil, live: map[string]bool{}, ids: map[string]string{}}
 }
 

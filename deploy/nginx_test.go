@@ -411,7 +411,7 @@ var listening = regexp.MustCompile(`msg="plumb listening" addr=(\S+)`)
 // launchReplica starts `plumb serve` on a port of its choosing and waits
 // until it answers /readyz.
 func launchReplica(t *testing.T, bin, db string) (*replica, error) {
-	p, err := startProcess(t, "plumb serve", bin, []string{"serve", "--addr", "127.0.0.1:0", "--database", db}, plumbEnv())
+	p, err := startProcess(t, "plumb serve", bin, []string{"serve", "--addr", "127.0.0.1:0", "--database", db, "--trust-host"}, plumbEnv())
 	if err != nil {
 		return nil, err
 	}

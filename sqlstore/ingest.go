@@ -325,8 +325,11 @@ func (db *DB) touch(ctx context.Context, table, id string) {
 // whoever asks (ingestion with an upload token checks the project itself).
 func (db *DB) FindProjectByKeys(ctx context.Context, workspace, project string) (plumb.Project, error) {
 	w, err := findWorkspaceAny(ctx, db.read, idArg(workspace))
-	if err != nil {
+	if plumb.ErrorCode(err) == plumb.ENOTFOUND {
 		return plumb.Project{}, notFound(fmt.Sprintf("Project %q was not found.", project))
+	} else if err != nil {
+		// A database that fails is not an answer about the project.
+		return plumb.Project{}, err
 	}
 	return findProjectAny(ctx, db.read, w.ID, idArg(project))
 }

@@ -22,6 +22,7 @@ type config struct {
 	MaxUploadBytes int64
 	RequestTimeout time.Duration
 	BaseURL        string
+	TrustHost      bool
 	LogLevel       string
 	DBMaxConns     int
 	DBMaxIdleConns int
@@ -53,7 +54,9 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 	body := fs.String("max-body-bytes", env("PLUMB_MAX_BODY_BYTES", "1048576"), "request body limit in bytes")
 	upload := fs.String("max-upload-bytes", env("PLUMB_MAX_UPLOAD_BYTES", "2147483648"), "upload (report) limit in bytes, compressed and decompressed")
 	timeout := fs.String("request-timeout", env("PLUMB_REQUEST_TIMEOUT", "30s"), "longest wait for a response to start (uploads exempt); 0 for none")
-	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link headers")
+	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link and Location headers (default: the address the connection reached)")
+	trustHostEnv := env("PLUMB_TRUST_HOST", "false")
+	fs.BoolVar(&c.TrustHost, "trust-host", false, "without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets them)")
 	fs.StringVar(&c.LogLevel, "log-level", env("PLUMB_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	check := func() error {
 		n, err := strconv.Atoi(*rate)
@@ -73,6 +76,11 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 		c.MaxUploadBytes = u
 		if c.RequestTimeout, err = time.ParseDuration(*timeout); err != nil || c.RequestTimeout < 0 {
 			return usageError{fmt.Sprintf("request timeout must be a duration such as 30s, got %q", *timeout)}
+		}
+		if v, err := strconv.ParseBool(trustHostEnv); err != nil {
+			return usageError{fmt.Sprintf("PLUMB_TRUST_HOST must be true or false, got %q", trustHostEnv)}
+		} else if v {
+			c.TrustHost = true
 		}
 		if _, err := parseLevel(c.LogLevel); err != nil {
 			return err

@@ -111,7 +111,10 @@ Configuration (flag, or environment variable):
   --max-body-bytes  PLUMB_MAX_BODY_BYTES   request body limit in bytes (default 1048576)
   --max-upload-bytes PLUMB_MAX_UPLOAD_BYTES upload (report) limit in bytes (default 2147483648)
   --request-timeout PLUMB_REQUEST_TIMEOUT  longest wait for a response to start, then 503 (default 30s)
-  --base-url        PLUMB_BASE_URL         public base URL used in Link headers (default: from the request)
+  --base-url        PLUMB_BASE_URL         public base URL used in Link and Location headers (default: the address
+                                           the connection reached)
+  --trust-host      PLUMB_TRUST_HOST       without --base-url, links use the request's Host and X-Forwarded-Proto
+                                           (only behind a proxy that sets both)
   --log-level       PLUMB_LOG_LEVEL        debug, info, warn or error (default info)
 `
 

@@ -49,15 +49,8 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := api.NewHTTPServer(handler, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	ln = api.WrapListener(ln)
 	log.Info("plumb listening", "addr", ln.Addr().String())
 	if ready != nil {
 		ready(ln.Addr().String())
@@ -86,7 +79,8 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 // (shared by every replica) with the in-process limiter as the fallback while
 // Redis is unreachable.
 func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
-	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL}
+	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL,
+		TrustHost: cfg.TrustHost}
 	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
 	if cfg.RedisURL == "" {
 		return api.NewServer(db, memory, log, apiCfg), func() {}, nil
