@@ -1,0 +1,31 @@
+// Package cognitive measures functions: cognitive complexity (G. Ann
+// Campbell, "Cognitive Complexity", SonarSource 2017-2023), parameters,
+// length and nesting depth. Go is scored on its syntax tree, as
+// github.com/uudashr/gocognit does; the other languages by a token-based
+// scorer following the same definition (tokens.go). docs/analyze.md has
+// the rules, worked examples and the differences from other tools.
+package cognitive
+
+// Function is one function, method or (for token-scored languages) named
+// or anonymous function body.
+type Function struct {
+	Name       string `json:"name"`
+	Line       int    `json:"line"`
+	EndLine    int    `json:"endLine"`
+	Params     int    `json:"params"`
+	Complexity int    `json:"complexity"`
+	Nesting    int    `json:"nesting"` // deepest nesting of control-flow blocks
+}
+
+// Analyze measures the functions of a file in language (a name of package
+// lang): none for a language without a scorer here; an error when a Go
+// file does not parse.
+func Analyze(language string, src []byte) ([]Function, error) {
+	if language == "Go" {
+		return goFunctions(src)
+	}
+	if sx := syntaxFor(language); sx != nil {
+		return tokenFunctions(language, sx, src), nil
+	}
+	return nil, nil
+}

@@ -1,0 +1,448 @@
+package cognitive
+
+import (
+	"bytes"
+
+	"github.com/plumbhq/plumb/analyze/token"
+)
+
+// block is an open block of an indentation- or keyword-delimited language.
+type block struct {
+	indent  int  // Python: the header's indentation
+	nestInc int  // 1 when it raises the nesting level
+	ctl     bool // a control-flow block
+	fn      *fnState
+	closer  string // Ruby/shell: the keyword or } that ends it
+}
+
+// scopes tracks the open blocks and the current top-level function.
+type scopes struct {
+	src    []byte
+	toks   []token.Token
+	stack  []block
+	cur    *fnState
+	nest   int
+	ctl    int
+	out    []Function
+	chain  logicChain
+	skipTo int // shell: tokens up to here belong to a function header
+}
+
+func (s *scopes) inc(n int) {
+	if s.cur != nil {
+		s.cur.Complexity += n
+	}
+}
+
+func (s *scopes) structural() { s.inc(1 + s.nest) }
+
+func (s *scopes) push(b block) {
+	s.stack = append(s.stack, b)
+	s.nest += b.nestInc
+	if b.ctl {
+		s.ctl += b.nestInc
+		if s.cur != nil {
+			s.cur.Nesting = max(s.cur.Nesting, s.ctl)
+		}
+	}
+}
+
+func (s *scopes) pop(endLine int) {
+	b := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.nest -= b.nestInc
+	if b.ctl {
+		s.ctl -= b.nestInc
+	}
+	if b.fn != nil {
+		b.fn.EndLine = endLine
+		if b.fn.recursive {
+			b.fn.Complexity++
+		}
+		s.out = append(s.out, b.fn.Function)
+		s.cur = nil
+		s.nest, s.ctl = 0, 0
+	}
+}
+
+// function opens a function body: a new top-level function, or a nested
+// one that raises the nesting level.
+func (s *scopes) function(name string, line, params, indent int, closer string) {
+	if s.cur == nil {
+		s.cur = &fnState{Function: Function{Name: name, Line: line, Params: params}}
+		s.push(block{indent: indent, fn: s.cur, closer: closer})
+		s.nest, s.ctl = 0, 0
+		return
+	}
+	s.push(block{indent: indent, nestInc: 1, closer: closer})
+}
+
+func (s *scopes) finish() []Function {
+	end := 0
+	if len(s.toks) > 0 {
+		end = int(s.toks[len(s.toks)-1].End)
+	}
+	for len(s.stack) > 0 {
+		s.pop(end)
+	}
+	return s.out
+}
+
+func (s *scopes) is(i int, t string) bool {
+	return i >= 0 && i < len(s.toks) && s.toks[i].Is(s.src, t)
+}
+
+func (s *scopes) text(i int) string {
+	if i < 0 || i >= len(s.toks) {
+		return ""
+	}
+	return s.toks[i].Text(s.src)
+}
+
+func (s *scopes) recursion(i int, name string) {
+	if s.cur != nil && name == s.cur.Name && s.is(i+1, "(") {
+		if !s.is(i-1, ".") || s.is(i-2, "self") || s.is(i-2, "cls") {
+			s.cur.recursive = true
+		}
+	}
+}
+
+// column is the 0-based column of token t.
+func column(src []byte, t token.Token) int {
+	return int(t.Start) - (bytes.LastIndexByte(src[:t.Start], '\n') + 1)
+}
+
+// pythonFunctions scores Python: blocks by indentation; if/for/while/
+// except/match and conditional expressions are structural, elif and else
+// are +1; and/or runs are counted; comprehension clauses are not.
+func pythonFunctions(src []byte, toks []token.Token) []Function {
+	s := &scopes{src: src, toks: toks}
+	depth := 0              // bracket depth
+	var compFor []int       // bracket depths where a comprehension "for" was seen
+	lineStart := true       // the next token starts a logical line
+	var prevLine int32 = -1 // line of the previous token's end
+	lastEnd := 0
+	for i, t := range toks {
+		text := t.Text(src)
+		if depth == 0 && t.Line > prevLine && !s.is(i-1, `\`) {
+			lineStart = true
+		}
+		prevLine = t.End
+		if lineStart {
+			lineStart = false
+			s.chain.reset()
+			ind := column(src, t)
+			for len(s.stack) > 0 && s.stack[len(s.stack)-1].indent >= ind {
+				s.pop(lastEnd)
+			}
+			s.statement(i, text, ind)
+		} else if t.Kind == token.Ident {
+			switch text {
+			case "if":
+				if len(compFor) > 0 && compFor[len(compFor)-1] == depth {
+					break // a comprehension's condition
+				}
+				if !s.is(i-1, "else") {
+					s.structural() // a conditional expression
+				}
+			case "for":
+				if depth > 0 {
+					compFor = append(compFor, depth)
+				}
+			case "and", "or":
+				s.inc(s.chain.op(text))
+			default:
+				s.recursion(i, text)
+			}
+		}
+		switch text {
+		case "(", "[", "{":
+			depth++
+			s.chain.push()
+		case ")", "]", "}":
+			for len(compFor) > 0 && compFor[len(compFor)-1] == depth {
+				compFor = compFor[:len(compFor)-1]
+			}
+			depth = max(0, depth-1)
+			s.chain.pop()
+		case ",":
+			s.chain.reset()
+		}
+		lastEnd = int(t.End)
+	}
+	return s.finish()
+}
+
+// statement handles the first token of a Python logical line.
+func (s *scopes) statement(i int, kw string, ind int) {
+	t := s.toks[i]
+	switch kw {
+	case "async":
+		if s.is(i+1, "def") {
+			s.statement(i+1, "def", ind)
+		}
+	case "def":
+		name := s.text(i + 1)
+		s.function(name, int(t.Line), pyParams(s, i+2), ind, "")
+	case "class", "try", "finally", "with":
+		s.push(block{indent: ind})
+	case "if", "for", "while", "except", "match":
+		s.structural()
+		s.push(block{indent: ind, nestInc: 1, ctl: true})
+	case "elif", "else":
+		s.inc(1)
+		s.push(block{indent: ind, nestInc: 1, ctl: true})
+	case "case":
+		s.push(block{indent: ind})
+	default:
+		s.recursion(i, kw)
+	}
+}
+
+// pyParams counts the parameters of the def whose ( is at i, leaving out
+// self, cls and the bare * and / markers.
+func pyParams(s *scopes, i int) int {
+	if !s.is(i, "(") {
+		return 0
+	}
+	depth, n := 0, 0
+	start := true
+	for j := i + 1; j < len(s.toks); j++ {
+		x := s.text(j)
+		switch x {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ",":
+			if depth == 0 {
+				start = true
+			}
+			continue
+		}
+		if start && depth == 0 {
+			start = false
+			if x == "*" || x == "**" {
+				if s.is(j+1, ",") || s.is(j+1, ")") {
+					continue
+				}
+				j++
+				x = s.text(j)
+			}
+			if x != "self" && x != "cls" && x != "/" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// atStatementStart reports whether token i begins a statement (Ruby and
+// shell keywords only open blocks there).
+func (s *scopes) atStatementStart(i int, seps ...string) bool {
+	if i == 0 || s.toks[i-1].End < s.toks[i].Line {
+		return true
+	}
+	for _, sep := range seps {
+		if s.is(i-1, sep) {
+			return true
+		}
+	}
+	return false
+}
+
+// rubyFunctions scores Ruby: def … end functions; if/unless/while/until/
+// for/case/rescue are structural (modifier forms too), elsif and else +1;
+// blocks (do … end, { |x| … }) raise the nesting level.
+func rubyFunctions(src []byte, toks []token.Token) []Function {
+	s := &scopes{src: src, toks: toks}
+	loopLine := int32(-1) // a while/until/for header's line, whose do opens no block
+	for i, t := range toks {
+		text := t.Text(src)
+		start := s.atStatementStart(i, ";", "=", "(", "then", "do", "||", "&&", "return")
+		if t.Line > s.lastLine(i) {
+			s.chain.reset()
+		}
+		switch text {
+		case "def":
+			j := i + 1
+			name := s.text(j)
+			if s.is(j+1, ".") { // def self.name
+				j += 2
+				name = s.text(j)
+			}
+			params := 0
+			if s.is(j+1, "(") {
+				params = countCommaList(s, j+1)
+			} else if j+1 < len(toks) && toks[j+1].Line == t.Line {
+				params = 1
+				for k := j + 1; k < len(toks) && toks[k].Line == t.Line; k++ {
+					if s.is(k, ",") {
+						params++
+					}
+				}
+			}
+			s.function(name, int(t.Line), params, 0, "end")
+		case "class", "module", "begin":
+			if start {
+				s.push(block{closer: "end"})
+			}
+		case "if", "unless", "while", "until":
+			s.structural()
+			if start {
+				s.push(block{nestInc: 1, ctl: true, closer: "end"})
+				if text == "while" || text == "until" {
+					loopLine = t.Line
+				}
+			}
+		case "for":
+			s.structural()
+			s.push(block{nestInc: 1, ctl: true, closer: "end"})
+			loopLine = t.Line
+		case "case":
+			s.structural()
+			s.push(block{nestInc: 1, ctl: true, closer: "end"})
+		case "elsif", "else":
+			s.inc(1)
+		case "rescue":
+			s.structural()
+		case "do":
+			if t.Line == loopLine {
+				break
+			}
+			s.push(block{nestInc: 1, closer: "end"})
+		case "{":
+			inc := 0
+			if s.is(i+1, "|") {
+				inc = 1
+			}
+			s.push(block{nestInc: inc, closer: "}"})
+		case "end", "}":
+			if n := len(s.stack); n > 0 && s.stack[n-1].closer == text {
+				s.pop(int(t.Line))
+			}
+		case "&&", "||", "and", "or":
+			s.inc(s.chain.op(text))
+		case "?":
+			if t.Start > 0 && int(t.Start+1) < len(src) && src[t.Start-1] == ' ' && src[t.Start+1] == ' ' {
+				s.structural()
+			}
+		case "(":
+			s.chain.push()
+		case ")":
+			s.chain.pop()
+		default:
+			if t.Kind == token.Ident {
+				s.recursion(i, text)
+			}
+		}
+	}
+	return s.finish()
+}
+
+func (s *scopes) lastLine(i int) int32 {
+	if i == 0 {
+		return 0
+	}
+	return s.toks[i-1].End
+}
+
+// countCommaList counts the items of the (…) list at i.
+func countCommaList(s *scopes, i int) int {
+	depth, n, any := 0, 0, false
+	for j := i + 1; j < len(s.toks); j++ {
+		switch s.text(j) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				if any {
+					n++
+				}
+				return n
+			}
+			depth--
+		case ",":
+			if depth == 0 {
+				n++
+			}
+		default:
+			any = true
+		}
+	}
+	return n
+}
+
+// shellFunctions scores shell scripts: name() { … } and function name
+// { … } are functions; if, for, while, until, case are structural, elif and
+// else +1; runs of && and || count.
+func shellFunctions(src []byte, toks []token.Token) []Function {
+	s := &scopes{src: src, toks: toks, skipTo: -1}
+	for i, t := range toks {
+		text := t.Text(src)
+		start := s.atStatementStart(i, ";", "&&", "||", "|", "then", "do", "else", "{", "(", "!")
+		if t.Line > s.lastLine(i) {
+			s.chain.reset()
+		}
+		if t.Kind == token.Ident && start {
+			// name ( ) {   or   function name [( )] {
+			if text == "function" && i+1 < len(toks) {
+				j := i + 2
+				if s.is(j, "(") && s.is(j+1, ")") {
+					j += 2
+				}
+				if s.is(j, "{") {
+					s.function(s.text(i+1), int(t.Line), 0, 0, "}")
+					s.skipTo = j
+					continue
+				}
+			}
+			if s.is(i+1, "(") && s.is(i+2, ")") && s.is(i+3, "{") {
+				s.function(text, int(t.Line), 0, 0, "}")
+				s.skipTo = i + 3
+				continue
+			}
+		}
+		if i <= s.skipTo {
+			continue
+		}
+		switch text {
+		case "if", "for", "while", "until", "case", "select":
+			if !start {
+				break
+			}
+			s.structural()
+			closer := map[string]string{"if": "fi", "case": "esac"}[text]
+			if closer == "" {
+				closer = "done"
+			}
+			s.push(block{nestInc: 1, ctl: true, closer: closer})
+		case "elif", "else":
+			if start {
+				s.inc(1)
+			}
+		case "fi", "done", "esac":
+			if n := len(s.stack); n > 0 && s.stack[n-1].closer == text {
+				s.pop(int(t.Line))
+			}
+		case "{":
+			s.push(block{closer: "}"})
+		case "}":
+			if n := len(s.stack); n > 0 && s.stack[n-1].closer == "}" {
+				s.pop(int(t.Line))
+			}
+		case "&&", "||":
+			s.inc(s.chain.op(text))
+		case ";", "|":
+			s.chain.reset()
+		default:
+			if t.Kind == token.Ident && start && s.cur != nil && text == s.cur.Name {
+				s.cur.recursive = true
+			}
+		}
+	}
+	return s.finish()
+}

@@ -1,0 +1,637 @@
+package lang
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Counts are the line figures of one file, counted the way cloc counts
+// them (docs/analyze.md): every physical line is blank, comment or code.
+type Counts struct {
+	Lines   int // physical lines
+	Blank   int // lines of white space only
+	Comment int // lines holding only comments
+	Code    int // the rest: lines with code (a line with code and a comment is code)
+}
+
+// filterSpec is one of cloc's comment filters as --explain prints it.
+type filterSpec struct {
+	op   string
+	args []string
+}
+
+// spec is one language of the table.
+type spec struct {
+	name    string
+	exts    []string
+	filters []filterSpec
+}
+
+// filter is a compiled filterSpec: it turns the file's non-blank lines
+// into the lines left once (some) comments are gone. Lines keep their
+// trailing newline until a whole-text filter drops them, as in cloc.
+type filter func(lines []string) []string
+
+var bom = []byte("\xef\xbb\xbf")
+
+// splitLines splits src into lines that keep their "\n"; a last line
+// without one gets one.
+func splitLines(src []byte) []string {
+	src = bytes.TrimPrefix(src, bom)
+	s := string(src)
+	n := strings.Count(s, "\n")
+	if len(s) > 0 && s[len(s)-1] != '\n' {
+		n++
+	}
+	lines := make([]string, 0, n)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, s+"\n")
+			break
+		}
+		lines = append(lines, s[:i+1])
+		s = s[i+1:]
+	}
+	return lines
+}
+
+// isBlank reports whether a line is white space only (Perl's ^\s*$).
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dropBlank removes blank lines, except (for languages with a
+// continuation marker) one right after a line ending in the marker.
+func dropBlank(lines []string, cont func(string) bool) []string {
+	out := lines[:0]
+	prevCont := false
+	for _, l := range lines {
+		keep := !isBlank(l) || prevCont
+		if cont != nil {
+			s, _ := chomp(l)
+			prevCont = cont(s)
+		}
+		if keep {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Count counts the lines of src as code, comment and blank lines of
+// language l.
+func (l *Language) Count(src []byte) Counts {
+	lines := splitLines(src)
+	c := Counts{Lines: len(lines)}
+	work := dropBlank(append(make([]string, 0, len(lines)), lines...), l.continues)
+	c.Blank = c.Lines - len(work)
+	if len(work) == 0 {
+		return c
+	}
+	first := strings.TrimSuffix(work[0], "\n")
+	nonBlank := len(work)
+	for _, f := range l.filters {
+		work = dropBlank(f(work), l.continues)
+	}
+	kept := len(work)
+	if l.Script && strings.HasPrefix(first, "#!") && (kept == 0 || strings.TrimSuffix(work[0], "\n") != first) {
+		kept++ // cloc counts a script's #! line as code
+	}
+	if kept > nonBlank {
+		kept = nonBlank
+	}
+	c.Comment = nonBlank - kept
+	c.Code = kept
+	return c
+}
+
+// chomp drops one trailing newline, and says whether there was one.
+func chomp(s string) (string, bool) {
+	if strings.HasSuffix(s, "\n") {
+		return s[:len(s)-1], true
+	}
+	return s, false
+}
+
+func withNL(s string, nl bool) string {
+	if nl {
+		return s + "\n"
+	}
+	return s
+}
+
+// removeMatches drops every line the (case-insensitive) pattern matches.
+func removeMatches(re *regexp.Regexp) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		for _, l := range lines {
+			s, _ := chomp(l)
+			if !re.MatchString(s) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+}
+
+// replaceRegex replaces every match in each line.
+func replaceRegex(re *regexp.Regexp, repl string) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		for _, l := range lines {
+			s, nl := chomp(l)
+			out = append(out, withNL(re.ReplaceAllLiteralString(s, repl), nl))
+		}
+		return out
+	}
+}
+
+// commonComments removes comments from the whole text at once, the way
+// cloc's "call_regexp_common" does: for C++ (and PL/SQL) each line gets a
+// newline added unless it ends in a backslash, so a line comment eats
+// only its own line; otherwise the lines are joined as they are.
+// The text is then split at newlines again (the lines lose them).
+func commonComments(remove func(string) string, addNL bool) filter {
+	return func(lines []string) []string {
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString(l)
+			if addNL {
+				s, _ := chomp(l)
+				if !strings.HasSuffix(s, `\`) {
+					b.WriteByte('\n')
+				}
+			}
+		}
+		text := remove(b.String())
+		out := strings.Split(text, "\n")
+		if len(out) > 0 && out[len(out)-1] == "" {
+			out = out[:len(out)-1] // Perl's split drops trailing empty fields
+		}
+		return out
+	}
+}
+
+// stripComments removes line comments that start with line (through the
+// newline that ends them; a line comment needs that newline) and block
+// comments from open to the first close after it, scanning from the left
+// as a regular expression would. Empty markers are not used.
+func stripComments(s, line, open, close string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0
+	for i := 0; i < len(s); {
+		if line != "" && strings.HasPrefix(s[i:], line) {
+			if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+				b.WriteString(s[start:i])
+				i += j + 1
+				start = i
+				continue
+			}
+		}
+		if open != "" && strings.HasPrefix(s[i:], open) {
+			if j := strings.Index(s[i+len(open):], close); j >= 0 {
+				b.WriteString(s[start:i])
+				i += len(open) + j + len(close)
+				start = i
+				continue
+			}
+		}
+		i++
+	}
+	b.WriteString(s[start:])
+	return b.String()
+}
+
+// quickStrip is stripComments with a fast exit for text without markers.
+func quickStrip(line, open, close string) func(string) string {
+	return func(s string) string {
+		if (line == "" || !strings.Contains(s, line)) && (open == "" || !strings.Contains(s, open)) {
+			return s
+		}
+		return stripComments(s, line, open, close)
+	}
+}
+
+var (
+	htmlCommentRE   = regexp.MustCompile(`<!(?:--(?:[^-]*(?:-[^-]+)*)--\s*)*>`)
+	pascalCommentRE = regexp.MustCompile(`\{[^}]*\}|\(\*(?:[^*]|\*+[^*)])*\*+\)`)
+	smalltalkRE     = regexp.MustCompile(`"[^"]*"`)
+)
+
+// removeBetween is cloc's line-by-line removal of comments between a start
+// and an end marker (both found by find, which returns the match's bounds
+// or -1): one-line comments go, a comment that starts on a line runs until
+// the end marker on a later line, a line that is only comment is dropped.
+func removeBetween(findStart, findEnd func(string) (int, int)) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		in := false
+		for _, l := range lines {
+			s, nl := chomp(l)
+			if isBlank(s) {
+				continue
+			}
+			// strip one-line comments: start…end, shortest, repeatedly
+			var b strings.Builder
+			rest := s
+			changed := false
+			for {
+				i, j := findStart(rest)
+				if i < 0 {
+					break
+				}
+				k, m := findEnd(rest[j:])
+				if k < 0 {
+					break
+				}
+				b.WriteString(rest[:i])
+				rest = rest[j+m:]
+				changed = true
+			}
+			if changed {
+				b.WriteString(rest)
+				s = b.String()
+			}
+			if isBlank(s) {
+				continue
+			}
+			if in {
+				if k, m := findEnd(s); k >= 0 {
+					s = s[m:]
+					in = false
+				}
+				if in {
+					continue
+				}
+			}
+			if isBlank(s) {
+				continue
+			}
+			if i, _ := findStart(s); i >= 0 {
+				in = true
+				if isBlank(s[:i]) {
+					continue
+				}
+				s = s[:i]
+			}
+			out = append(out, withNL(s, nl))
+		}
+		return out
+	}
+}
+
+func literal(marker string) func(string) (int, int) {
+	return func(s string) (int, int) {
+		i := strings.Index(s, marker)
+		if i < 0 {
+			return -1, -1
+		}
+		return i, i + len(marker)
+	}
+}
+
+func pattern(re *regexp.Regexp) func(string) (int, int) {
+	return func(s string) (int, int) {
+		loc := re.FindStringIndex(s)
+		if loc == nil {
+			return -1, -1
+		}
+		return loc[0], loc[1]
+	}
+}
+
+// removeHTMLComments is cloc's line-by-line removal of <!-- --> comments:
+// unlike removeBetween, a line where a comment starts after code is
+// dropped too.
+func removeHTMLComments(lines []string) []string {
+	out := lines[:0]
+	in := false
+	for _, l := range lines {
+		s, nl := chomp(l)
+		if isBlank(s) {
+			continue
+		}
+		for {
+			i := strings.Index(s, "<!--")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(s[i+4:], "-->")
+			if j < 0 {
+				break
+			}
+			s = s[:i] + s[i+4+j+3:]
+		}
+		if isBlank(s) {
+			continue
+		}
+		if in {
+			if j := strings.Index(s, "-->"); j >= 0 {
+				s = s[j+3:]
+				in = false
+			}
+		}
+		if isBlank(s) {
+			continue
+		}
+		if i := strings.Index(s, "<!--"); i >= 0 {
+			in = true
+			if isBlank(s[:i]) {
+				continue
+			}
+		}
+		if in {
+			continue
+		}
+		out = append(out, withNL(s, nl))
+	}
+	return out
+}
+
+// docstringToC turns Python docstring quotes into /* and */ so that the C
+// comment filter after it removes them, as cloc does.
+func docstringToC(lines []string) []string {
+	in := false
+	for i, l := range lines {
+		for {
+			j := indexTriple(l)
+			if j < 0 {
+				break
+			}
+			if !in {
+				k := j
+				if k > 0 && (l[k-1] == 'u' || l[k-1] == 'U') {
+					k--
+				}
+				l = l[:k] + "/*" + l[j+3:]
+			} else {
+				l = l[:j] + "*/" + l[j+3:]
+			}
+			in = !in
+		}
+		lines[i] = l
+	}
+	return lines
+}
+
+func indexTriple(s string) int {
+	a, b := strings.Index(s, `"""`), strings.Index(s, `'''`)
+	switch {
+	case a < 0:
+		return b
+	case b < 0 || a < b:
+		return a
+	}
+	return b
+}
+
+// quotedMarker replaces a quoted string holding a comment marker with xx
+// on each line (cloc does this for Java, Groovy and similar so that "/*"
+// in a string starts no comment). closeRight says the marker must be
+// right before the closing quote (Java's form).
+func quotedMarker(marker string, closeRight bool) filter {
+	return func(lines []string) []string {
+		for n, l := range lines {
+			if !strings.Contains(l, marker) {
+				continue
+			}
+			var b strings.Builder
+			i := 0
+			last := 0
+			for i < len(l) {
+				q := l[i]
+				if q != '"' && q != '\'' {
+					i++
+					continue
+				}
+				end := -1
+				if closeRight {
+					if k := strings.Index(l[i+1:], marker+string(q)); k >= 0 {
+						end = i + 1 + k + len(marker) + 1
+					}
+				} else if k := strings.Index(l[i+1:], marker); k >= 0 {
+					if m := strings.IndexByte(l[i+1+k+len(marker)-1:], q); m >= 0 && !strings.Contains(l[i+1+k+len(marker)-1:i+1+k+len(marker)-1+m], "\n") {
+						end = i + 1 + k + len(marker) - 1 + m + 1
+					}
+				}
+				if end < 0 {
+					i++
+					continue
+				}
+				b.WriteString(l[last:i])
+				b.WriteString("xx")
+				i, last = end, end
+			}
+			if last > 0 {
+				b.WriteString(l[last:])
+				lines[n] = b.String()
+			}
+		}
+		return lines
+	}
+}
+
+func removeAbove(re *regexp.Regexp) filter {
+	return func(lines []string) []string {
+		for i, l := range lines {
+			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+				return lines[i:]
+			}
+		}
+		return lines
+	}
+}
+
+func removeBelow(re *regexp.Regexp) filter {
+	return func(lines []string) []string {
+		for i, l := range lines {
+			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+				return lines[:i]
+			}
+		}
+		return lines
+	}
+}
+
+func removeBelowAbove(below, above *regexp.Regexp) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		between := false
+		for _, l := range lines {
+			s := strings.TrimSuffix(l, "\n")
+			if !between && below.MatchString(s) {
+				between = true
+				continue
+			}
+			if between && above.MatchString(s) {
+				between = false
+				continue
+			}
+			if !between {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+}
+
+func addNewlines(lines []string) []string {
+	for i := range lines {
+		lines[i] += "\n"
+	}
+	return lines
+}
+
+// haskellComments approximates cloc's Haskell filter: -- line comments and
+// {- -} block comments (pragmas {-# are code).
+func haskellComments(lines []string) []string {
+	out := lines[:0]
+	depth := 0
+	for _, l := range lines {
+		s, _ := chomp(l)
+		if depth == 0 && strings.HasPrefix(strings.TrimSpace(s), "{-#") {
+			out = append(out, s)
+			continue
+		}
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			switch {
+			case strings.HasPrefix(s[i:], "{-"):
+				depth++
+				i++
+			case depth > 0 && strings.HasPrefix(s[i:], "-}"):
+				depth--
+				i++
+			case depth == 0 && strings.HasPrefix(s[i:], "--"):
+				i = len(s)
+			case depth == 0:
+				b.WriteByte(s[i])
+			}
+		}
+		if !isBlank(b.String()) {
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// compile turns a language's filter specs into filters; it reports the
+// ones this package does not implement (the language's lines are then
+// counted without them).
+func compile(specs []filterSpec) (fs []filter, unsupported []string) {
+	ci := func(p string) *regexp.Regexp {
+		re, err := regexp.Compile("(?i)" + p)
+		if err != nil {
+			return nil
+		}
+		return re
+	}
+	for _, sp := range specs {
+		a := sp.args
+		var f filter
+		switch sp.op {
+		case "remove_matches":
+			if re := ci(a[0]); re != nil {
+				f = removeMatches(re)
+			}
+		case "replace_regex":
+			if re := ci(a[0]); re != nil {
+				repl := ""
+				if len(a) > 1 {
+					repl = a[1]
+				}
+				f = replaceRegex(re, repl)
+			}
+		case "call_regexp_common":
+			switch a[0] {
+			case "C++":
+				f = commonComments(quickStrip("//", "/*", "*/"), true)
+			case "C":
+				f = commonComments(quickStrip("", "/*", "*/"), false)
+			case "PL/SQL":
+				f = commonComments(quickStrip("--", "/*", "*/"), true)
+			case "HTML":
+				f = commonComments(func(s string) string {
+					if !strings.Contains(s, "<!") {
+						return s
+					}
+					return htmlCommentRE.ReplaceAllLiteralString(s, "")
+				}, false)
+			case "Pascal":
+				f = commonComments(func(s string) string { return pascalCommentRE.ReplaceAllLiteralString(s, "") }, false)
+			case "Smalltalk":
+				f = commonComments(func(s string) string { return smalltalkRE.ReplaceAllLiteralString(s, "") }, false)
+			}
+		case "remove_html_comments":
+			f = removeHTMLComments
+		case "remove_between_general":
+			f = removeBetween(literal(a[0]), literal(a[1]))
+		case "remove_between_regex":
+			s, e := regexp.Compile(a[0])
+			en, e2 := regexp.Compile(a[1])
+			if e == nil && e2 == nil {
+				f = removeBetween(pattern(s), pattern(en))
+			}
+		case "replace_between_regex":
+			switch a[0] {
+			case `(["'])(.*?/\*)\g1`:
+				f = quotedMarker("/*", true)
+			case `(["'])(.*?\*/)\g1`:
+				f = quotedMarker("*/", true)
+			case `(["'])(.*?/)(\*.*?)\g1`:
+				f = quotedMarker("/*", false)
+			}
+		case "powershell_to_C":
+			f = markersToC("<#", "#>")
+		case "smarty_to_C":
+			f = markersToC("{*", "*}")
+		case "docstring_to_C":
+			f = docstringToC
+		case "remove_above":
+			if re := ci(a[0]); re != nil {
+				f = removeAbove(re)
+			}
+		case "remove_below":
+			if re := ci(a[0]); re != nil {
+				f = removeBelow(re)
+			}
+		case "remove_below_above":
+			b, ab := ci(a[0]), ci(a[1])
+			if b != nil && ab != nil {
+				f = removeBelowAbove(b, ab)
+			}
+		case "add_newlines":
+			f = addNewlines
+		case "remove_haskell_comments":
+			f = haskellComments
+		}
+		if f == nil {
+			unsupported = append(unsupported, sp.op)
+			continue
+		}
+		fs = append(fs, f)
+	}
+	return fs, unsupported
+}
+
+// markersToC rewrites a language's block-comment markers as /* and */ so
+// that the C comment filter after it removes them (PowerShell, Smarty).
+func markersToC(open, close string) filter {
+	r := strings.NewReplacer(open, "/*", close, "*/")
+	return func(lines []string) []string {
+		for i, l := range lines {
+			lines[i] = r.Replace(l)
+		}
+		return lines
+	}
+}

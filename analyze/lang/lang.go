@@ -1,0 +1,248 @@
+// Package lang detects a source file's language and counts its physical,
+// blank, comment and code lines the way Debian's cloc 1.96 counts them.
+//
+// The table of languages (table.go) is generated from `cloc --explain`
+// (the language names, extensions and comment filters cloc documents); the
+// filters are interpreted by count.go. docs/analyze.md lists where the
+// counts differ from cloc's.
+package lang
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Language is one language of the table.
+type Language struct {
+	Name string
+	// Script languages count a first #! line as code.
+	Script bool
+	// Unsupported names cloc filters this package does not implement;
+	// the language's lines are counted without them.
+	Unsupported []string
+	filters     []filter
+	continues   func(line string) bool // nil: no continuation marker
+}
+
+var (
+	once     sync.Once
+	byName   map[string]*Language
+	byExt    map[string]*Language
+	ambig    map[string][]*Language
+	byFile   map[string]*Language
+	byScript map[string]*Language
+)
+
+// cloc's file names and #! interpreters (facts from its documentation).
+var fileNames = map[string]string{
+	"build.xml": "Ant", "BUILD": "Bazel", "WORKSPACE": "Bazel",
+	"cmakelists.txt": "CMake", "CMakeLists.txt": "CMake",
+	"Jamfile": "Jam", "jamfile": "Jam", "Jamrules": "Jam",
+	"Makefile": "make", "makefile": "make", "Gnumakefile": "make", "gnumakefile": "make",
+	"meson.build": "Meson", "pom.xml": "Maven", "Rakefile": "Ruby", "rakefile": "Ruby",
+	"Dockerfile": "Dockerfile", "Dockerfile.m4": "Dockerfile", "Dockerfile.cmake": "Dockerfile",
+	"dockerfile": "Dockerfile", "dockerfile.m4": "Dockerfile", "dockerfile.cmake": "Dockerfile",
+	"Containerfile": "Containerfile",
+}
+
+var scripts = map[string]string{
+	"awk": "awk", "bash": "Bourne Again Shell", "bc": "bc", "crystal": "Crystal",
+	"csh": "C Shell", "dmd": "D", "dtrace": "dtrace", "escript": "Erlang", "groovy": "Groovy",
+	"idl": "IDL", "kermit": "Kermit", "ksh": "Korn Shell", "lua": "Lua", "make": "make",
+	"octave": "Octave", "perl5": "Perl", "perl": "Perl", "miniperl": "Perl", "php": "PHP",
+	"php5": "PHP", "python": "Python", "python2.6": "Python", "python2.7": "Python",
+	"python3": "Python", "python3.3": "Python", "python3.4": "Python", "python3.5": "Python",
+	"python3.6": "Python", "python3.7": "Python", "python3.8": "Python", "perl6": "Raku",
+	"raku": "Raku", "rakudo": "Raku", "rexx": "Rexx", "regina": "Rexx", "ruby": "Ruby",
+	"sed": "sed", "sh": "Bourne Shell", "swipl": "Prolog", "tcl": "Tcl/Tk", "tclsh": "Tcl/Tk",
+	"tcsh": "C Shell", "wish": "Tcl/Tk", "zsh": "zsh",
+}
+
+// continued lists the languages whose lines may end with a continuation
+// marker (a backslash for most): cloc does not count a blank line after
+// such a line as blank.
+var continued = map[string]string{
+	"IDL": `\$\\$`, "Igor Pro": `\$`, "MATLAB": `\.\.\.\s*$`, "Octave": `\.\.\.\s*$`, "Stata": `///$`,
+}
+
+var backslashContinued = []string{"ActionScript", "AspectJ", "Assembly", "ASP", "ASP.NET", "Ada", "awk", "bc",
+	"C", "C++", "C/C++ Header", "CMake", "Cython", "C#", "C# Designer", "Cake Build Script", "D", "Dart",
+	"Expect", "Futhark", "Gencat NLS", "Go", "JavaScript", "JSON5", "JSX", "LESS", "Lua", "make",
+	"Meson", "Metal", "MXML", "Objective-C", "Objective-C++", "OCaml", "Qt Project", "Patran Command Language",
+	"PowerBuilder", "PowerShell", "Python", "R", "Rmd", "Ruby", "sed", "Swift", "Bourne Again Shell",
+	"Bourne Shell", "C Shell", "kvlang", "Kermit", "Korn Shell", "Starlark", "Solidity", "Stylus", "Tcl/Tk",
+	"TTCN", "TypeScript", "lex", "Vala", "Vala Header", "X++", "zsh"}
+
+// preferred settles an extension several languages claim, when the
+// content does not say otherwise (see resolve).
+var preferred = map[string]string{
+	"cls": "Visual Basic", "cs": "C#", "v": "Verilog-SystemVerilog", "d": "D", "fs": "F#",
+	"f": "Fortran 77", "for": "Fortran 77", "ui": "Qt", "pro": "Qt Project", "jl": "Julia",
+	"cl": "Lisp", "m": "MATLAB", "pl": "Perl", "p6": "Raku", "ts": "TypeScript", "sls": "SaltStack",
+	"build.xml": "Ant",
+}
+
+func load() {
+	byName = map[string]*Language{}
+	byExt = map[string]*Language{}
+	ambig = map[string][]*Language{}
+	byFile = map[string]*Language{}
+	byScript = map[string]*Language{}
+	scriptLangs := map[string]bool{}
+	for _, n := range scripts {
+		scriptLangs[n] = true
+	}
+	for i := range clocLanguages {
+		sp := &clocLanguages[i]
+		l := &Language{Name: sp.name, Script: scriptLangs[sp.name]}
+		l.filters, l.Unsupported = compile(sp.filters)
+		byName[sp.name] = l
+		for _, e := range sp.exts {
+			ambig[e] = append(ambig[e], l)
+		}
+	}
+	for _, n := range backslashContinued {
+		if l := byName[n]; l != nil {
+			l.continues = endsInBackslash
+		}
+	}
+	for n, p := range continued {
+		if l := byName[n]; l != nil {
+			re := regexp.MustCompile("(?i)" + p)
+			l.continues = re.MatchString
+		}
+	}
+	for e, ls := range ambig {
+		if len(ls) == 1 {
+			byExt[e] = ls[0]
+			delete(ambig, e)
+			continue
+		}
+		byExt[e] = byName[preferred[e]]
+		if byExt[e] == nil {
+			byExt[e] = ls[0]
+		}
+	}
+	for f, n := range fileNames {
+		if l := byName[n]; l != nil {
+			byFile[f] = l
+		}
+	}
+	for s, n := range scripts {
+		if l := byName[n]; l != nil {
+			byScript[s] = l
+		}
+	}
+	// Multi-language extensions cloc decides by content.
+	for _, e := range []string{"inc", "pp", "P6", "p6"} {
+		delete(byExt, e)
+	}
+}
+
+// ByName returns the language of that (cloc) name, or nil.
+func ByName(name string) *Language {
+	once.Do(load)
+	return byName[name]
+}
+
+// Names lists every language of the table.
+func Names() []string {
+	once.Do(load)
+	out := make([]string, 0, len(byName))
+	for n := range byName {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Detect returns the language of a file from its path and the first bytes
+// of its content (for #! lines and extensions several languages share),
+// or nil when the file is in no language of the table.
+func Detect(name string, head []byte) *Language {
+	once.Do(load)
+	base := path.Base(name)
+	if strings.HasSuffix(base, "~") {
+		return nil
+	}
+	if l := byFile[base]; l != nil {
+		return l
+	}
+	parts := strings.Split(base, ".")
+	if len(parts) > 1 {
+		for k := 3; k >= 1; k-- {
+			if len(parts)-1 < k {
+				continue
+			}
+			ext := strings.Join(parts[len(parts)-k:], ".")
+			if k == 3 && parts[0] == "" && len(parts) == 4 {
+				continue
+			}
+			if l := resolve(ext, head); l != nil {
+				return l
+			}
+		}
+	}
+	if bytes.HasPrefix(head, []byte("#!")) && (len(parts) == 1 || parts[0] == "") {
+		return byShebang(head)
+	}
+	return nil
+}
+
+// byShebang reads the interpreter of a #! line.
+func byShebang(head []byte) *Language {
+	line := head[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	f := strings.Fields(string(line))
+	if len(f) == 0 {
+		return nil
+	}
+	prog := path.Base(f[0])
+	if prog == "env" {
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+				prog = path.Base(a)
+				break
+			}
+		}
+	}
+	return byScript[prog]
+}
+
+// resolve finds the language of an extension, looking at the content
+// where cloc does.
+func resolve(ext string, head []byte) *Language {
+	switch ext {
+	case "inc":
+		if bytes.Contains(head, []byte("<?php")) {
+			return byName["PHP"]
+		}
+		return nil
+	case "pp":
+		if bytes.Contains(head, []byte("unit ")) || bytes.Contains(head, []byte("program ")) {
+			return byName["Pascal"]
+		}
+		return byName["Puppet"]
+	case "m":
+		for _, k := range []string{"@interface", "@implementation", "#import", "#include", "@end"} {
+			if bytes.Contains(head, []byte(k)) {
+				return byName["Objective-C"]
+			}
+		}
+	case "ts":
+		if bytes.HasPrefix(bytes.TrimSpace(head), []byte("<?xml")) || bytes.Contains(head, []byte("<!DOCTYPE TS")) {
+			return byName["Qt Linguist"]
+		}
+	case "pl":
+		if bytes.Contains(head, []byte(":- ")) && !bytes.Contains(head, []byte("use ")) {
+			return byName["Prolog"]
+		}
+	}
+	return byExt[ext]
+}
+
+func endsInBackslash(s string) bool { return strings.HasSuffix(s, "\\") }

@@ -1,0 +1,7 @@
+class A {
+  String s = "/*";
+  int x; // c
+  String t = "*/";
+  /* real
+  comment */
+}

@@ -1,0 +1,11 @@
+// c
+/** doc
+ * more
+ */
+const a = "//x"; // t
+const b = `tpl
+/* in tpl */`;
+function g() {
+
+  return /re\/x/;
+}

@@ -1,0 +1,4 @@
+	MOVQ AX, BX // c \
+
+	// x
+TEXT ·f(SB), $0

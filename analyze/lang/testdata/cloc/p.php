@@ -1,0 +1,5 @@
+<?php
+# hash
+// slashes
+$a = 1; /* b */
+?>

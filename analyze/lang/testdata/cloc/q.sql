@@ -1,0 +1,5 @@
+-- c
+SELECT 1; -- t
+/* b
+ */
+SELECT 2;
