@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/web"
 )
 
 // config is the server configuration, from flags over PLUMB_* variables over defaults.
@@ -27,6 +28,7 @@ type config struct {
 	DBMaxConns     int
 	DBMaxIdleConns int
 	DBConnLifetime time.Duration
+	Web            web.Config // sign-in settings of the web pages
 }
 
 // storeOptions are the database pool settings of the configuration.
@@ -57,6 +59,7 @@ func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() 
 	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link and Location headers (default: the address the connection reached)")
 	trustHostEnv := env("PLUMB_TRUST_HOST", "false")
 	fs.BoolVar(&c.TrustHost, "trust-host", false, "without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets them)")
+	webFlags(fs, env, &c.Web)
 	fs.StringVar(&c.LogLevel, "log-level", env("PLUMB_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	check := func() error {
 		n, err := strconv.Atoi(*rate)

@@ -161,6 +161,11 @@ func cmdDemo(ctx context.Context, args []string, getenv func(string) string, std
 	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
 	return serve(ctx, cfg, db, log, func(addr string) {
 		fmt.Fprint(stdout, demoBanner(&doc, token, localURL(addr), path))
+		signIn, err := demoSignIn(ctx, db, token, localURL(addr))
+		if err != nil {
+			log.Error("demo: set the demo user's password", "error", err)
+		}
+		fmt.Fprint(stdout, signIn)
 	})
 }
 

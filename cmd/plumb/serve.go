@@ -45,11 +45,15 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 		return err
 	}
 	defer closeLimiter()
+	site, err := newSite(cfg, db, log, handler)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := api.NewHTTPServer(handler, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	srv := api.NewHTTPServer(site, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	ln = api.WrapListener(ln)
 	log.Info("plumb listening", "addr", ln.Addr().String())
 	if ready != nil {

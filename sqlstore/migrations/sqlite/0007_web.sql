@@ -1,0 +1,30 @@
+-- The web: people sign in with a password (argon2id, PHC string) or through
+-- OpenID Connect; sessions are stored only as the SHA-256 of their secret.
+ALTER TABLE users ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN email TEXT NOT NULL DEFAULT '';
+
+-- A single sign-on identity (issuer and subject of an ID token) of a user.
+CREATE TABLE user_identities (
+    issuer     TEXT NOT NULL,
+    subject    TEXT NOT NULL,
+    user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (issuer, subject)
+);
+CREATE INDEX user_identities_user ON user_identities (user_id);
+
+CREATE TABLE sessions (
+    id           TEXT PRIMARY KEY,
+    user_id      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    hash         TEXT NOT NULL UNIQUE,
+    method       TEXT NOT NULL,
+    user_agent   TEXT NOT NULL DEFAULT '',
+    created_at   INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    expires_at   INTEGER NOT NULL,
+    revoked_at   INTEGER
+);
+CREATE INDEX sessions_user ON sessions (user_id, created_at);
+
+-- Badges of a project answer to anyone only when its admins made them public.
+ALTER TABLE projects ADD COLUMN badges_public INTEGER NOT NULL DEFAULT 0;

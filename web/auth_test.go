@@ -1,0 +1,225 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plumbhq/plumb/web"
+)
+
+func TestPasswordHash(t *testing.T) {
+	h, err := web.HashPassword("correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") || strings.Contains(h, "correct horse") {
+		t.Fatalf("hash %q is not an argon2id PHC string", h)
+	}
+	h2, _ := web.HashPassword("correct horse")
+	if h == h2 {
+		t.Fatal("two hashes of one password are equal: no salt")
+	}
+	for pw, want := range map[string]bool{"correct horse": true, "correct horsE": false, "": false} {
+		if ok, err := web.VerifyPassword(h, pw); ok != want || err != nil {
+			t.Errorf("VerifyPassword(%q) = %v, %v; want %v", pw, ok, err, want)
+		}
+	}
+	for _, bad := range []string{"", "$2a$10$abc", "$argon2id$v=19$m=0,t=1,p=1$AA$AA"} {
+		if ok, err := web.VerifyPassword(bad, "x"); ok || err == nil {
+			t.Errorf("VerifyPassword of hash %q = %v, %v; want a refusal with an error", bad, ok, err)
+		}
+	}
+	if _, err := web.HashPassword("short"); err == nil {
+		t.Error("a 5-character password was accepted")
+	}
+}
+
+func TestSignInAndOut(t *testing.T) {
+	s := newSite(t, web.Config{})
+	s.person(t, "ada", "lovelace-1815")
+	b := s.browser(t)
+
+	// Signed out: pages redirect to the sign-in form, keeping the address.
+	p := b.get("/settings/tokens")
+	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/login?next=%2Fsettings%2Ftokens" {
+		t.Fatalf("signed-out page: %d %q", p.Status, p.Header.Get("Location"))
+	}
+	b.get("/login").want(t, 200, `name="login"`, `type="password"`)
+
+	b.signIn("ada", "wrong password").want(t, http.StatusUnauthorized, "The login or the password is wrong.")
+	b.signIn("nobody", "lovelace-1815").want(t, http.StatusUnauthorized, "The login or the password is wrong.")
+	b.do("POST", "/login", url.Values{"login": {"ada"}}).want(t, http.StatusBadRequest, "Enter your login and your password.")
+
+	p = b.do("POST", "/login", url.Values{"login": {"ADA"}, "password": {"lovelace-1815"}, "next": {"/settings/sessions"}})
+	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/settings/sessions" {
+		t.Fatalf("sign-in: %d %q", p.Status, p.Header.Get("Location"))
+	}
+	cookie := p.Header.Get("Set-Cookie")
+	for _, attr := range []string{"plumb_session=", "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=1209600"} {
+		if !strings.Contains(cookie, attr) {
+			t.Errorf("session cookie %q lacks %s", cookie, attr)
+		}
+	}
+	// The session's secret is not what the store keeps.
+	secret := strings.TrimPrefix(strings.Split(cookie, ";")[0], "plumb_session=")
+	list, err := s.DB.ListSessions(t.Context(), mustUser(t, s, "ada"))
+	if err != nil || len(list) != 1 || list[0].Method != "password" {
+		t.Fatalf("sessions %+v, %v", list, err)
+	}
+	if strings.Contains(list[0].ID, secret) {
+		t.Fatal("the session id is its secret")
+	}
+	b.get("/settings/sessions").want(t, 200, "Sign out ada", "password")
+	// An open redirect is refused: next stays on this site.
+	p = b.do("POST", "/login", url.Values{"login": {"ada"}, "password": {"lovelace-1815"}, "next": {"//evil.example/x"}})
+	if p.Header.Get("Location") != "/" {
+		t.Fatalf("next=//evil.example redirected to %q", p.Header.Get("Location"))
+	}
+	secret = strings.TrimPrefix(strings.Split(p.Header.Get("Set-Cookie"), ";")[0], "plumb_session=")
+
+	// Sign-out needs the form's token, then ends the session server-side.
+	b.do("POST", "/logout", url.Values{}).want(t, http.StatusForbidden)
+	csrf := b.csrf("/settings/tokens")
+	p = b.do("POST", "/logout", url.Values{"csrf": {csrf}})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("sign-out: %d", p.Status)
+	}
+	// Replaying the old cookie does not work: the session is revoked.
+	old := s.browser(t)
+	u, _ := url.Parse(s.URL)
+	old.Jar.SetCookies(u, []*http.Cookie{{Name: "plumb_session", Value: secret}})
+	if p := old.get("/settings/tokens"); p.Status != http.StatusSeeOther {
+		t.Fatalf("a signed-out session still opens pages: %d", p.Status)
+	}
+}
+
+func mustUser(t *testing.T, s *site, login string) string {
+	t.Helper()
+	u, err := s.DB.FindUser(t.Context(), login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	s := newSite(t, web.Config{LoginAttempts: 3})
+	s.person(t, "ada", "lovelace-1815")
+	b := s.browser(t)
+	for i := 0; i < 3; i++ {
+		b.signIn("ada", "guess").want(t, http.StatusUnauthorized)
+	}
+	// Used up: even the right password is refused until the window ends.
+	p := b.signIn("ada", "lovelace-1815")
+	p.want(t, http.StatusTooManyRequests, "Too many failed sign-ins")
+	if p.Header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	s.Clock.Advance(61 * time.Minute)
+	if p := b.signIn("ada", "lovelace-1815"); p.Status != http.StatusSeeOther {
+		t.Fatalf("after the window: %d", p.Status)
+	}
+}
+
+func TestCSRFProtection(t *testing.T) {
+	s := newSite(t, web.Config{})
+	s.person(t, "ada", "lovelace-1815")
+	b := s.browser(t)
+	b.signIn("ada", "lovelace-1815")
+	// No token, a wrong token: refused, nothing created.
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}}).want(t, http.StatusForbidden, "security token")
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {"forged"}}).want(t, http.StatusForbidden)
+	// A cross-site form (the browser says so) is refused before the token is read.
+	csrf := b.csrf("/settings/tokens")
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "cross-site").
+		want(t, http.StatusForbidden, "another site")
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Origin", "https://evil.example").
+		want(t, http.StatusForbidden)
+	// Another session's token does not fit this session.
+	other := s.browser(t)
+	other.signIn("ada", "lovelace-1815")
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {other.csrf("/settings/tokens")}}).want(t, http.StatusForbidden)
+	if toks, _ := s.DB.ListTokens(t.Context(), "ada"); len(toks) != 0 {
+		t.Fatalf("refused forms created %d tokens", len(toks))
+	}
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "same-origin").want(t, 200)
+}
+
+var secretRE = regexp.MustCompile(`id="new-token" class="secret">(plb_[A-Za-z0-9]+)<`)
+
+func TestTokenSettingsPage(t *testing.T) {
+	s := newSite(t, web.Config{})
+	s.person(t, "ada", "lovelace-1815")
+	b := s.browser(t)
+	b.signIn("ada", "lovelace-1815")
+	b.get("/settings/tokens").want(t, 200, "No token yet")
+	b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"  "}}).want(t, http.StatusBadRequest, "Give the token a name")
+
+	p := b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"laptop"}})
+	p.want(t, 200, "copy it now", "laptop")
+	m := secretRE.FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("no secret on the page:\n%s", p.Body)
+	}
+	secret := m[1]
+	// Shown once: the list does not show it again.
+	if strings.Contains(b.get("/settings/tokens").Body, secret) {
+		t.Fatal("the token's secret is shown again")
+	}
+	// The token works on the API, and its use shows on the page.
+	if st := s.apiGet(t, "/workspaces", secret, nil); st != 200 {
+		t.Fatalf("API with the new token: %d", st)
+	}
+	// The session cookie never authenticates an API call.
+	if st := s.apiGet(t, "/workspaces", "", b.Jar); st != http.StatusUnauthorized {
+		t.Fatalf("API with only the session cookie: %d, want 401", st)
+	}
+	toks, _ := s.DB.ListTokens(t.Context(), "ada")
+	if len(toks) != 1 || toks[0].LastUsedAt == nil {
+		t.Fatalf("tokens %+v: want one, used", toks)
+	}
+	// Revoke: the API refuses it at once.
+	b.post("/settings/tokens", "/settings/tokens/"+toks[0].ID+"/revoke", nil)
+	if st := s.apiGet(t, "/workspaces", secret, nil); st != http.StatusUnauthorized {
+		t.Fatalf("API with the revoked token: %d", st)
+	}
+	b.get("/settings/tokens").want(t, 200, "revoked")
+	// Another user's token cannot be revoked from this session.
+	s.person(t, "bob", "builder-2000")
+	bt, _, _ := s.DB.CreateToken(t.Context(), "bob", "bob's")
+	b.post("/settings/tokens", "/settings/tokens/"+bt.ID+"/revoke", nil).want(t, http.StatusNotFound)
+}
+
+func TestSessionExpiryAndRevocation(t *testing.T) {
+	s := newSite(t, web.Config{SessionTTL: 2 * time.Hour})
+	s.person(t, "ada", "lovelace-1815")
+	a, b := s.browser(t), s.browser(t)
+	a.signIn("ada", "lovelace-1815")
+	b.signIn("ada", "lovelace-1815")
+	a.get("/settings/sessions").want(t, 200)
+
+	// Revoke b's session from a's sessions page.
+	list, _ := s.DB.ListSessions(t.Context(), mustUser(t, s, "ada"))
+	if len(list) != 2 {
+		t.Fatalf("%d sessions, want 2", len(list))
+	}
+	bID := list[0].ID // newest first: b signed in last
+	a.post("/settings/sessions", "/settings/sessions/"+bID+"/revoke", nil)
+	if p := b.get("/settings/tokens"); p.Status != http.StatusSeeOther {
+		t.Fatalf("revoked session: %d, want a redirect to sign-in", p.Status)
+	}
+	// A form sent from the revoked session is refused.
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}}).want(t, http.StatusUnauthorized)
+
+	// Expiry: two hours after sign-in the session ends.
+	s.Clock.Advance(119 * time.Minute)
+	a.get("/settings/tokens").want(t, 200)
+	s.Clock.Advance(2 * time.Minute)
+	if p := a.get("/settings/tokens"); p.Status != http.StatusSeeOther {
+		t.Fatalf("expired session: %d", p.Status)
+	}
+}

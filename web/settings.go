@@ -1,0 +1,106 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// A project's settings page, for its admins: upload tokens for CI (create,
+// shown once; list; revoke) and the badges' public switch.
+
+type projectSettingsData struct {
+	*scope
+	Tokens  []sqlstore.UploadToken
+	Created string
+	Name    string
+	Error   string
+	Public  bool
+	Badges  []badgeLink
+	Base    string
+}
+
+func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d projectSettingsData, status int) (string, error) {
+	sc := d.scope
+	ctx := r.Context()
+	err := s.store.EachUploadToken(ctx, sc.Project.ID, plumb.Page{}, func(t sqlstore.UploadToken) error {
+		d.Tokens = append(d.Tokens, t)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if d.Public, err = s.store.BadgesPublic(ctx, sc.Project.ID); err != nil {
+		return "", err
+	}
+	d.Base = s.baseURL(r)
+	for _, b := range badgeKinds {
+		d.Badges = append(d.Badges, badgeLink{b.title, d.Base + sc.API + "/" + b.file})
+	}
+	v.Data = d
+	if status != http.StatusOK {
+		s.render(w, r, status, "settings", v)
+		return "", nil
+	}
+	return "settings", nil
+}
+
+func (s *Server) adminScope(r *http.Request, v *view) (*scope, error) {
+	sc, err := s.projectOf(r, v, "Settings")
+	if err != nil {
+		return nil, err
+	}
+	return sc, s.requireAdmin(sc, "Managing upload tokens and badges")
+}
+
+func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	return s.settingsPage(w, r, v, projectSettingsData{scope: sc}, http.StatusOK)
+}
+
+func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	name := strings.TrimSpace(r.PostForm.Get("name"))
+	if n := utf8.RuneCountInString(name); n == 0 || n > 100 {
+		return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Name: name,
+			Error: "Give the upload token a name of 1 to 100 characters, e.g. \"GitHub Actions\"."}, http.StatusBadRequest)
+	}
+	_, secret, err := s.store.CreateProjectUploadToken(r.Context(), sc.Project.ID, name, v.User.ID)
+	if err != nil {
+		return "", err
+	}
+	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Created: secret}, http.StatusOK)
+}
+
+func (s *Server) handleRevokeUploadToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.store.RevokeProjectUploadToken(r.Context(), sc.Project.ID, r.PathValue("id")); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings", http.StatusSeeOther)
+	return "", nil
+}
+
+func (s *Server) handleBadgeSwitch(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.SetBadgesPublic(r.Context(), sc.Project.ID, r.PostForm.Get("public") == "on"); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings", http.StatusSeeOther)
+	return "", nil
+}
