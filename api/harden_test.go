@@ -6,7 +6,9 @@ package api_test
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -352,5 +354,40 @@ func TestTransferEncodingWithContentLengthClosesConnection(t *testing.T) {
 	res, err = http.ReadResponse(bufio.NewReader(conn2), nil)
 	if err != nil || res.StatusCode != http.StatusOK || res.Close {
 		t.Errorf("ordinary request: %v %v", res, err)
+	}
+}
+
+// Item 5: an Idempotency-Key left "in progress" by a server that is gone
+// (killed mid-upload) is taken over by a retry once its lease runs out,
+// while a key whose server still renews it stays refused.
+func TestIdempotencyKeyOfDeadServer(t *testing.T) {
+	w := newIngWorld(t)
+	path, query := ingWeb+"/coverage", ingQuery("commitSha", ingSha, "branch", "main")
+	sum := sha256.Sum256([]byte("POST " + path + "?" + query))
+	// Another server on the same database takes the key, then dies.
+	other, err := sqlstore.Open(context.Background(), w.DSN, sqlstore.Options{Now: w.Clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, done, err := other.IdempotencyStart(context.Background(), w.Web.ID, "ci-run-7", hex.EncodeToString(sum[:])); err != nil || done {
+		t.Fatalf("IdempotencyStart: %v %v", done, err)
+	}
+	other.Close()
+	key := hdr("Idempotency-Key", "ci-run-7")
+	// Within its lease the upload might still run: refused.
+	w.Clock.Advance(sqlstore.IdempotencyLease / 2)
+	w.do(t, "POST", path+"?"+query, w.Upload, key, ingLCOV).wantError(t, http.StatusConflict, "still in progress")
+	// Its lease ran out: the retry runs as new, and later retries replay it.
+	w.Clock.Advance(sqlstore.IdempotencyLease)
+	first := w.do(t, "POST", path+"?"+query, w.Upload, key, ingLCOV).wantStatus(t, http.StatusCreated)
+	if first.Header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("the take-over was a replay: %s", first)
+	}
+	again := w.do(t, "POST", path+"?"+query, w.Upload, key, ingLCOV).wantStatus(t, http.StatusCreated)
+	if again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(first.Body) {
+		t.Errorf("the retry after the take-over: %s", again)
+	}
+	if got := w.fileCoverage(t, ingSha, "src/a.c")["default"]; fmt.Sprint(got) != "[1 0 -1 3]" {
+		t.Errorf("hits %v, want one upload's", got)
 	}
 }

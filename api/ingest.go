@@ -270,6 +270,26 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		_, err = io.WriteString(w, body)
 		return err
 	}
+	// While the upload runs, its key's lease is renewed: a server killed
+	// mid-upload stops renewing, and a retry takes the key over.
+	stopRenewing := make(chan struct{})
+	defer close(stopRenewing)
+	go func() {
+		t := time.NewTicker(sqlstore.IdempotencyLease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopRenewing:
+				return
+			case <-t.C:
+				ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sqlstore.IdempotencyLease/3)
+				if err := s.store.IdempotencyRenew(ctx, p.ID, key); err != nil {
+					s.log.Warn("idempotency key lease not renewed", "request_id", requestID(r.Context()), "error", err)
+				}
+				cancel()
+			}
+		}
+	}()
 	// A failure (even a panic) forgets the key, so a retry runs again.
 	defer func() {
 		if v := recover(); v != nil {

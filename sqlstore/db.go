@@ -37,6 +37,10 @@ type DB struct {
 
 	tokenTouchMu sync.Mutex
 	tokenTouched map[string]time.Time
+
+	// instance names this process among the servers sharing the database
+	// (the owner of the Idempotency-Keys it takes).
+	instance string
 }
 
 // Options tunes a database.
@@ -101,7 +105,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	read.SetMaxOpenConns(opt.MaxOpenConns)
 	read.SetMaxIdleConns(opt.MaxOpenConns)
 	db := &DB{read: read, write: write, d: sqliteDialect, now: opt.Now,
-		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}}
+		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}, instance: NewID()}
 	if err := db.migrate(ctx, "sqlite"); err != nil {
 		db.Close()
 		return nil, err

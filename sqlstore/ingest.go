@@ -174,26 +174,43 @@ func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToke
 	return t, nil
 }
 
+// IdempotencyLease is how long a key under way stays its server's without
+// a renewal (IdempotencyRenew). A server renews the keys of its running
+// uploads well within it; a key whose lease ran out belongs to a server that
+// is gone, and a retry takes it over.
+const IdempotencyLease = 30 * time.Second
+
 // IdempotencyStart records that a request with an Idempotency-Key is under
-// way. When the key was used before it returns the earlier response
-// (done=true) with the SHA-256 of that request's body (bodyHash, "" when not
-// known), or a conflict if that request had another request line or is
-// still running.
+// way, owned by this server. When the key was used before it returns the
+// earlier response (done=true) with the SHA-256 of that request's body
+// (bodyHash, "" when not known), or a conflict if that request had another
+// request line or is still running. A key left under way by a server that
+// is gone (its lease ran out) is taken over: the request runs as new.
 func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash string) (status int, body, bodyHash string, done bool, err error) {
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
+		now := db.now()
 		// Keys are kept for a day.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < $1`, db.now().Add(-24*time.Hour).Unix()); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < $1`, now.Add(-24*time.Hour).Unix()); err != nil {
 			return err
 		}
+		lease := now.Add(IdempotencyLease).Unix()
 		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT request_hash, status, body, body_hash FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
-			projectID, key).Scan(&hash, &status, &body, &bodyHash)
+		var leaseUntil int64
+		err := tx.QueryRowContext(ctx, `SELECT request_hash, status, body, body_hash, lease_until FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
+			projectID, key).Scan(&hash, &status, &body, &bodyHash, &leaseUntil)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			_, err = tx.ExecContext(ctx, `INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, 0, '', $4)`,
-				projectID, key, requestHash, db.now().Unix())
+			_, err = tx.ExecContext(ctx, `INSERT INTO idempotency_keys (project_id, key, request_hash, status, body, created_at, owner, lease_until)
+				VALUES ($1, $2, $3, 0, '', $4, $5, $6)`, projectID, key, requestHash, now.Unix(), db.instance, lease)
 			return err
 		case err != nil:
+			return err
+		case status == 0 && leaseUntil < now.Unix():
+			// Its server stopped renewing it: nothing of that upload was
+			// stored (it would have finished the key in the same breath).
+			status, body, bodyHash = 0, "", ""
+			_, err = tx.ExecContext(ctx, `UPDATE idempotency_keys SET request_hash = $1, owner = $2, lease_until = $3, created_at = $4
+				WHERE project_id = $5 AND key = $6`, requestHash, db.instance, lease, now.Unix(), projectID, key)
 			return err
 		case hash != requestHash:
 			return plumb.Errorf(plumb.ECONFLICT, "Idempotency-Key %q was already used for a different upload; use a new key for new content.", key)
@@ -206,18 +223,26 @@ func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash 
 	return status, body, bodyHash, done, err
 }
 
+// IdempotencyRenew extends the lease of a key this server is running.
+func (db *DB) IdempotencyRenew(ctx context.Context, projectID, key string) error {
+	_, err := db.write.ExecContext(ctx, `UPDATE idempotency_keys SET lease_until = $1 WHERE project_id = $2 AND key = $3 AND status = 0 AND owner = $4`,
+		db.now().Add(IdempotencyLease).Unix(), projectID, key, db.instance)
+	return classify(err)
+}
+
 // IdempotencyFinish stores the response of a request started with
 // IdempotencyStart and the SHA-256 of its body (hex), or forgets the key when
-// the request failed (status 0), so a retry runs again.
+// the request failed (status 0), so a retry runs again. A key another server
+// took over in the meantime is left to it.
 func (db *DB) IdempotencyFinish(ctx context.Context, projectID, key string, status int, body, bodyHash string) error {
 	ctx = context.WithoutCancel(ctx)
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		if status == 0 {
-			_, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE project_id = $1 AND key = $2`, projectID, key)
+			_, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE project_id = $1 AND key = $2 AND status = 0 AND owner = $3`, projectID, key, db.instance)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2, body_hash = $3 WHERE project_id = $4 AND key = $5`,
-			status, body, bodyHash, projectID, key)
+		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2, body_hash = $3 WHERE project_id = $4 AND key = $5 AND owner = $6`,
+			status, body, bodyHash, projectID, key, db.instance)
 		return err
 	})
 }
