@@ -202,7 +202,7 @@ func (s *Server) handleComponentMetrics(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t)})
+	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t, metric.ScopeComponent)})
 }
 
 func (s *Server) handleFileMetrics(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -218,7 +218,7 @@ func (s *Server) handleFileMetrics(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t)})
+	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t, metric.ScopeFile)})
 }
 
 type fileCoverageView struct {

@@ -465,39 +465,39 @@ func TestIngestCoverageMetrics(t *testing.T) {
 	metrics := func() (any, any) {
 		t.Helper()
 		m := mMetricValues(t, w.testServer, "/gh/acme/projects/web/components/src", w.Alice)
-		return m["COV"], m["LCOV"]
+		return m["LCOV"], m["COV"]
 	}
-	if cov, lcov := metrics(); cov != 0.0 || lcov != 0.0 {
-		t.Fatalf("before any upload: COV %v, LCOV %v", cov, lcov)
+	if lcov, cov := metrics(); lcov != 0.0 || cov != "F" {
+		t.Fatalf("before any upload: LCOV %v, COV %v", lcov, cov)
 	}
 	// A default-branch upload: src/a.c 2 of 3, src/b.c 0 of 1; other/c.c is
 	// outside the component.
 	report := "SF:src/a.c\nDA:1,1\nDA:2,4\nDA:3,0\nend_of_record\nSF:src/b.c\nDA:1,0\nend_of_record\nSF:other/c.c\nDA:1,1\nend_of_record\n"
 	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "branch", "main"), nil, report).wantStatus(t, http.StatusCreated)
-	if cov, lcov := metrics(); cov != 50.0 || lcov != 2.0 {
-		t.Errorf("after a default-branch upload: COV %v, LCOV %v; want 50 and 2", cov, lcov)
+	if lcov, cov := metrics(); lcov != 50.0 || cov != "D" {
+		t.Errorf("after a default-branch upload: LCOV %v, COV %v; want 50 and D", lcov, cov)
 	}
 	// A second coverage tag of the commit: the union counts (b.c covered).
 	w.Clock.Advance(time.Minute)
 	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "branch", "main", "coverageTag", "e2e"), nil, "SF:src/b.c\nDA:1,1\nend_of_record\n").
 		wantStatus(t, http.StatusCreated)
-	if cov, lcov := metrics(); cov != 75.0 || lcov != 3.0 {
-		t.Errorf("after a second tag: COV %v, LCOV %v; want 75 and 3", cov, lcov)
+	if lcov, cov := metrics(); lcov != 75.0 || cov != "B" {
+		t.Errorf("after a second tag: LCOV %v, COV %v; want 75 and B", lcov, cov)
 	}
 	// Another branch's upload, and no branch at all, change nothing.
 	w.Clock.Advance(time.Minute)
 	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingShaOld, "branch", "feature"), nil, "SF:src/a.c\nDA:1,0\nend_of_record\n").
 		wantStatus(t, http.StatusCreated)
 	w.postCoverage(t, w.Upload, ingQuery("commitSha", "1111111111"), nil, "SF:src/a.c\nDA:1,0\nend_of_record\n").wantStatus(t, http.StatusCreated)
-	if cov, lcov := metrics(); cov != 75.0 || lcov != 3.0 {
-		t.Errorf("after other branches' uploads: COV %v, LCOV %v; want 75 and 3", cov, lcov)
+	if lcov, cov := metrics(); lcov != 75.0 || cov != "B" {
+		t.Errorf("after other branches' uploads: LCOV %v, COV %v; want 75 and B", lcov, cov)
 	}
 	// A newer default-branch commit replaces the measurement.
 	w.Clock.Advance(time.Minute)
 	w.postCoverage(t, w.Upload, ingQuery("commitSha", "2222222222", "branch", "main"), nil, "SF:src/a.c\nDA:1,0\nDA:2,0\nDA:3,1\nend_of_record\n").
 		wantStatus(t, http.StatusCreated)
-	if cov, lcov := metrics(); cov != 33.33 || lcov != 1.0 {
-		t.Errorf("after a newer default-branch commit: COV %v, LCOV %v; want 33.33 and 1", cov, lcov)
+	if lcov, cov := metrics(); lcov != 33.33 || cov != "F" {
+		t.Errorf("after a newer default-branch commit: LCOV %v, COV %v; want 33.33 and F", lcov, cov)
 	}
 }
 
@@ -961,9 +961,9 @@ func TestIngestAnalysis(t *testing.T) {
 		t.Errorf("snapshot %v", snap)
 	}
 	for path, want := range map[string]string{
-		"store/store.go":  "FILES=1 SIZE=120 LOC=90 CMPLX=14 DUP=5 ISS=5",
-		"store/format.go": "FILES=1 SIZE=10 LOC=8 CMPLX=1 DUP=0 ISS=1",
-		"README.md":       "FILES=1 SIZE=40 LOC=0 CMPLX=0 DUP=0 ISS=0",
+		"store/store.go":  "FILES=1 SIZE=XS LOC=90 CMPLX=14 DUP=5 ISS=5",
+		"store/format.go": "FILES=1 SIZE=XS LOC=8 CMPLX=1 DUP=0 ISS=1",
+		"README.md":       "FILES=1 SIZE=XS LOC=0 CMPLX=0 DUP=0 ISS=0",
 	} {
 		if got := pick(fileMetrics(path), keys...); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)
@@ -973,7 +973,7 @@ func TestIngestAnalysis(t *testing.T) {
 		t.Helper()
 		return pick(mMetricValues(t, w.testServer, "/gh/acme/projects/web/components/store", w.Alice), keys...)
 	}
-	if got, want := comp(), "FILES=2 SIZE=130 LOC=98 CMPLX=15 DUP=4.62 ISS=6"; got != want {
+	if got, want := comp(), "FILES=2 SIZE=XS LOC=98 CMPLX=15 DUP=4.62 ISS=6"; got != want {
 		t.Errorf("component store: %s, want %s", got, want)
 	}
 	if n := len(w.issueKeys(t, "open")); n != 6 {
@@ -990,13 +990,13 @@ func TestIngestAnalysis(t *testing.T) {
 		t.Errorf("snapshot %v", snap)
 	}
 	w.get(t, "/gh/acme/projects/web/files?path=store/format.go", w.Alice).wantStatus(t, http.StatusNotFound)
-	if got, want := pick(fileMetrics("store/store.go"), keys...), "FILES=1 SIZE=100 LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
+	if got, want := pick(fileMetrics("store/store.go"), keys...), "FILES=1 SIZE=XS LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
 		t.Errorf("store.go: %s, want %s", got, want)
 	}
-	if got := pick(fileMetrics("README.md"), keys...); got != "FILES=1 SIZE=40 LOC=0 CMPLX=0 DUP=0 ISS=0" {
+	if got := pick(fileMetrics("README.md"), keys...); got != "FILES=1 SIZE=XS LOC=0 CMPLX=0 DUP=0 ISS=0" {
 		t.Errorf("README.md kept by a partial analysis: %s", got)
 	}
-	if got, want := comp(), "FILES=1 SIZE=100 LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
+	if got, want := comp(), "FILES=1 SIZE=XS LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
 		t.Errorf("component store: %s, want %s", got, want)
 	}
 
@@ -1026,7 +1026,7 @@ func TestIngestAnalysis(t *testing.T) {
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, hdr("Content-Type", "text/plain"), `{}`).wantError(t, http.StatusUnsupportedMediaType, "application/json")
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, nil, `{}`).wantError(t, http.StatusUnsupportedMediaType, "application/json")
 		// Nothing stored: the state is the partial analysis'.
-		if got, want := comp(), "FILES=1 SIZE=100 LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
+		if got, want := comp(), "FILES=1 SIZE=XS LOC=80 CMPLX=10 DUP=0 ISS=0"; got != want {
 			t.Errorf("component store after refused uploads: %s, want %s", got, want)
 		}
 	})

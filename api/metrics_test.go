@@ -22,30 +22,33 @@ var mContractMetrics = []struct {
 	valueType     string
 }{
 	{"CMPLX", "maintainability", true, "number"},
-	{"DUP", "maintainability", true, "percent"},
-	{"MNT", "maintainability", true, "rating"},
-	{"SEC", "security", true, "rating"},
-	{"SIZE", "size", false, "number"},
+	{"DUP", "maintainability", true, "percentage"},
+	{"MNT", "maintainability", true, "grade"},
+	{"SEC", "security", true, "grade"},
+	{"SIZE", "size", false, "size"},
 	{"ISS", "quality", true, "number"},
 	{"SECI", "security", true, "number"},
-	{"TDR", "maintainability", true, "percent"},
+	{"TDR", "maintainability", true, "percentage"},
 	{"FILES", "size", false, "number"},
 	{"LOC", "size", false, "number"},
-	{"COV", "coverage", false, "percent"},
-	{"LCOV", "coverage", false, "number"},
+	{"COV", "coverage", true, "grade"},
+	{"LCOV", "coverage", false, "percentage"},
 }
 
-// mValues builds the expected metric values body from key → value, with the
-// descriptors of the catalogue.
-func mValues(values map[string]any) string {
+// mValues builds the expected component metric values body from key → value,
+// with the descriptors of the catalogue.
+func mValues(values map[string]any) string { return mValuesIn(metric.ScopeComponent, values) }
+
+// mValuesIn builds the expected metric values body of a scope.
+func mValuesIn(scope metric.Scope, values map[string]any) string {
 	var data []map[string]any
-	for _, d := range metric.Catalogue() {
+	for _, d := range metric.Catalogue(scope) {
 		v, ok := values[d.Key]
 		if !ok {
 			panic("no expected value for " + d.Key)
 		}
 		data = append(data, map[string]any{"key": d.Key, "name": d.Name, "description": d.Description,
-			"category": d.Category, "value": v, "inverted": d.Inverted})
+			"category": d.Category, "value": v, "inverted": d.Inverted, "valueType": d.ValueType})
 	}
 	return mustJSON(map[string]any{"data": data})
 }
@@ -66,15 +69,24 @@ func mCheckValues(t testing.TB, r *resp) map[string]any {
 	if err := json.Unmarshal(r.Body, &body); err != nil {
 		t.Fatalf("metric values: %v: %s", err, r)
 	}
-	cat := metric.Catalogue()
 	if len(body.Data) != len(mContractMetrics) {
 		t.Fatalf("%d metric values, want 12: %s", len(body.Data), r)
+	}
+	// The scope is the one whose SIZE name the response carries.
+	var cat []metric.Definition
+	for _, sc := range []metric.Scope{metric.ScopeFile, metric.ScopeComponent, metric.ScopeProject} {
+		if d, _ := metric.Lookup(metric.KeySize, sc); body.Data[4]["name"] == d.Name {
+			cat = metric.Catalogue(sc)
+		}
+	}
+	if cat == nil {
+		t.Fatalf("SIZE is named %v, the name of no scope: %s", body.Data[4]["name"], r)
 	}
 	out := map[string]any{}
 	for i, v := range body.Data {
 		c, d := mContractMetrics[i], cat[i]
-		if v["key"] != c.key || v["category"] != c.category || v["inverted"] != c.inverted ||
-			v["name"] != d.Name || v["description"] != d.Description || len(v) != 6 {
+		if v["key"] != c.key || v["category"] != c.category || v["inverted"] != c.inverted || v["valueType"] != c.valueType ||
+			v["name"] != d.Name || v["description"] != d.Description || len(v) != 7 {
 			t.Errorf("metric value %d is %v, want key %s, category %s, inverted %v, name %q and the catalogue's description",
 				i, v, c.key, c.category, c.inverted, d.Name)
 		}
@@ -139,8 +151,8 @@ func mWorkedExample(t *testing.T, ts *testServer, p plumb.Project) {
 // The worked example: a = high vulnerability + low style, b = note secret +
 // 2 fmt style; 120 of 160 lines covered.
 var mWorkedValues = map[string]any{
-	"CMPLX": 15, "DUP": 8.33, "MNT": "A", "SEC": "F", "SIZE": 300, "ISS": 5, "SECI": 2, "TDR": 1.4,
-	"FILES": 2, "LOC": 200, "COV": 75, "LCOV": 120,
+	"CMPLX": 15, "DUP": 8.33, "MNT": "A", "SEC": "F", "SIZE": "XS", "ISS": 5, "SECI": 2, "TDR": 1.4,
+	"FILES": 2, "LOC": 200, "COV": "B", "LCOV": 75,
 }
 
 func TestComponentMetrics(t *testing.T) {
@@ -158,15 +170,15 @@ func TestComponentMetrics(t *testing.T) {
 		mCheckValues(t, r)
 	}
 	// Without file a, the worst security issue is the note secret: SEC B.
-	// TDR = 100 × 9 ÷ (50 × 30) = 0.6; COV = 40 of 60 = 66.67.
+	// TDR = 100 × 9 ÷ (50 × 30) = 0.6; LCOV = 40 of 60 = 66.67, COV C.
 	bValues := map[string]any{
-		"CMPLX": 3, "DUP": 5, "MNT": "A", "SEC": "B", "SIZE": 100, "ISS": 3, "SECI": 1, "TDR": 0.6,
-		"FILES": 1, "LOC": 50, "COV": 66.67, "LCOV": 40,
+		"CMPLX": 3, "DUP": 5, "MNT": "A", "SEC": "B", "SIZE": "XS", "ISS": 3, "SECI": 1, "TDR": 0.6,
+		"FILES": 1, "LOC": 50, "COV": "C", "LCOV": 66.67,
 	}
 	w.get(t, mCore+"/components/b/metrics", w.Alice).wantJSON(t, http.StatusOK, mValues(bValues))
 	zero := map[string]any{
-		"CMPLX": 0, "DUP": 0, "MNT": "A", "SEC": "A", "SIZE": 0, "ISS": 0, "SECI": 0, "TDR": 0,
-		"FILES": 0, "LOC": 0, "COV": 0, "LCOV": 0,
+		"CMPLX": 0, "DUP": 0, "MNT": "A", "SEC": "A", "SIZE": "XS", "ISS": 0, "SECI": 0, "TDR": 0,
+		"FILES": 0, "LOC": 0, "COV": "F", "LCOV": 0,
 	}
 	w.get(t, mCore+"/components/empty/metrics", w.Alice).wantJSON(t, http.StatusOK, mValues(zero))
 
@@ -188,26 +200,26 @@ func TestComponentMetrics(t *testing.T) {
 	w.mCoverage(t, plumb.CoverageInput{ProjectID: w.Core.ID, CommitSHA: mShaC2, Branch: "main", UploadedAt: t0.Add(-30 * time.Minute),
 		Files: []plumb.CoverageFile{{Path: "src/a.go", Hits: []int64{0, -1, 5, 0}}}})
 	got := mMetricValues(t, w.testServer, mCore+"/components/src", w.Alice)
-	if got["COV"] != 33.33 || got["LCOV"] != 1.0 {
-		t.Errorf("after a newer default-branch upload: COV %v, LCOV %v; want 33.33 and 1", got["COV"], got["LCOV"])
+	if got["LCOV"] != 33.33 || got["COV"] != "F" {
+		t.Errorf("after a newer default-branch upload: LCOV %v, COV %v; want 33.33 and F", got["LCOV"], got["COV"])
 	}
 	// The same commit reached by a tag only (no branch) merges into that
 	// commit's coverage: [0,-1,5,0] + [3,0,0,0] = [3,0,5,0], 2 of 4.
 	w.mCoverage(t, plumb.CoverageInput{ProjectID: w.Core.ID, CommitSHA: mShaC2, GitTag: "v2", UploadedAt: t0.Add(-25 * time.Minute),
 		Files: []plumb.CoverageFile{{Path: "src/a.go", Hits: []int64{3, 0, 0, 0}}}})
 	got = mMetricValues(t, w.testServer, mCore+"/components/src", w.Alice)
-	if got["COV"] != 50.0 || got["LCOV"] != 2.0 {
-		t.Errorf("after a tag-only upload of the latest commit: COV %v, LCOV %v; want 50 and 2", got["COV"], got["LCOV"])
+	if got["LCOV"] != 50.0 || got["COV"] != "D" {
+		t.Errorf("after a tag-only upload of the latest commit: LCOV %v, COV %v; want 50 and D", got["LCOV"], got["COV"])
 	}
-	if f := mCheckValues(t, w.get(t, "/gh/acme/projects/core/files?path=src/a.go", w.Alice).wantStatus(t, http.StatusOK)); f["COV"] != 50.0 {
-		t.Errorf("file metrics after a tag-only upload: COV %v, want 50", f["COV"])
+	if f := mCheckValues(t, w.get(t, "/gh/acme/projects/core/files?path=src/a.go", w.Alice).wantStatus(t, http.StatusOK)); f["LCOV"] != 50.0 {
+		t.Errorf("file metrics after a tag-only upload: LCOV %v, want 50", f["LCOV"])
 	}
 	// A newer default-branch analysis replaces the figures and the issues:
 	// a's issues are gone, a new medium secret on b makes SEC D.
 	w.mSnapshot(t, w.Core, t0.Add(-20*time.Minute), plumb.SnapshotInput{Files: []plumb.FileFigures{mFile("src/a.go", 100, 100, 1, 0)},
 		Issues: []plumb.Issue{mIssue("f1", "src/b.go", "secret", "medium")}})
 	got = mMetricValues(t, w.testServer, mCore+"/components/src", w.Alice)
-	want := map[string]any{"CMPLX": 4.0, "SIZE": 200.0, "ISS": 1.0, "SECI": 1.0, "SEC": "D", "FILES": 2.0, "LOC": 150.0, "TDR": 0.67, "DUP": 2.5}
+	want := map[string]any{"CMPLX": 4.0, "SIZE": "XS", "ISS": 1.0, "SECI": 1.0, "SEC": "D", "FILES": 2.0, "LOC": 150.0, "TDR": 0.67, "DUP": 2.5}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("after a newer analysis: %s = %v, want %v", k, got[k], v)
@@ -252,20 +264,21 @@ func TestFileMetrics(t *testing.T) {
 	mWorkedExample(t, w.testServer, w.Web)
 	w.mSnapshot(t, w.Web, t0.Add(-time.Hour), plumb.SnapshotInput{Branch: "feature", Files: []plumb.FileFigures{mFile("feature-only.go", 5, 5, 5, 5)}})
 	files := "/gh/acme/projects/web/files?path="
-	// a: TDR = 100 × 75 ÷ (150 × 30) = 1.67; COV 80 of 100.
-	w.get(t, files+"src/a.go", w.Alice).wantJSON(t, http.StatusOK, mValues(map[string]any{
-		"CMPLX": 12, "DUP": 10, "MNT": "A", "SEC": "F", "SIZE": 200, "ISS": 2, "SECI": 1, "TDR": 1.67,
-		"FILES": 1, "LOC": 150, "COV": 80, "LCOV": 80,
+	// a: TDR = 100 × 75 ÷ (150 × 30) = 1.67; LCOV 80 of 100, COV B; 150
+	// lines of code in one file: S.
+	w.get(t, files+"src/a.go", w.Alice).wantJSON(t, http.StatusOK, mValuesIn(metric.ScopeFile, map[string]any{
+		"CMPLX": 12, "DUP": 10, "MNT": "A", "SEC": "F", "SIZE": "S", "ISS": 2, "SECI": 1, "TDR": 1.67,
+		"FILES": 1, "LOC": 150, "COV": "B", "LCOV": 80,
 	}))
 	// b: the union of two tags: 40 of 60.
-	w.get(t, files+"src/b.go", w.Alice).wantJSON(t, http.StatusOK, mValues(map[string]any{
-		"CMPLX": 3, "DUP": 5, "MNT": "A", "SEC": "B", "SIZE": 100, "ISS": 3, "SECI": 1, "TDR": 0.6,
-		"FILES": 1, "LOC": 50, "COV": 66.67, "LCOV": 40,
+	w.get(t, files+"src/b.go", w.Alice).wantJSON(t, http.StatusOK, mValuesIn(metric.ScopeFile, map[string]any{
+		"CMPLX": 3, "DUP": 5, "MNT": "A", "SEC": "B", "SIZE": "XS", "ISS": 3, "SECI": 1, "TDR": 0.6,
+		"FILES": 1, "LOC": 50, "COV": "C", "LCOV": 66.67,
 	}))
 	// Spaces and non-ASCII; no coverage.
-	w.get(t, files+url.QueryEscape("docs/über/ß m.md"), w.Alice).wantJSON(t, http.StatusOK, mValues(map[string]any{
-		"CMPLX": 0, "DUP": 0, "MNT": "A", "SEC": "A", "SIZE": 7, "ISS": 0, "SECI": 0, "TDR": 0,
-		"FILES": 1, "LOC": 0, "COV": 0, "LCOV": 0,
+	w.get(t, files+url.QueryEscape("docs/über/ß m.md"), w.Alice).wantJSON(t, http.StatusOK, mValuesIn(metric.ScopeFile, map[string]any{
+		"CMPLX": 0, "DUP": 0, "MNT": "A", "SEC": "A", "SIZE": "XS", "ISS": 0, "SECI": 0, "TDR": 0,
+		"FILES": 1, "LOC": 0, "COV": "F", "LCOV": 0,
 	}))
 	mCheckValues(t, w.get(t, files+"lib/other.go", w.Alice).wantStatus(t, http.StatusOK))
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
@@ -34,6 +35,15 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 	if err != nil {
 		return err
 	}
+	return s.serveSeries(w, c, metric.ScopeComponent, func(to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error) {
+		return s.store.ComponentHistory(r.Context(), cp, to)
+	})
+}
+
+// serveSeries answers a metric series request (component or project): it
+// reads the series parameters, the measurements up to the window's end from
+// history, and writes one series per selected metric in the negotiated format.
+func (s *Server) serveSeries(w http.ResponseWriter, c *call, scope metric.Scope, history func(to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error)) error {
 	q := c.query
 	keys := q.enumList("metric", metric.Keys())
 	cats := q.enumList("category", metric.Categories())
@@ -52,12 +62,12 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 	if err := q.err(); err != nil {
 		return err
 	}
-	analysis, coverage, err := s.store.ComponentHistory(r.Context(), cp, win.To)
+	analysis, coverage, err := history(win.To)
 	if err != nil {
 		return err
 	}
 	var data []seriesEntry
-	for _, d := range metric.Catalogue() {
+	for _, d := range metric.Catalogue(scope) {
 		if len(keys) > 0 && !plumb.Contains(keys, d.Key) || len(cats) > 0 && !plumb.Contains(cats, d.Category) {
 			continue
 		}
@@ -66,7 +76,7 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 			source = coverage
 		}
 		data = append(data, seriesEntry{Metric: d.Descriptor(), Dimensions: map[string]string{},
-			Points: metric.Bucket(win, measurements(d.Key, source))})
+			Points: metric.Bucket(win, measurements(d.Key, scope, source))})
 	}
 	if data == nil {
 		data = []seriesEntry{}
@@ -98,11 +108,13 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 		Meta: seriesMeta{From: ts(win.From), To: ts(win.To), Interval: string(win.Interval)}})
 }
 
-// measurements turns a component's totals history into one metric's values.
-func measurements(key string, history []sqlstore.TotalsAt) []metric.Measurement {
+// measurements turns a totals history into one metric's values. Values are
+// computed from the stored totals when read, so grades and size classes
+// always follow the current rules, for old measurements too.
+func measurements(key string, scope metric.Scope, history []sqlstore.TotalsAt) []metric.Measurement {
 	out := make([]metric.Measurement, len(history))
 	for i, h := range history {
-		out[i] = metric.Measurement{At: h.At, Value: metric.SeriesValue(key, h.Totals)}
+		out[i] = metric.Measurement{At: h.At, Value: metric.SeriesValue(key, h.Totals, scope)}
 	}
 	return out
 }

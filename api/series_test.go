@@ -80,7 +80,7 @@ type mSeriesWant struct {
 func mSeriesData(series []mSeriesWant) []map[string]any {
 	data := []map[string]any{}
 	for _, s := range series {
-		d, ok := metric.Lookup(s.key)
+		d, ok := metric.Lookup(s.key, metric.ScopeComponent)
 		if !ok {
 			panic(s.key)
 		}
@@ -169,11 +169,12 @@ func TestSeriesBuckets(t *testing.T) {
 		{
 			// Coverage metrics come from the default branch's coverage
 			// uploads (1 of 4, then 3 of 4), not from the analyses; weeks
-			// before the first upload are omitted.
+			// before the first upload are omitted. COV is the grade as a
+			// number: 25 % is F (5), 75 % is B (2).
 			"coverage", "interval=week&from=2026-02-20&to=2026-03-18T10:00:00Z&category=coverage",
 			mSeriesBody([]mSeriesWant{
-				{"COV", []mPt{{"2026-03-08T23:59:59Z", 25}, {"2026-03-15T23:59:59Z", 75}, {"2026-03-22T23:59:59Z", 75}}},
-				{"LCOV", []mPt{{"2026-03-08T23:59:59Z", 1}, {"2026-03-15T23:59:59Z", 3}, {"2026-03-22T23:59:59Z", 3}}},
+				{"COV", []mPt{{"2026-03-08T23:59:59Z", 5}, {"2026-03-15T23:59:59Z", 2}, {"2026-03-22T23:59:59Z", 2}}},
+				{"LCOV", []mPt{{"2026-03-08T23:59:59Z", 25}, {"2026-03-15T23:59:59Z", 75}, {"2026-03-22T23:59:59Z", 75}}},
 			}, "2026-02-20T00:00:00Z", "2026-03-18T10:00:00Z", "week"),
 		},
 		{
@@ -396,9 +397,9 @@ func TestSeriesFormats(t *testing.T) {
 		{"LOC", "2026-03-08T23:59:59Z", "10"},
 		{"LOC", "2026-03-15T23:59:59Z", "20"},
 		{"LOC", "2026-03-22T23:59:59Z", "30"},
-		{"COV", "2026-03-08T23:59:59Z", "25"},
-		{"COV", "2026-03-15T23:59:59Z", "75"},
-		{"COV", "2026-03-22T23:59:59Z", "75"},
+		{"COV", "2026-03-08T23:59:59Z", "5"},
+		{"COV", "2026-03-15T23:59:59Z", "2"},
+		{"COV", "2026-03-22T23:59:59Z", "2"},
 	}
 	if got := csvRecords(t, r.Body); !reflect.DeepEqual(got, want) {
 		t.Errorf("CSV\n got: %q\nwant: %q", got, want)
@@ -410,9 +411,9 @@ func TestSeriesFormats(t *testing.T) {
 	// Percentages keep two decimals in CSV too: 1 of 3 lines.
 	w.mCoverage(t, plumb.CoverageInput{ProjectID: w.Core.ID, CommitSHA: "dddddddddddd", Branch: "main", UploadedAt: mAt("2026-03-20T00:00:00Z"),
 		Files: []plumb.CoverageFile{{Path: "src/a.go", Hits: []int64{1, 0, 0}}}})
-	r = w.get(t, mSeries+"?metric=COV&interval=day&from=2026-03-20&to=2026-03-20", w.Alice, hdr("Accept", "text/csv")).wantStatus(t, http.StatusOK)
-	if got := csvRecords(t, r.Body); !reflect.DeepEqual(got, [][]string{{"metric", "timestamp", "value"}, {"COV", "2026-03-20T23:59:59Z", "33.33"}}) {
-		t.Errorf("CSV COV: %q", got)
+	r = w.get(t, mSeries+"?metric=LCOV&interval=day&from=2026-03-20&to=2026-03-20", w.Alice, hdr("Accept", "text/csv")).wantStatus(t, http.StatusOK)
+	if got := csvRecords(t, r.Body); !reflect.DeepEqual(got, [][]string{{"metric", "timestamp", "value"}, {"LCOV", "2026-03-20T23:59:59Z", "33.33"}}) {
+		t.Errorf("CSV LCOV: %q", got)
 	}
 	w.get(t, q, w.Alice, hdr("Accept", "image/png")).wantStatus(t, http.StatusNotAcceptable)
 }
@@ -487,7 +488,7 @@ func TestSeriesBackfillMatchesIncremental(t *testing.T) {
 		}
 	}
 	check(t, json.Unmarshal([]byte(before[1]), &week))
-	want := map[string]float64{"SIZE": 230, "FILES": 5, "LOC": 140, "ISS": 1, "SECI": 1, "SEC": 4, "CMPLX": 10}
+	want := map[string]float64{"SIZE": 1, "FILES": 5, "LOC": 140, "ISS": 1, "SECI": 1, "SEC": 4, "CMPLX": 10}
 	for _, s := range week.Data {
 		for _, p := range s.Points {
 			if v, ok := want[s.Metric.Key]; ok && p.Timestamp == "2026-01-25T23:59:59Z" && p.Value != v {

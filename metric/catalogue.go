@@ -1,6 +1,6 @@
 // Package metric holds the metric catalogue of Plumb and the pure domain logic
 // around it: the formulas that turn per-file analysis figures and coverage into
-// the twelve published metrics, component path globs, and the bucketing of
+// the twelve published metrics (with their grades and size classes), component path globs, and the bucketing of
 // measurements into time series. It does no I/O.
 //
 // The rules implemented here are documented for users in docs/metrics.md.
@@ -32,7 +32,8 @@ const (
 	CategoryQuality         = "quality"
 )
 
-// ValueType tells how a metric's value is expressed.
+// ValueType tells how a metric's value is expressed. The names are those of
+// the original service, whose clients format values by them.
 type ValueType string
 
 // The value types of the catalogue.
@@ -41,10 +42,25 @@ const (
 	ValueNumber ValueType = "number"
 	// ValuePercent is a percentage (0 to 100 for consistent inputs), published
 	// as a JSON number with at most two decimals.
-	ValuePercent ValueType = "percent"
-	// ValueRating is a letter grade A, B, C, D or F in metric values and the
+	ValuePercent ValueType = "percentage"
+	// ValueGrade is a letter grade A, B, C, D or F in metric values and the
 	// number 1 to 5 in series.
-	ValueRating ValueType = "rating"
+	ValueGrade ValueType = "grade"
+	// ValueSize is a size class XS, S, M, L or XL in metric values and the
+	// number 1 to 5 in series.
+	ValueSize ValueType = "size"
+)
+
+// Scope is the set of files a metric value describes: one file, a
+// component's files, or the whole project. It changes the SIZE metric (its
+// name and its thresholds) and nothing else.
+type Scope uint8
+
+// The scopes of metric values.
+const (
+	ScopeFile Scope = iota
+	ScopeComponent
+	ScopeProject
 )
 
 // Definition is the fixed description of one metric.
@@ -68,6 +84,21 @@ type Descriptor struct {
 	Description string    `json:"description"`
 }
 
+// sizeNames are the names of SIZE in each scope, as the original service
+// names them.
+var sizeNames = [...]string{ScopeFile: "File Size", ScopeComponent: "Component Size", ScopeProject: "Project Size"}
+
+// In returns d as it is published for the given scope: SIZE is named after
+// the scope ("File Size", "Component Size", "Project Size") and its
+// description gives that scope's thresholds.
+func (d Definition) In(scope Scope) Definition {
+	if d.Key == KeySize && int(scope) < len(sizeNames) {
+		d.Name = sizeNames[scope]
+		d.Description = sizeDescription(scope)
+	}
+	return d
+}
+
 // Descriptor returns the series descriptor of d.
 func (d Definition) Descriptor() Descriptor {
 	return Descriptor{
@@ -85,7 +116,7 @@ func (d Definition) Descriptor() Descriptor {
 var catalogue = [...]Definition{
 	{
 		Key:         KeyComplexity,
-		Name:        "Cognitive complexity",
+		Name:        "Cognitive Complexity",
 		Description: "Total cognitive complexity of the files: the sum of the cognitive complexity score the analysis reports for each file.",
 		Category:    CategoryMaintainability,
 		Inverted:    true,
@@ -101,27 +132,26 @@ var catalogue = [...]Definition{
 	},
 	{
 		Key:         KeyMaintainability,
-		Name:        "Maintainability rating",
+		Name:        "Maintainability Rating",
 		Description: "Letter grade from the technical debt ratio (TDR): A up to 5%, B up to 10%, C up to 20%, D up to 50%, F above 50%.",
 		Category:    CategoryMaintainability,
 		Inverted:    true,
-		ValueType:   ValueRating,
+		ValueType:   ValueGrade,
 	},
 	{
 		Key:         KeySecurity,
-		Name:        "Security rating",
+		Name:        "Security Rating",
 		Description: "Letter grade from the most severe open security issue: A when there is none, B when it is note or fmt, C low, D medium, F high.",
 		Category:    CategorySecurity,
 		Inverted:    true,
-		ValueType:   ValueRating,
+		ValueType:   ValueGrade,
 	},
 	{
-		Key:         KeySize,
-		Name:        "Size",
-		Description: "Number of physical lines in the files, blank and comment lines included.",
-		Category:    CategorySize,
-		Inverted:    false,
-		ValueType:   ValueNumber,
+		Key:       KeySize,
+		Name:      "Size", // named per scope, see Definition.In
+		Category:  CategorySize,
+		Inverted:  false,
+		ValueType: ValueSize,
 	},
 	{
 		Key:         KeyIssues,
@@ -133,7 +163,7 @@ var catalogue = [...]Definition{
 	},
 	{
 		Key:         KeySecurityIssues,
-		Name:        "Security issues",
+		Name:        "Security Issues",
 		Description: "Number of open issues located in the files whose category is vulnerability, security_hotspot, secret or dependency_alert.",
 		Category:    CategorySecurity,
 		Inverted:    true,
@@ -141,7 +171,7 @@ var catalogue = [...]Definition{
 	},
 	{
 		Key:         KeyDebtRatio,
-		Name:        "Technical debt ratio",
+		Name:        "Technical Debt Ratio",
 		Description: "Effort to fix the open issues relative to the effort to write the code, as 100 × remediation minutes ÷ (lines of code × 30 minutes), in percent with two decimals.",
 		Category:    CategoryMaintainability,
 		Inverted:    true,
@@ -157,7 +187,7 @@ var catalogue = [...]Definition{
 	},
 	{
 		Key:         KeyLinesOfCode,
-		Name:        "Lines of code",
+		Name:        "Lines of Code",
 		Description: "Number of lines that contain code, blank and comment lines excluded.",
 		Category:    CategorySize,
 		Inverted:    false,
@@ -165,19 +195,19 @@ var catalogue = [...]Definition{
 	},
 	{
 		Key:         KeyCoverage,
-		Name:        "Coverage",
+		Name:        "Coverage Rating",
+		Description: "Letter grade from the line coverage (LCOV): A from 90%, B from 75%, C from 60%, D from 40%, F below 40% or without coverable lines.",
+		Category:    CategoryCoverage,
+		Inverted:    true,
+		ValueType:   ValueGrade,
+	},
+	{
+		Key:         KeyCoveredLines,
+		Name:        "Line Coverage",
 		Description: "Share of the coverable lines that the tests executed, as 100 × covered ÷ (covered + missed) lines, in percent with two decimals.",
 		Category:    CategoryCoverage,
 		Inverted:    false,
 		ValueType:   ValuePercent,
-	},
-	{
-		Key:         KeyCoveredLines,
-		Name:        "Covered lines",
-		Description: "Number of coverable lines that the tests executed at least once.",
-		Category:    CategoryCoverage,
-		Inverted:    false,
-		ValueType:   ValueNumber,
 	},
 }
 
@@ -192,10 +222,12 @@ var categories = [...]string{
 
 // Catalogue returns the twelve metric definitions in catalogue order (the
 // specification's order: CMPLX, DUP, MNT, SEC, SIZE, ISS, SECI, TDR, FILES,
-// LOC, COV, LCOV). The slice is a fresh copy.
-func Catalogue() []Definition {
+// LOC, COV, LCOV), as published for the scope. The slice is a fresh copy.
+func Catalogue(scope Scope) []Definition {
 	out := make([]Definition, len(catalogue))
-	copy(out, catalogue[:])
+	for i, d := range catalogue {
+		out[i] = d.In(scope)
+	}
 	return out
 }
 
@@ -209,11 +241,11 @@ func Keys() []string {
 	return out
 }
 
-// Lookup returns the definition of the metric with the given key. Keys are
-// case-sensitive.
-func Lookup(key string) (Definition, bool) {
+// Lookup returns the definition of the metric with the given key, as
+// published for the scope. Keys are case-sensitive.
+func Lookup(key string, scope Scope) (Definition, bool) {
 	if i := index(key); i >= 0 {
-		return catalogue[i], true
+		return catalogue[i].In(scope), true
 	}
 	return Definition{}, false
 }

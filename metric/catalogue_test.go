@@ -15,22 +15,24 @@ var contractTable = []struct {
 	inverted            bool
 	valueType           metric.ValueType
 }{
-	{"CMPLX", "Cognitive complexity", "maintainability", true, "number"},
-	{"DUP", "Duplication", "maintainability", true, "percent"},
-	{"MNT", "Maintainability rating", "maintainability", true, "rating"},
-	{"SEC", "Security rating", "security", true, "rating"},
-	{"SIZE", "Size", "size", false, "number"},
+	{"CMPLX", "Cognitive Complexity", "maintainability", true, "number"},
+	{"DUP", "Duplication", "maintainability", true, "percentage"},
+	{"MNT", "Maintainability Rating", "maintainability", true, "grade"},
+	{"SEC", "Security Rating", "security", true, "grade"},
+	{"SIZE", "Component Size", "size", false, "size"},
 	{"ISS", "Issues", "quality", true, "number"},
-	{"SECI", "Security issues", "security", true, "number"},
-	{"TDR", "Technical debt ratio", "maintainability", true, "percent"},
+	{"SECI", "Security Issues", "security", true, "number"},
+	{"TDR", "Technical Debt Ratio", "maintainability", true, "percentage"},
 	{"FILES", "Files", "size", false, "number"},
-	{"LOC", "Lines of code", "size", false, "number"},
-	{"COV", "Coverage", "coverage", false, "percent"},
-	{"LCOV", "Covered lines", "coverage", false, "number"},
+	{"LOC", "Lines of Code", "size", false, "number"},
+	{"COV", "Coverage Rating", "coverage", true, "grade"},
+	{"LCOV", "Line Coverage", "coverage", false, "percentage"},
 }
 
+var allScopes = []metric.Scope{metric.ScopeFile, metric.ScopeComponent, metric.ScopeProject}
+
 func TestCatalogueMatchesContract(t *testing.T) {
-	got := metric.Catalogue()
+	got := metric.Catalogue(metric.ScopeComponent)
 	if len(got) != len(contractTable) {
 		t.Fatalf("Catalogue() has %d metrics, want %d", len(got), len(contractTable))
 	}
@@ -44,8 +46,36 @@ func TestCatalogueMatchesContract(t *testing.T) {
 	}
 }
 
+// SIZE is named after its scope, as the original service names it; every
+// other attribute is the same in every scope.
+func TestCatalogueScopes(t *testing.T) {
+	names := map[metric.Scope]string{metric.ScopeFile: "File Size", metric.ScopeComponent: "Component Size", metric.ScopeProject: "Project Size"}
+	comp := metric.Catalogue(metric.ScopeComponent)
+	for _, sc := range allScopes {
+		for i, d := range metric.Catalogue(sc) {
+			if d.Key == "SIZE" {
+				if d.Name != names[sc] {
+					t.Errorf("scope %d: SIZE is named %q, want %q", sc, d.Name, names[sc])
+				}
+				continue
+			}
+			if d != comp[i] {
+				t.Errorf("scope %d: %s = %+v, differs from the component scope", sc, d.Key, d)
+			}
+		}
+	}
+	f, _ := metric.Lookup("SIZE", metric.ScopeFile)
+	if want := "Size class from the lines of code: XS below 100, S below 250, M below 500, L below 1000, XL from 1000 on."; f.Description != want {
+		t.Errorf("file SIZE description = %q, want %q", f.Description, want)
+	}
+	p, _ := metric.Lookup("SIZE", metric.ScopeProject)
+	if want := "Size class from the lines of code: XS below 1000, S below 10000, M below 100000, L below 500000, XL from 500000 on."; p.Description != want {
+		t.Errorf("project SIZE description = %q, want %q", p.Description, want)
+	}
+}
+
 func TestDescriptionsAreOneSentence(t *testing.T) {
-	for _, d := range metric.Catalogue() {
+	for _, d := range append(metric.Catalogue(metric.ScopeFile), metric.Catalogue(metric.ScopeProject)...) {
 		desc := d.Description
 		if desc == "" || !strings.HasSuffix(desc, ".") || strings.Contains(strings.TrimSuffix(desc, "."), ". ") {
 			t.Errorf("%s: description %q is not one sentence ending with a period", d.Key, desc)
@@ -65,8 +95,8 @@ func TestKeysAndLookup(t *testing.T) {
 		t.Errorf("Keys() = %v, want %v", got, want)
 	}
 	for i, key := range want {
-		d, ok := metric.Lookup(key)
-		if !ok || d != metric.Catalogue()[i] {
+		d, ok := metric.Lookup(key, metric.ScopeComponent)
+		if !ok || d != metric.Catalogue(metric.ScopeComponent)[i] {
 			t.Errorf("Lookup(%q) = %+v, %v; want catalogue entry %d", key, d, ok, i)
 		}
 		if !metric.IsKey(key) {
@@ -74,7 +104,7 @@ func TestKeysAndLookup(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"", "cmplx", "Cov", "LOC ", "XYZ", "maintainability"} {
-		if d, ok := metric.Lookup(key); ok || d != (metric.Definition{}) {
+		if d, ok := metric.Lookup(key, metric.ScopeFile); ok || d != (metric.Definition{}) {
 			t.Errorf("Lookup(%q) = %+v, %v; want zero, false", key, d, ok)
 		}
 		if metric.IsKey(key) {
@@ -99,7 +129,7 @@ func TestCategories(t *testing.T) {
 		}
 	}
 	used := map[string]bool{}
-	for _, d := range metric.Catalogue() {
+	for _, d := range metric.Catalogue(metric.ScopeProject) {
 		if !metric.IsCategory(d.Category) {
 			t.Errorf("%s has category %q, which is not a category", d.Key, d.Category)
 		}
@@ -111,19 +141,19 @@ func TestCategories(t *testing.T) {
 }
 
 func TestCatalogueReturnsCopies(t *testing.T) {
-	c := metric.Catalogue()
+	c := metric.Catalogue(metric.ScopeFile)
 	c[0].Name = "changed"
 	k := metric.Categories()
 	k[0] = "changed"
 	keys := metric.Keys()
 	keys[0] = "changed"
-	if metric.Catalogue()[0].Name != "Cognitive complexity" || metric.Categories()[0] != "maintainability" || metric.Keys()[0] != "CMPLX" {
+	if metric.Catalogue(metric.ScopeFile)[0].Name != "Cognitive Complexity" || metric.Categories()[0] != "maintainability" || metric.Keys()[0] != "CMPLX" {
 		t.Error("changing a returned slice changed the catalogue")
 	}
 }
 
 func TestDescriptorJSON(t *testing.T) {
-	for _, d := range metric.Catalogue() {
+	for _, d := range metric.Catalogue(metric.ScopeComponent) {
 		b, err := json.Marshal(d.Descriptor())
 		if err != nil {
 			t.Fatal(err)
@@ -136,9 +166,9 @@ func TestDescriptorJSON(t *testing.T) {
 			t.Errorf("descriptor of %s:\n got %s\nwant %s", d.Key, b, want)
 		}
 	}
-	d, _ := metric.Lookup("COV")
+	d, _ := metric.Lookup("LCOV", metric.ScopeProject)
 	b, _ := json.Marshal(d.Descriptor())
-	want := `{"key":"COV","name":"Coverage","category":"coverage","inverted":false,"valueType":"percent","description":"Share of the coverable lines that the tests executed, as 100 × covered ÷ (covered + missed) lines, in percent with two decimals."}`
+	want := `{"key":"LCOV","name":"Line Coverage","category":"coverage","inverted":false,"valueType":"percentage","description":"Share of the coverable lines that the tests executed, as 100 × covered ÷ (covered + missed) lines, in percent with two decimals."}`
 	if string(b) != want {
 		t.Errorf("COV descriptor:\n got %s\nwant %s", b, want)
 	}

@@ -1,8 +1,10 @@
 package metric
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Level is the severity level of an issue. The zero value, LevelNone, means
@@ -238,13 +240,15 @@ var ratings = [...]string{1: RatingA, 2: RatingB, 3: RatingC, 4: RatingD, 5: Rat
 
 // RatingNumber returns the series value of a rating letter: A=1, B=2, C=3,
 // D=4, F=5; 0 for anything else.
-func RatingNumber(letter string) int {
-	for n := 1; n < len(ratings); n++ {
-		if ratings[n] == letter {
-			return n
-		}
+func RatingNumber(letter string) int { return classNumber(ratings[:], letter) }
+
+// classNumber returns the position (1..5) of name in a table of grades or
+// size classes, or 0.
+func classNumber(table []string, name string) int {
+	if name == "" {
+		return 0
 	}
-	return 0
+	return max(slices.Index(table, name), 0)
 }
 
 // hundredths is a percentage expressed in hundredths of a percent: 1250 is
@@ -319,6 +323,65 @@ func maintainabilityRating(tdr hundredths) int {
 	}
 }
 
+// coverageRating grades the rounded line coverage, so that the published
+// LCOV and the grade always agree: A ≥ 90.00, B ≥ 75.00, C ≥ 60.00,
+// D ≥ 40.00, F below (and without coverable lines, whose LCOV is 0).
+func coverageRating(lcov hundredths) int {
+	switch {
+	case lcov >= 9000:
+		return 1
+	case lcov >= 7500:
+		return 2
+	case lcov >= 6000:
+		return 3
+	case lcov >= 4000:
+		return 4
+	default:
+		return 5
+	}
+}
+
+// sizes maps a size class number (1..5) to its name.
+var sizes = [...]string{1: "XS", 2: "S", 3: "M", 4: "L", 5: "XL"}
+
+// SizeNumber returns the series value of a size class: XS=1, S=2, M=3, L=4,
+// XL=5; 0 for anything else.
+func SizeNumber(class string) int { return classNumber(sizes[:], class) }
+
+// sizeLimits are, per scope, the lines of code below which a set of files is
+// XS, S, M and L; from the last limit on it is XL.
+var sizeLimits = [...][4]int64{
+	ScopeFile:      {100, 250, 500, 1000},
+	ScopeComponent: {1_000, 10_000, 100_000, 500_000},
+	ScopeProject:   {1_000, 10_000, 100_000, 500_000},
+}
+
+// SizeLimits returns the lines-of-code limits of the scope: a set of files
+// with fewer lines of code than limits[0] is XS, than limits[1] S, than
+// limits[2] M, than limits[3] L, and XL from limits[3] on.
+func SizeLimits(scope Scope) [4]int64 {
+	if int(scope) >= len(sizeLimits) {
+		scope = ScopeProject
+	}
+	return sizeLimits[scope]
+}
+
+// sizeClass classifies lines of code in a scope: 1 (XS) to 5 (XL).
+func sizeClass(loc int64, scope Scope) int {
+	for i, limit := range SizeLimits(scope) {
+		if loc < limit {
+			return i + 1
+		}
+	}
+	return 5
+}
+
+func sizeDescription(scope Scope) string {
+	l := SizeLimits(scope)
+	return fmt.Sprintf("Size class from the lines of code: XS below %d, S below %d, M below %d, L below %d, XL from %d on.",
+		l[0], l[1], l[2], l[3], l[3])
+}
+
 // securityRating grades the worst level of the open security issues.
 func securityRating(worst Level) int {
 	switch worst {
@@ -336,39 +399,45 @@ func securityRating(worst Level) int {
 }
 
 // Value is one metric value in the JSON form of the API: the fields key, name,
-// description, category, value and inverted, in that order. Value is an int64
-// for counts, a float64 with at most two decimals for percentages, and a
-// letter string (A, B, C, D, F) for ratings.
+// description, category, value, inverted and valueType, in that order. Value
+// is an int64 for counts, a float64 with at most two decimals for
+// percentages, a letter string (A, B, C, D, F) for grades and a size class
+// string (XS, S, M, L, XL) for sizes.
 type Value struct {
-	Key         string `json:"key"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Category    string `json:"category"`
-	Value       any    `json:"value"`
-	Inverted    bool   `json:"inverted"`
+	Key         string    `json:"key"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Category    string    `json:"category"`
+	Value       any       `json:"value"`
+	Inverted    bool      `json:"inverted"`
+	ValueType   ValueType `json:"valueType"`
 }
 
-// Values computes all twelve metrics from t, in catalogue order.
-func Values(t Totals) []Value {
+// Values computes all twelve metrics from t for a set of files of the given
+// scope, in catalogue order.
+func Values(t Totals, scope Scope) []Value {
 	out := make([]Value, len(catalogue))
 	for i, d := range catalogue {
+		d = d.In(scope)
 		out[i] = Value{
 			Key:         d.Key,
 			Name:        d.Name,
 			Description: d.Description,
 			Category:    d.Category,
-			Value:       compute(d.Key, &t).published(),
+			Value:       compute(d.Key, &t, scope).published(),
 			Inverted:    d.Inverted,
+			ValueType:   d.ValueType,
 		}
 	}
 	return out
 }
 
-// SeriesValue returns the numeric value of the metric key for t, as used in
-// series points: counts as numbers, percentages with two decimals, ratings as
-// A=1, B=2, C=3, D=4, F=5. It returns 0 for an unknown key.
-func SeriesValue(key string, t Totals) float64 {
-	return compute(key, &t).number()
+// SeriesValue returns the numeric value of the metric key for t in the given
+// scope, as used in series points: counts as numbers, percentages with two
+// decimals, grades as A=1, B=2, C=3, D=4, F=5 and size classes as XS=1, S=2,
+// M=3, L=4, XL=5. It returns 0 for an unknown key.
+func SeriesValue(key string, t Totals, scope Scope) float64 {
+	return compute(key, &t, scope).number()
 }
 
 // result is one computed metric value before it is given its wire form.
@@ -376,15 +445,17 @@ type result struct {
 	kind  ValueType
 	count int64      // ValueNumber
 	pct   hundredths // ValuePercent
-	grade int        // ValueRating: 1..5
+	grade int        // ValueGrade and ValueSize: 1..5
 }
 
 func (r result) published() any {
 	switch r.kind {
 	case ValuePercent:
 		return r.pct.float()
-	case ValueRating:
+	case ValueGrade:
 		return ratings[r.grade]
+	case ValueSize:
+		return sizes[r.grade]
 	default:
 		return r.count
 	}
@@ -394,7 +465,7 @@ func (r result) number() float64 {
 	switch r.kind {
 	case ValuePercent:
 		return r.pct.float()
-	case ValueRating:
+	case ValueGrade, ValueSize:
 		return float64(r.grade)
 	default:
 		return float64(r.count)
@@ -402,18 +473,18 @@ func (r result) number() float64 {
 }
 
 // compute evaluates one metric. These are the formulas of docs/metrics.md.
-func compute(key string, t *Totals) result {
+func compute(key string, t *Totals, scope Scope) result {
 	switch key {
 	case KeyComplexity:
 		return result{kind: ValueNumber, count: t.Stats.Complexity}
 	case KeyDuplication:
 		return result{kind: ValuePercent, pct: duplication(t)}
 	case KeyMaintainability:
-		return result{kind: ValueRating, grade: maintainabilityRating(debtRatio(t))}
+		return result{kind: ValueGrade, grade: maintainabilityRating(debtRatio(t))}
 	case KeySecurity:
-		return result{kind: ValueRating, grade: securityRating(t.Stats.WorstSecurityLevel())}
+		return result{kind: ValueGrade, grade: securityRating(t.Stats.WorstSecurityLevel())}
 	case KeySize:
-		return result{kind: ValueNumber, count: t.Stats.Lines}
+		return result{kind: ValueSize, grade: sizeClass(t.Stats.LOC, scope)}
 	case KeyIssues:
 		return result{kind: ValueNumber, count: t.Stats.OpenIssues}
 	case KeySecurityIssues:
@@ -425,9 +496,9 @@ func compute(key string, t *Totals) result {
 	case KeyLinesOfCode:
 		return result{kind: ValueNumber, count: t.Stats.LOC}
 	case KeyCoverage:
-		return result{kind: ValuePercent, pct: coverage(t)}
+		return result{kind: ValueGrade, grade: coverageRating(coverage(t))}
 	case KeyCoveredLines:
-		return result{kind: ValueNumber, count: t.Coverage.Covered}
+		return result{kind: ValuePercent, pct: coverage(t)}
 	}
 	return result{kind: ValueNumber}
 }

@@ -165,7 +165,7 @@ func TestTotalsAddSubAreExact(t *testing.T) {
 // valueOf returns the published value of key.
 func valueOf(t *testing.T, key string, tot metric.Totals) any {
 	t.Helper()
-	for _, v := range metric.Values(tot) {
+	for _, v := range metric.Values(tot, metric.ScopeComponent) {
 		if v.Key == key {
 			return v.Value
 		}
@@ -205,7 +205,7 @@ func TestPercentages(t *testing.T) {
 			for _, c := range []struct {
 				key string
 				tot metric.Totals
-			}{{"COV", cov}, {"DUP", dup}} {
+			}{{"LCOV", cov}, {"DUP", dup}} {
 				v := valueOf(t, c.key, c.tot)
 				f, ok := v.(float64)
 				if !ok || f != tt.want {
@@ -214,7 +214,7 @@ func TestPercentages(t *testing.T) {
 				if b, _ := json.Marshal(v); string(b) != tt.json {
 					t.Errorf("%s marshals as %s, want %s", c.key, b, tt.json)
 				}
-				if s := metric.SeriesValue(c.key, c.tot); s != tt.want {
+				if s := metric.SeriesValue(c.key, c.tot, metric.ScopeComponent); s != tt.want {
 					t.Errorf("SeriesValue(%s) = %v, want %v", c.key, s, tt.want)
 				}
 			}
@@ -226,7 +226,7 @@ func TestPercentages(t *testing.T) {
 func TestPercentJSONIsExactDecimal(t *testing.T) {
 	for h := int64(0); h <= 10000; h++ {
 		tot := metric.Totals{Coverage: metric.Coverage{Covered: h, Missed: 10000 - h}}
-		b, err := json.Marshal(valueOf(t, "COV", tot))
+		b, err := json.Marshal(valueOf(t, "LCOV", tot))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,10 +280,10 @@ func TestDebtRatioAndMaintainabilityRating(t *testing.T) {
 			if got := valueOf(t, "MNT", tot); got != tt.mnt {
 				t.Errorf("MNT = %#v, want %q", got, tt.mnt)
 			}
-			if got := metric.SeriesValue("TDR", tot); got != tt.tdr {
+			if got := metric.SeriesValue("TDR", tot, metric.ScopeFile); got != tt.tdr {
 				t.Errorf("SeriesValue(TDR) = %v, want %v", got, tt.tdr)
 			}
-			if got, want := metric.SeriesValue("MNT", tot), float64(metric.RatingNumber(tt.mnt)); got != want {
+			if got, want := metric.SeriesValue("MNT", tot, metric.ScopeFile), float64(metric.RatingNumber(tt.mnt)); got != want {
 				t.Errorf("SeriesValue(MNT) = %v, want %v", got, want)
 			}
 		})
@@ -318,7 +318,7 @@ func TestSecurityRating(t *testing.T) {
 		if got := valueOf(t, "SEC", tot); got != tt.sec {
 			t.Errorf("worst %v: SEC = %#v, want %q", tt.worst, got, tt.sec)
 		}
-		if got := metric.SeriesValue("SEC", tot); got != tt.num {
+		if got := metric.SeriesValue("SEC", tot, metric.ScopeFile); got != tt.num {
 			t.Errorf("worst %v: SeriesValue(SEC) = %v, want %v", tt.worst, got, tt.num)
 		}
 	}
@@ -348,30 +348,30 @@ func TestValuesWorkedExample(t *testing.T) {
 		{"DUP", 8.33, 8.33}, // 100 × 25 ÷ 300 = 8.333…
 		{"MNT", "A", 1},     // TDR 1.4 ≤ 5
 		{"SEC", "F", 5},     // worst open security issue is high
-		{"SIZE", int64(300), 300},
+		{"SIZE", "XS", 1},   // 200 lines of code in a component: below 1000
 		{"ISS", int64(5), 5},
 		{"SECI", int64(2), 2}, // the vulnerability and the secret
 		{"TDR", 1.4, 1.4},     // 100 × 84 ÷ (200 × 30)
 		{"FILES", int64(2), 2},
 		{"LOC", int64(200), 200},
-		{"COV", 75.0, 75}, // 100 × 120 ÷ 160
-		{"LCOV", int64(120), 120},
+		{"COV", "B", 2},    // LCOV 75 ≥ 75
+		{"LCOV", 75.0, 75}, // 100 × 120 ÷ 160
 	}
-	got := metric.Values(tot)
+	got := metric.Values(tot, metric.ScopeComponent)
 	if len(got) != len(want) {
 		t.Fatalf("Values returned %d values", len(got))
 	}
-	cat := metric.Catalogue()
+	cat := metric.Catalogue(metric.ScopeComponent)
 	for i, w := range want {
 		v := got[i]
 		d := cat[i]
 		if v.Key != w.key || v.Value != w.value {
 			t.Errorf("Values()[%d] = %s %#v, want %s %#v", i, v.Key, v.Value, w.key, w.value)
 		}
-		if v.Name != d.Name || v.Description != d.Description || v.Category != d.Category || v.Inverted != d.Inverted {
+		if v.Name != d.Name || v.Description != d.Description || v.Category != d.Category || v.Inverted != d.Inverted || v.ValueType != d.ValueType {
 			t.Errorf("Values()[%d] = %+v does not carry the catalogue's attributes %+v", i, v, d)
 		}
-		if s := metric.SeriesValue(w.key, tot); s != w.series {
+		if s := metric.SeriesValue(w.key, tot, metric.ScopeComponent); s != w.series {
 			t.Errorf("SeriesValue(%s) = %v, want %v", w.key, s, w.series)
 		}
 	}
@@ -381,10 +381,10 @@ func TestValuesWorkedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantJSON := `[` +
-		`{"key":"CMPLX","name":"Cognitive complexity","description":"Total cognitive complexity of the files: the sum of the cognitive complexity score the analysis reports for each file.","category":"maintainability","value":15,"inverted":true},` +
-		`{"key":"DUP","name":"Duplication","description":"Share of the physical lines that are duplicated, as 100 × duplicated lines ÷ physical lines, in percent with two decimals.","category":"maintainability","value":8.33,"inverted":true},` +
-		`{"key":"MNT","name":"Maintainability rating","description":"Letter grade from the technical debt ratio (TDR): A up to 5%, B up to 10%, C up to 20%, D up to 50%, F above 50%.","category":"maintainability","value":"A","inverted":true},` +
-		`{"key":"SEC","name":"Security rating","description":"Letter grade from the most severe open security issue: A when there is none, B when it is note or fmt, C low, D medium, F high.","category":"security","value":"F","inverted":true}` +
+		`{"key":"CMPLX","name":"Cognitive Complexity","description":"Total cognitive complexity of the files: the sum of the cognitive complexity score the analysis reports for each file.","category":"maintainability","value":15,"inverted":true,"valueType":"number"},` +
+		`{"key":"DUP","name":"Duplication","description":"Share of the physical lines that are duplicated, as 100 × duplicated lines ÷ physical lines, in percent with two decimals.","category":"maintainability","value":8.33,"inverted":true,"valueType":"percentage"},` +
+		`{"key":"MNT","name":"Maintainability Rating","description":"Letter grade from the technical debt ratio (TDR): A up to 5%, B up to 10%, C up to 20%, D up to 50%, F above 50%.","category":"maintainability","value":"A","inverted":true,"valueType":"grade"},` +
+		`{"key":"SEC","name":"Security Rating","description":"Letter grade from the most severe open security issue: A when there is none, B when it is note or fmt, C low, D medium, F high.","category":"security","value":"F","inverted":true,"valueType":"grade"}` +
 		`]`
 	if string(b2) != wantJSON {
 		t.Errorf("JSON:\n got %s\nwant %s", b2, wantJSON)
@@ -392,7 +392,7 @@ func TestValuesWorkedExample(t *testing.T) {
 
 	// Removing the file with the high vulnerability.
 	tot.Sub(a)
-	after := map[string]any{"FILES": int64(1), "SIZE": int64(100), "LOC": int64(50), "CMPLX": int64(3),
+	after := map[string]any{"FILES": int64(1), "SIZE": "XS", "LOC": int64(50), "CMPLX": int64(3),
 		"DUP": 5.0, "ISS": int64(3), "SECI": int64(1), "SEC": "B", "TDR": 0.6, "MNT": "A"}
 	for key, w := range after {
 		if g := valueOf(t, key, tot); g != w {
@@ -402,7 +402,7 @@ func TestValuesWorkedExample(t *testing.T) {
 }
 
 func TestValuesOfNothing(t *testing.T) {
-	b, err := json.Marshal(metric.Values(metric.Totals{}))
+	b, err := json.Marshal(metric.Values(metric.Totals{}, metric.ScopeProject))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,25 +410,28 @@ func TestValuesOfNothing(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"CMPLX": 0.0, "DUP": 0.0, "MNT": "A", "SEC": "A", "SIZE": 0.0, "ISS": 0.0,
-		"SECI": 0.0, "TDR": 0.0, "FILES": 0.0, "LOC": 0.0, "COV": 0.0, "LCOV": 0.0}
+	want := map[string]any{"CMPLX": 0.0, "DUP": 0.0, "MNT": "A", "SEC": "A", "SIZE": "XS", "ISS": 0.0,
+		"SECI": 0.0, "TDR": 0.0, "FILES": 0.0, "LOC": 0.0, "COV": "F", "LCOV": 0.0}
 	for _, v := range got {
-		if len(v) != 6 {
-			t.Errorf("%v has %d fields, want 6", v, len(v))
+		if len(v) != 7 {
+			t.Errorf("%v has %d fields, want 7", v, len(v))
 		}
 		if v["value"] != want[v["key"].(string)] {
 			t.Errorf("%s = %#v, want %#v", v["key"], v["value"], want[v["key"].(string)])
 		}
 	}
-	if metric.SeriesValue("NOPE", metric.Totals{Files: 3}) != 0 {
+	if metric.SeriesValue("NOPE", metric.Totals{Files: 3}, metric.ScopeFile) != 0 {
 		t.Error("SeriesValue of an unknown key is not 0")
 	}
 }
 
 func TestValueTypesMatchCatalogue(t *testing.T) {
 	tot := metric.Totals{Files: 1, Stats: metric.FileStats{Lines: 10, LOC: 8, DuplicatedLines: 1, RemediationMinutes: 5}}
-	for i, v := range metric.Values(tot) {
-		d := metric.Catalogue()[i]
+	for i, v := range metric.Values(tot, metric.ScopeFile) {
+		d := metric.Catalogue(metric.ScopeFile)[i]
+		if v.ValueType != d.ValueType {
+			t.Errorf("%s: valueType %q, catalogue says %q", d.Key, v.ValueType, d.ValueType)
+		}
 		switch d.ValueType {
 		case metric.ValueNumber:
 			if _, ok := v.Value.(int64); !ok {
@@ -439,12 +442,89 @@ func TestValueTypesMatchCatalogue(t *testing.T) {
 			if !ok || math.Round(f*100)/100 != f {
 				t.Errorf("%s: value %#v is not a float64 with two decimals", d.Key, v.Value)
 			}
-		case metric.ValueRating:
+		case metric.ValueGrade:
 			if s, ok := v.Value.(string); !ok || metric.RatingNumber(s) == 0 {
 				t.Errorf("%s: value %#v is not a letter grade", d.Key, v.Value)
 			}
+		case metric.ValueSize:
+			if s, ok := v.Value.(string); !ok || metric.SizeNumber(s) == 0 {
+				t.Errorf("%s: value %#v is not a size class", d.Key, v.Value)
+			}
 		default:
 			t.Errorf("%s: unknown value type %q", d.Key, d.ValueType)
+		}
+	}
+}
+
+// The coverage rating at every boundary: the grade is taken from LCOV as
+// published (two decimals), so 89.995 % (published 90) is an A and 89.99 % a B.
+func TestCoverageRatingBoundaries(t *testing.T) {
+	tests := []struct {
+		covered, total int64 // lines covered of total coverable lines
+		lcov           float64
+		grade          string
+	}{
+		{0, 0, 0, "F"}, // no coverable lines
+		{0, 100, 0, "F"},
+		{3999, 10000, 39.99, "F"},
+		{4000, 10000, 40, "D"},
+		{5999, 10000, 59.99, "D"},
+		{6000, 10000, 60, "C"},
+		{7499, 10000, 74.99, "C"},
+		{7500, 10000, 75, "B"},
+		{8999, 10000, 89.99, "B"},
+		{17999, 20000, 90, "A"}, // 89.995 rounds to 90.00
+		{9000, 10000, 90, "A"},
+		{100, 100, 100, "A"},
+	}
+	for _, tt := range tests {
+		tot := metric.Totals{Coverage: metric.Coverage{Covered: tt.covered, Missed: tt.total - tt.covered}}
+		if got := valueOf(t, "LCOV", tot); got != tt.lcov {
+			t.Errorf("%d/%d: LCOV = %#v, want %v", tt.covered, tt.total, got, tt.lcov)
+		}
+		if got := valueOf(t, "COV", tot); got != tt.grade {
+			t.Errorf("%d/%d: COV = %#v, want %s", tt.covered, tt.total, got, tt.grade)
+		}
+		if got, want := metric.SeriesValue("COV", tot, metric.ScopeProject), float64(metric.RatingNumber(tt.grade)); got != want {
+			t.Errorf("%d/%d: SeriesValue(COV) = %v, want %v", tt.covered, tt.total, got, want)
+		}
+	}
+}
+
+// The size classes at every boundary of every scope.
+func TestSizeClassBoundaries(t *testing.T) {
+	type point struct {
+		loc   int64
+		class string
+	}
+	file := []point{{0, "XS"}, {99, "XS"}, {100, "S"}, {249, "S"}, {250, "M"}, {499, "M"}, {500, "L"}, {999, "L"}, {1000, "XL"}, {1 << 40, "XL"}}
+	set := []point{{0, "XS"}, {999, "XS"}, {1000, "S"}, {9999, "S"}, {10000, "M"}, {99999, "M"}, {100000, "L"}, {499999, "L"}, {500000, "XL"}, {1 << 40, "XL"}}
+	for _, c := range []struct {
+		scope  metric.Scope
+		points []point
+	}{{metric.ScopeFile, file}, {metric.ScopeComponent, set}, {metric.ScopeProject, set}} {
+		for _, p := range c.points {
+			tot := metric.Totals{Files: 1, Stats: metric.FileStats{LOC: p.loc, Lines: p.loc * 2}}
+			var got any
+			for _, v := range metric.Values(tot, c.scope) {
+				if v.Key == "SIZE" {
+					got = v.Value
+				}
+			}
+			if got != p.class {
+				t.Errorf("scope %d, %d lines of code: SIZE = %#v, want %s", c.scope, p.loc, got, p.class)
+			}
+			if s, want := metric.SeriesValue("SIZE", tot, c.scope), float64(metric.SizeNumber(p.class)); s != want {
+				t.Errorf("scope %d, %d lines of code: SeriesValue(SIZE) = %v, want %v", c.scope, p.loc, s, want)
+			}
+		}
+	}
+}
+
+func TestSizeNumber(t *testing.T) {
+	for class, want := range map[string]int{"XS": 1, "S": 2, "M": 3, "L": 4, "XL": 5, "XXL": 0, "": 0, "s": 0} {
+		if got := metric.SizeNumber(class); got != want {
+			t.Errorf("SizeNumber(%q) = %d, want %d", class, got, want)
 		}
 	}
 }

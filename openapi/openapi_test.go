@@ -433,7 +433,7 @@ func TestSchemaRequiredLists(t *testing.T) {
 		"Component":            "id name description pathGlobs",
 		"ComponentWithCount":   "id name description pathGlobs fileCount",
 		"ComponentWrite":       "name pathGlobs",
-		"MetricValue":          "key name description category value inverted",
+		"MetricValue":          "key name description category value inverted valueType",
 		"MetricDescriptor":     "key name category inverted valueType description",
 		"SeriesEntry":          "metric dimensions points",
 		"SeriesPoint":          "timestamp value",

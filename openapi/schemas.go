@@ -1,5 +1,7 @@
 package openapi
 
+import "slices"
+
 // Schema builders. Each returns a fresh *schema, so callers may refine it
 // with the chainable setters below without affecting other uses.
 
@@ -94,8 +96,9 @@ var (
 	buildStatuses    = []string{"submitted", "starting", "running", "succeeded", "failed", "skipped", "rejected"}
 	metricKeys       = []string{"CMPLX", "DUP", "MNT", "SEC", "SIZE", "ISS", "SECI", "TDR", "FILES", "LOC", "COV", "LCOV"}
 	metricCategories = []string{"maintainability", "reliability", "security", "size", "coverage", "quality"}
-	metricValueTypes = []string{"number", "percent", "rating"}
+	metricValueTypes = []string{"number", "percentage", "grade", "size"}
 	ratingGrades     = []string{"A", "B", "C", "D", "F"}
+	sizeClasses      = []string{"XS", "S", "M", "L", "XL"}
 	seriesIntervals  = []string{"day", "week", "month"}
 )
 
@@ -236,11 +239,13 @@ func schemas() *omap[*schema] {
 		req("description", str()),
 		req("category", ref("MetricCategory")),
 		req("value", &schema{
-			Description: "A number for counts and percentages; a letter grade for rating metrics (MNT, SEC).",
-			OneOf:       []*schema{number(), enum(ratingGrades...)},
+			Description: "By valueType: an integer for number, a number with at most two decimals for percentage, a letter A to F for grade (MNT, SEC, COV), a size class XS to XL for size (SIZE).",
+			OneOf:       []*schema{number(), enum(append(slices.Clone(ratingGrades), sizeClasses...)...)},
 		}),
 		req("inverted", boolean().withDescription("Whether a lower value is better.")),
+		req("valueType", ref("MetricValueType")),
 	))
+	m.set("MetricValueType", enumSchema("How the value is expressed. In series, grades and size classes are numbers: A=1, B=2, C=3, D=4, F=5; XS=1, S=2, M=3, L=4, XL=5.", metricValueTypes))
 	m.set("MetricValueList", dataOf("MetricValue"))
 
 	m.set("MetricDescriptor", object(
@@ -248,7 +253,7 @@ func schemas() *omap[*schema] {
 		req("name", str()),
 		req("category", ref("MetricCategory")),
 		req("inverted", boolean()),
-		req("valueType", enumSchema("In series, rating values are numbers: A=1, B=2, C=3, D=4, F=5.", metricValueTypes)),
+		req("valueType", ref("MetricValueType")),
 		req("description", str()),
 	))
 	m.set("SeriesPoint", object(

@@ -97,15 +97,16 @@ func issue() J {
 
 func metricValues() J {
 	return J{"data": []any{
-		J{"key": "LOC", "name": "Lines of code", "description": "d", "category": "size", "value": 120, "inverted": false},
-		J{"key": "MNT", "name": "Maintainability", "description": "d", "category": "maintainability", "value": "B", "inverted": true},
+		J{"key": "LOC", "name": "Lines of Code", "description": "d", "category": "size", "value": 120, "inverted": false, "valueType": "number"},
+		J{"key": "MNT", "name": "Maintainability Rating", "description": "d", "category": "maintainability", "value": "B", "inverted": true, "valueType": "grade"},
+		J{"key": "SIZE", "name": "Project Size", "description": "d", "category": "size", "value": "XL", "inverted": false, "valueType": "size"},
 	}}
 }
 
 func seriesBody() J {
 	return J{
 		"data": []any{J{
-			"metric":     J{"key": "COV", "name": "Coverage", "category": "coverage", "inverted": false, "valueType": "percent", "description": "d"},
+			"metric":     J{"key": "LCOV", "name": "Line Coverage", "category": "coverage", "inverted": false, "valueType": "percentage", "description": "d"},
 			"dimensions": J{},
 			"points":     []any{J{"timestamp": "2026-03-01T23:59:59Z", "value": 81.5}},
 		}},

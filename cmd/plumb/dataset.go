@@ -304,7 +304,7 @@ func demoBanner(doc *dataset.Document, token, base, dbPath string) string {
 		}
 		for _, c := range doc.Components {
 			if c.ProjectID == p.ID {
-				third = fmt.Sprintf("  # monthly lines of code and coverage of the component %q of %s/%s\n  curl %s '%s/components/%s/metrics/series?metric=LOC,COV&interval=month'\n",
+				third = fmt.Sprintf("  # monthly lines of code and coverage of the component %q of %s/%s\n  curl %s '%s/components/%s/metrics/series?metric=LOC,LCOV&interval=month'\n",
 					c.Name, wsKey[p.WorkspaceID], p.Key, auth, projectURL(p), url.PathEscape(c.Name))
 				break
 			}

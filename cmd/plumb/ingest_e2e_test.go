@@ -445,7 +445,7 @@ func e2eAnalysis(t *testing.T, e *e2e) {
 	for _, v := range body.Data {
 		got[v.Key] = v.Value
 	}
-	if got["SIZE"] != 90.0 || got["LOC"] != 70.0 || got["CMPLX"] != 12.0 || got["DUP"] != 10.0 || got["ISS"] != 5.0 {
+	if got["SIZE"] != "XS" || got["LOC"] != 70.0 || got["CMPLX"] != 12.0 || got["DUP"] != 10.0 || got["ISS"] != 5.0 {
 		t.Errorf("file metrics of store/store.go: %v", got)
 	}
 }
