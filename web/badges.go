@@ -117,9 +117,9 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 
 // badgeValue is the message and colour of a badge.
 func badgeValue(kind badgeKind, t metric.Totals) (string, string) {
-	d, _ := metric.Lookup(kind.key)
+	d, _ := metric.Lookup(kind.key, metric.ScopeProject)
 	var val any
-	for _, v := range metric.Values(t) {
+	for _, v := range metric.Values(t, metric.ScopeProject) {
 		if v.Key == kind.key {
 			val = v.Value
 		}

@@ -65,10 +65,10 @@ func lineChart(d metric.Definition, points []metric.Point, interval metric.Inter
 	lo, hi := bounds(points)
 	var ticks []float64
 	var tickLabel func(float64) string
-	if d.ValueType == metric.ValueRating {
+	if d.ValueType == metric.ValueGrade || d.ValueType == metric.ValueSize {
 		lo, hi = 1, 5
 		ticks = []float64{1, 2, 3, 4, 5}
-		tickLabel = func(v float64) string { return gradeLetter(v) }
+		tickLabel = func(v float64) string { return seriesLabel(d, v) }
 	} else {
 		if lo > 0 {
 			lo = 0
@@ -153,8 +153,13 @@ func gradeLetter(v float64) string {
 // seriesLabel writes a series value as people read it.
 func seriesLabel(d metric.Definition, v float64) string {
 	switch d.ValueType {
-	case metric.ValueRating:
+	case metric.ValueGrade:
 		return gradeLetter(v)
+	case metric.ValueSize:
+		if n := int(math.Round(v)); n >= 1 && n <= 5 {
+			return []string{"XS", "S", "M", "L", "XL"}[n-1]
+		}
+		return "–"
 	case metric.ValuePercent:
 		return strconv.FormatFloat(v, 'f', -1, 64) + "%"
 	}

@@ -115,7 +115,7 @@ func (s *Server) handleWorkspace(w http.ResponseWriter, r *http.Request, v *view
 		if err != nil {
 			return "", err
 		}
-		d.Projects = append(d.Projects, projectRow{Project: p, URL: projURL(ws, p), Metrics: pick(cards(t, nil), summaryKeys)})
+		d.Projects = append(d.Projects, projectRow{Project: p, URL: projURL(ws, p), Metrics: pick(cards(t, metric.ScopeProject, nil), summaryKeys)})
 	}
 	v.Title = ws.Key
 	v.Crumbs = []crumb{{"Workspaces", "/"}, {ws.Key, ""}}
@@ -162,19 +162,19 @@ type metricCard struct {
 	ChartURL                         string
 }
 
-func cards(t metric.Totals, spark map[string][]metric.Point) []metricCard {
-	vals := metric.Values(t)
+func cards(t metric.Totals, sc metric.Scope, spark map[string][]metric.Point) []metricCard {
+	vals := metric.Values(t, sc)
 	out := make([]metricCard, len(vals))
 	for i, mv := range vals {
 		c := metricCard{Key: mv.Key, Name: mv.Name, Description: mv.Description, Category: mv.Category}
-		d, _ := metric.Lookup(mv.Key)
+		d, _ := metric.Lookup(mv.Key, sc)
 		if c.Name == "" {
 			c.Name = mv.Key
 		}
 		switch x := mv.Value.(type) {
 		case string:
 			c.Display = x
-			if d.ValueType == metric.ValueRating {
+			if d.ValueType == metric.ValueGrade {
 				c.Grade = gradeClass(x)
 			}
 		case float64:
@@ -238,15 +238,23 @@ func (s *Server) history(ctx context.Context, sc *scope, c *plumb.Component, to 
 	return s.store.WholeProjectHistory(ctx, sc.Project.ID, to)
 }
 
+// metricScope is the scope of a chart: a component's, or the whole project's.
+func metricScope(c *plumb.Component) metric.Scope {
+	if c != nil {
+		return metric.ScopeComponent
+	}
+	return metric.ScopeProject
+}
+
 // series buckets one metric of a history into a window.
-func series(d metric.Definition, win metric.Window, analysis, coverage []sqlstore.TotalsAt) []metric.Point {
+func series(d metric.Definition, sc metric.Scope, win metric.Window, analysis, coverage []sqlstore.TotalsAt) []metric.Point {
 	source := analysis
 	if d.Category == metric.CategoryCoverage {
 		source = coverage
 	}
 	ms := make([]metric.Measurement, len(source))
 	for i, h := range source {
-		ms[i] = metric.Measurement{At: h.At, Value: metric.SeriesValue(d.Key, h.Totals)}
+		ms[i] = metric.Measurement{At: h.At, Value: metric.SeriesValue(d.Key, h.Totals, sc)}
 	}
 	return metric.Bucket(win, ms)
 }
@@ -268,10 +276,10 @@ func (s *Server) handleProject(w http.ResponseWriter, r *http.Request, v *view) 
 	}
 	win := metric.Window{From: now.AddDate(0, -6, 0), To: now, Interval: metric.IntervalWeek}
 	spark := map[string][]metric.Point{}
-	for _, d := range metric.Catalogue() {
-		spark[d.Key] = series(d, win, analysis, coverage)
+	for _, d := range metric.Catalogue(metric.ScopeProject) {
+		spark[d.Key] = series(d, metric.ScopeProject, win, analysis, coverage)
 	}
-	d := overviewData{scope: sc, Metrics: cards(t, spark), HasAnalysis: t.Files > 0 || len(analysis) > 0,
+	d := overviewData{scope: sc, Metrics: cards(t, metric.ScopeProject, spark), HasAnalysis: t.Files > 0 || len(analysis) > 0,
 		HasCoverage: len(coverage) > 0, Base: s.baseURL(r)}
 	for i := range d.Metrics {
 		d.Metrics[i].ChartURL = sc.URL + "/metrics?metric=" + d.Metrics[i].Key
@@ -397,11 +405,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request, v *view) 
 		}
 		return sc.URL + "/metrics?" + nq.Encode()
 	}
-	for _, def := range metric.Catalogue() {
+	for _, def := range metric.Catalogue(metricScope(d.Component)) {
 		if d.Metric != "" && def.Key != d.Metric {
 			continue
 		}
-		pts := series(def, win, analysis, coverage)
+		pts := series(def, metricScope(d.Component), win, analysis, coverage)
 		cd := chartData{Def: def, SVG: lineChart(def, pts, iv), URL: d.Self("metric", def.Key)}
 		for _, p := range pts {
 			cd.Rows = append(cd.Rows, pointRow{p.Timestamp, seriesLabel(def, p.Value)})
@@ -429,7 +437,7 @@ func (s *Server) componentRows(ctx context.Context, sc *scope) ([]componentRow, 
 		if err != nil {
 			return nil, err
 		}
-		rows[i] = componentRow{C: c, Metrics: pick(cards(t, nil), summaryKeys),
+		rows[i] = componentRow{C: c, Metrics: pick(cards(t, metric.ScopeComponent, nil), summaryKeys),
 			Chart: sc.URL + "/metrics?component=" + url.QueryEscape(c.Name)}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].C.Name < rows[j].C.Name })
