@@ -24,12 +24,39 @@ type badgeKind struct {
 	file, title, label, key string
 }
 
-var badgeKinds = []badgeKind{
-	{"coverage.svg", "Line coverage", "coverage", metric.KeyCoveredLines},
-	{"coverage-rating.svg", "Coverage rating", "coverage", metric.KeyCoverage},
-	{"maintainability.svg", "Maintainability rating", "maintainability", metric.KeyMaintainability},
-	{"security.svg", "Security rating", "security", metric.KeySecurity},
-	{"issues.svg", "Open issues", "issues", metric.KeyIssues},
+var badgeKinds = func() []badgeKind {
+	var out []badgeKind
+	for _, b := range []badgeKind{
+		{"coverage.svg", "Line coverage", "coverage", lineCoverageKey()},
+		{"coverage-rating.svg", "Coverage rating", "coverage", coverageRatingKey()},
+		{"maintainability.svg", "Maintainability rating", "maintainability", metric.KeyMaintainability},
+		{"security.svg", "Security rating", "security", metric.KeySecurity},
+		{"issues.svg", "Open issues", "issues", metric.KeyIssues},
+	} {
+		if b.key != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}()
+
+// lineCoverageKey and coverageRatingKey find the coverage metrics by what
+// they are (the coverage percentage, the coverage grade) in the catalogue.
+func lineCoverageKey() string   { return coverageKey(metric.ValuePercent) }
+func coverageRatingKey() string { return coverageKey(metric.ValueRating) }
+
+func coverageKey(vt metric.ValueType) string {
+	for _, d := range metric.Catalogue() {
+		if d.Category == metric.CategoryCoverage && d.ValueType == vt {
+			return d.Key
+		}
+	}
+	return ""
+}
+
+func isCoverage(key string) bool {
+	d, _ := metric.Lookup(key)
+	return d.Category == metric.CategoryCoverage
 }
 
 func findBadge(name string) (badgeKind, string, bool) {
@@ -124,9 +151,7 @@ func badgeValue(kind badgeKind, t metric.Totals) (string, string) {
 			val = v.Value
 		}
 	}
-	if kind.key == metric.KeyCoveredLines && t.Coverage.Covered+t.Coverage.Missed == 0 ||
-		kind.key == metric.KeyCoverage && t.Coverage.Covered+t.Coverage.Missed == 0 ||
-		kind.key != metric.KeyCoveredLines && kind.key != metric.KeyCoverage && t.Files == 0 {
+	if isCoverage(kind.key) && t.Coverage.Covered+t.Coverage.Missed == 0 || !isCoverage(kind.key) && t.Files == 0 {
 		return "unknown", "#9f9f9f"
 	}
 	switch x := val.(type) {

@@ -98,7 +98,7 @@ type workspaceData struct {
 }
 
 // The few metrics a project's row shows in lists.
-var summaryKeys = []string{metric.KeyCoveredLines, metric.KeyMaintainability, metric.KeyIssues, metric.KeyLinesOfCode}
+var summaryKeys = []string{lineCoverageKey(), metric.KeyMaintainability, metric.KeyIssues, metric.KeyLinesOfCode}
 
 func (s *Server) handleWorkspace(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
 	ws, role, err := s.workspaceOf(r, v)

@@ -1,0 +1,289 @@
+package web_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plumbhq/plumb/demo"
+	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/web"
+)
+
+const demoPassword = "demo-password-1"
+
+// demoSite is a site holding the demo dataset (generated as of the fake
+// clock's now), with passwords for demo (admin of acme, member of globex, not
+// in initech) and linus (a plain member of acme and globex).
+func demoSite(t *testing.T) (*site, string) {
+	t.Helper()
+	s := newSite(t, web.Config{})
+	token := sqlstore.NewTokenSecret()
+	doc := demo.Generate(t0, token)
+	if err := s.DB.ImportDocument(t.Context(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, login := range []string{"demo", "linus"} {
+		h, _ := web.HashPassword(demoPassword)
+		if err := s.DB.SetPasswordHash(t.Context(), login, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, token
+}
+
+// TestDemoPages runs the page tests on one site holding the demo dataset
+// (importing it takes seconds); each subtest changes only what it checks.
+func TestDemoPages(t *testing.T) {
+	s, token := demoSite(t)
+	for _, c := range []struct {
+		name string
+		fn   func(*testing.T, *site, string)
+	}{
+		{"Pages", demoPagesOfTheDemo}, {"Visibility", demoPagesVisibility}, {"ComponentForms", demoComponentForms},
+		{"IssueDownloads", demoIssueDownloadsMatchTheAPI}, {"CoverageViewer", demoCoverageViewer},
+		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.fn(t, s, token) })
+	}
+}
+
+func demoPagesOfTheDemo(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	const p = "/w/acme/web-shop"
+	for _, c := range []struct {
+		path     string
+		contains []string
+	}{
+		{"/", []string{"acme", "globex"}},
+		{"/w/acme", []string{"web-shop", "payments-api", "Maintainability"}},
+		{"/w/acme/applications", []string{"Applications of acme"}},
+		{p, []string{"Metrics", `class="spark"`, "Maintainability", `class="grade grade-`, "Latest builds", "coverage.svg"}},
+		{p + "/metrics", []string{`class="chart"`, "Interval:", "whole project"}},
+		{p + "/metrics?metric=LOC&interval=month&window=1y", []string{"Lines of code", "Bucket ends", `aria-current="true" class="on">month`}},
+		{p + "/metrics?component=API&interval=day&window=1m", []string{"component API"}},
+		{p + "/issues", []string{"Apply filters", "issues.csv", "issues.ndjson"}},
+		{p + "/issues?level=high&status=open,ignored", []string{`value="high" checked`, `value="ignored" checked`}},
+		{p + "/builds", []string{"succeeded"}},
+		{p + "/builds?status=failed", []string{"failed"}},
+		{p + "/components", []string{"API", "New component", "Path globs"}},
+		{p + "/coverage", []string{"Files with coverage at"}},
+		{p + "/settings", []string{"Upload tokens", "Badges are public"}},
+		{"/docs/api", []string{"listIssues", "page[limit]", "Schemas", `id="api-filter"`}},
+	} {
+		b.get(c.path).want(t, 200, c.contains...)
+	}
+	// Bad parameters answer 400 with the reason, as the API does.
+	b.get(p+"/issues?level=urgent").want(t, 400, "level", "urgent")
+	b.get(p+"/metrics?interval=year").want(t, 400, "interval")
+	b.get(p+"/builds?status=bogus").want(t, 400, "bogus")
+}
+
+func demoPagesVisibility(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	// demo is not in initech: every page of it answers 404, as the API does,
+	// and so does a workspace that does not exist.
+	for _, path := range []string{"/w/initech", "/w/initech/applications", "/w/initech/tps-reports", "/w/initech/tps-reports/metrics",
+		"/w/initech/tps-reports/issues", "/w/initech/tps-reports/issues.csv", "/w/initech/tps-reports/builds",
+		"/w/initech/tps-reports/coverage", "/w/initech/tps-reports/settings", "/w/nowhere", "/w/acme/no-such-project",
+		"/w/acme/web-shop/builds/00000000-0000-0000-0000-000000000000", "/w/acme/web-shop/metrics?component=nope"} {
+		b.get(path).want(t, http.StatusNotFound, "not a member of its workspace")
+	}
+	if st := b.post("/", "/w/initech/tps-reports/upload-tokens", url.Values{"name": {"x"}}).Status; st != 404 {
+		t.Fatalf("upload token form on an invisible project: %d", st)
+	}
+	// A plain member sees the project, not its admin pages or forms.
+	m := s.browser(t)
+	m.signIn("linus", demoPassword)
+	m.get("/w/acme/web-shop").want(t, 200)
+	m.get("/w/acme/web-shop/settings").want(t, http.StatusForbidden, "admin role")
+	m.get("/w/acme/web-shop/components").want(t, 200, "Project admins create")
+	m.post("/w/acme/web-shop/components", "/w/acme/web-shop/components", url.Values{"name": {"X"}, "globs": {"x/*"}}).
+		want(t, http.StatusForbidden, "admin role")
+	m.post("/w/acme/web-shop", "/w/acme/web-shop/upload-tokens", url.Values{"name": {"x"}}).want(t, http.StatusForbidden)
+	// Components not enabled: 403 with how to enable them.
+	m.get("/w/acme/infra/components").want(t, http.StatusForbidden, "plumb project components acme/infra on")
+}
+
+func demoComponentForms(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	const list = "/w/acme/web-shop/components"
+	b.post(list, list, url.Values{"name": {""}, "globs": {""}}).want(t, 400, "Give the component a name", "at least one path glob")
+	b.post(list, list, url.Values{"name": {"api"}, "globs": {"x/*"}}).want(t, http.StatusBadRequest, "already")
+	p := b.post(list, list, url.Values{"name": {"Docs"}, "description": {"documentation"}, "globs": {"docs/*\n*.md"}})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("create: %d %s", p.Status, p.Body)
+	}
+	c, err := s.DB.FindComponent(t.Context(), projectID(t, s, "acme", "web-shop"), "Docs")
+	if err != nil || strings.Join(c.PathGlobs, "|") != "docs/*|*.md" || c.Description != "documentation" {
+		t.Fatalf("created component %+v, %v", c, err)
+	}
+	b.get(list).want(t, 200, "Docs", "docs/*, *.md")
+	edit := list + "/" + c.ID + "/edit"
+	b.get(edit).want(t, 200, "Edit component Docs", "Delete this component")
+	if p := b.post(edit, list+"/"+c.ID, url.Values{"name": {"Handbook"}, "globs": {"docs/*"}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("edit: %d %s", p.Status, p.Body)
+	}
+	if c2, _ := s.DB.FindComponent(t.Context(), c.ProjectID, c.ID); c2.Name != "Handbook" || len(c2.PathGlobs) != 1 {
+		t.Fatalf("after edit: %+v", c2)
+	}
+	if p := b.post(edit, list+"/"+c.ID+"/delete", nil); p.Status != http.StatusSeeOther {
+		t.Fatalf("delete: %d", p.Status)
+	}
+	if _, err := s.DB.FindComponent(t.Context(), c.ProjectID, c.ID); err == nil {
+		t.Fatal("the component survived its deletion")
+	}
+	b.get(edit).want(t, http.StatusNotFound)
+}
+
+func projectID(t *testing.T, s *site, ws, key string) string {
+	t.Helper()
+	p, err := s.DB.FindProjectByKeys(t.Context(), ws, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
+}
+
+func demoIssueDownloadsMatchTheAPI(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	q := "?level=high,medium&category=bug,vulnerability,style&status=open"
+	page := b.get("/w/acme/web-shop/issues.csv" + q)
+	page.want(t, 200)
+	if ct := page.Header.Get("Content-Type"); ct != "text/csv; charset=utf-8" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	req, _ := http.NewRequest("GET", s.URL+"/gh/acme/projects/web-shop/issues"+q, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "text/csv")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	want, _ := csv.NewReader(resp.Body).ReadAll()
+	got, err := csv.NewReader(strings.NewReader(page.Body)).ReadAll()
+	if err != nil || len(got) < 2 || len(got) != len(want) || strings.Join(got[0], ",") != strings.Join(want[0], ",") {
+		t.Fatalf("page CSV has %d rows (err %v), the API's %d", len(got), err, len(want))
+	}
+	for i := range got {
+		if strings.Join(got[i], "\x00") != strings.Join(want[i], "\x00") {
+			t.Fatalf("row %d differs:\n%v\n%v", i, got[i], want[i])
+		}
+	}
+	nd := b.get("/w/acme/web-shop/issues.ndjson" + q)
+	lines := strings.Split(strings.TrimSpace(nd.Body), "\n")
+	if len(lines) != len(got)-1 {
+		t.Fatalf("NDJSON has %d lines, CSV %d rows", len(lines), len(got)-1)
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first["id"] != got[1][0] {
+		t.Fatalf("first NDJSON line %s", lines[0])
+	}
+	// The page lists the same first issue, with the filters kept checked.
+	b.get("/w/acme/web-shop/issues"+q).want(t, 200, got[1][9])
+}
+
+func demoCoverageViewer(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	list := b.get("/w/acme/web-shop/coverage")
+	list.want(t, 200)
+	i := strings.Index(list.Body, `<ul class="plain files"><li><a href="`)
+	if i < 0 {
+		t.Fatalf("no file list:\n%s", list.Body)
+	}
+	rest := list.Body[i+len(`<ul class="plain files"><li><a href="`):]
+	link := strings.ReplaceAll(rest[:strings.Index(rest, `"`)], "&amp;", "&")
+	u, _ := url.Parse(link)
+	path := u.Query().Get("path")
+	p := b.get(link)
+	p.want(t, 200, "covered, ", "missed of", `id="L1"`, "Coverage tag:")
+	// The figures agree with the API's file coverage for the same question.
+	tags, files, err := s.DB.FileCoverage(t.Context(), projectID(t, s, "acme", "web-shop"), "refs/heads/main", path)
+	if err != nil || len(files) == 0 {
+		t.Fatal(err)
+	}
+	var covered, missed int
+	for _, h := range files[0].Hits {
+		if h > 0 {
+			covered++
+		} else if h == 0 {
+			missed++
+		}
+	}
+	p.want(t, 200, files[0].Tag, `class="miss"`)
+	if !strings.Contains(p.Body, strings.Join([]string{strconv.Itoa(covered), " covered, ", strconv.Itoa(missed), " missed of ", strconv.Itoa(len(files[0].Hits))}, "")) {
+		t.Fatalf("counts %d/%d/%d not on the page", covered, missed, len(files[0].Hits))
+	}
+	if len(tags) > 1 {
+		b.get(link+"&tag="+url.QueryEscape(files[len(files)-1].Tag)).want(t, 200, `class="on" aria-current="true">`+files[len(files)-1].Tag)
+	}
+	// By commit SHA too; an unknown reference is a 404 that says why.
+	b.get("/w/acme/web-shop/coverage?ref=refs/heads/nope&path=" + url.QueryEscape(path)).want(t, 404, "No coverage here")
+}
+
+func demoBadges(t *testing.T, s *site, token string) {
+	anon := s.browser(t)
+	const badge = "/gh/acme/projects/web-shop/coverage.svg"
+	// Private by default: 404 to anyone, as for a project that does not exist.
+	anon.get(badge).want(t, 404)
+	anon.get("/gh/acme/projects/nope/coverage.svg").want(t, 404)
+	// A signed-in member sees them (the project pages show them).
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	p := b.get(badge)
+	p.want(t, 200, "<svg", "coverage", "%")
+	if p.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("Content-Type %q", p.Header.Get("Content-Type"))
+	}
+	b.get("/gh/initech/projects/tps-reports/coverage.svg").want(t, 404)
+	// An admin makes them public: then anyone sees every badge.
+	b.post("/w/acme/web-shop/settings", "/w/acme/web-shop/badges", url.Values{"public": {"on"}})
+	for _, name := range []string{"coverage.svg", "maintainability.svg", "security.svg", "issues.svg"} {
+		anon.get("/gh/acme/projects/web-shop/"+name).want(t, 200, "<svg", `role="img"`)
+	}
+	j := anon.get("/gh/acme/projects/web-shop/maintainability.json")
+	var shield struct {
+		SchemaVersion int
+		Label         string
+		Message       string
+	}
+	if err := json.Unmarshal([]byte(j.Body), &shield); err != nil || shield.SchemaVersion != 1 || !strings.Contains("ABCDF", shield.Message) {
+		t.Fatalf("shields endpoint: %s", j.Body)
+	}
+	// Other API paths under the project are still the API's.
+	if st := s.apiGet(t, "/gh/acme/projects/web-shop/issues", "", nil); st != http.StatusUnauthorized {
+		t.Fatalf("API path answered %d", st)
+	}
+	b.post("/w/acme/web-shop/settings", "/w/acme/web-shop/badges", url.Values{})
+	anon.get(badge).want(t, 404)
+}
+
+func demoUploadTokensPage(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	const settings = "/w/acme/web-shop/settings"
+	b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {""}}).want(t, 400, "Give the upload token a name")
+	p := b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI"}})
+	p.want(t, 200, "shown only once", sqlstore.UploadTokenPrefix)
+	i := strings.Index(p.Body, `id="new-upload-token" class="secret">`)
+	secret := p.Body[i+len(`id="new-upload-token" class="secret">`):]
+	secret = secret[:strings.Index(secret, "<")]
+	ut, err := s.DB.AuthenticateUpload(t.Context(), secret)
+	if err != nil || ut.Name != "CI" {
+		t.Fatalf("the shown upload token does not authenticate: %v", err)
+	}
+	b.post(settings, "/w/acme/web-shop/upload-tokens/"+ut.ID+"/revoke", nil)
+	if _, err := s.DB.AuthenticateUpload(t.Context(), secret); err == nil {
+		t.Fatal("a revoked upload token still authenticates")
+	}
+}
