@@ -43,10 +43,10 @@ var badgeKinds = func() []badgeKind {
 // lineCoverageKey and coverageRatingKey find the coverage metrics by what
 // they are (the coverage percentage, the coverage grade) in the catalogue.
 func lineCoverageKey() string   { return coverageKey(metric.ValuePercent) }
-func coverageRatingKey() string { return coverageKey(metric.ValueRating) }
+func coverageRatingKey() string { return coverageKey(metric.ValueGrade) }
 
 func coverageKey(vt metric.ValueType) string {
-	for _, d := range metric.Catalogue() {
+	for _, d := range metric.Catalogue(metric.ScopeProject) {
 		if d.Category == metric.CategoryCoverage && d.ValueType == vt {
 			return d.Key
 		}
@@ -55,7 +55,7 @@ func coverageKey(vt metric.ValueType) string {
 }
 
 func isCoverage(key string) bool {
-	d, _ := metric.Lookup(key)
+	d, _ := metric.Lookup(key, metric.ScopeProject)
 	return d.Category == metric.CategoryCoverage
 }
 

@@ -61,11 +61,11 @@ func demoPagesOfTheDemo(t *testing.T, s *site, token string) {
 		contains []string
 	}{
 		{"/", []string{"acme", "globex"}},
-		{"/w/acme", []string{"web-shop", "payments-api", "Maintainability"}},
+		{"/w/acme", []string{"web-shop", "payments-api", "Line Coverage", "Maintainability"}},
 		{"/w/acme/applications", []string{"Applications of acme"}},
 		{p, []string{"Metrics", `class="spark"`, "Maintainability", `class="grade grade-`, "Latest builds", "coverage.svg"}},
 		{p + "/metrics", []string{`class="chart"`, "Interval:", "whole project"}},
-		{p + "/metrics?metric=LOC&interval=month&window=1y", []string{"Lines of code", "Bucket ends", `aria-current="true" class="on">month`}},
+		{p + "/metrics?metric=LOC&interval=month&window=1y", []string{"Lines of Code", "Bucket ends", `aria-current="true" class="on">month`}},
 		{p + "/metrics?component=API&interval=day&window=1m", []string{"component API"}},
 		{p + "/issues", []string{"Apply filters", "issues.csv", "issues.ndjson"}},
 		{p + "/issues?level=high&status=open,ignored", []string{`value="high" checked`, `value="ignored" checked`}},
@@ -228,7 +228,7 @@ func demoCoverageViewer(t *testing.T, s *site, token string) {
 		b.get(link+"&tag="+url.QueryEscape(files[len(files)-1].Tag)).want(t, 200, `class="on" aria-current="true">`+files[len(files)-1].Tag)
 	}
 	// By commit SHA too; an unknown reference is a 404 that says why.
-	b.get("/w/acme/web-shop/coverage?ref=refs/heads/nope&path=" + url.QueryEscape(path)).want(t, 404, "No coverage here")
+	b.get("/w/acme/web-shop/coverage?ref=refs/heads/nope&path="+url.QueryEscape(path)).want(t, 404, "No coverage here")
 }
 
 func demoBadges(t *testing.T, s *site, token string) {
@@ -248,7 +248,7 @@ func demoBadges(t *testing.T, s *site, token string) {
 	b.get("/gh/initech/projects/tps-reports/coverage.svg").want(t, 404)
 	// An admin makes them public: then anyone sees every badge.
 	b.post("/w/acme/web-shop/settings", "/w/acme/web-shop/badges", url.Values{"public": {"on"}})
-	for _, name := range []string{"coverage.svg", "maintainability.svg", "security.svg", "issues.svg"} {
+	for _, name := range []string{"coverage.svg", "coverage-rating.svg", "maintainability.svg", "security.svg", "issues.svg"} {
 		anon.get("/gh/acme/projects/web-shop/"+name).want(t, 200, "<svg", `role="img"`)
 	}
 	j := anon.get("/gh/acme/projects/web-shop/maintainability.json")
