@@ -100,12 +100,16 @@ func (s *scopes) text(i int) string {
 }
 
 func (s *scopes) recursion(i int, name string) {
-	if s.cur != nil && name == s.cur.Name && s.is(i+1, "(") {
+	if s.cur != nil && name == s.cur.Name && s.is(i+1, "(") && !s.is(i-1, "def") && !s.is(i-1, "function") {
 		if !s.is(i-1, ".") || s.is(i-2, "self") || s.is(i-2, "cls") {
 			s.cur.recursive = true
 		}
 	}
 }
+
+// maxHeader bounds the tokens read for one parameter list, so that a
+// parameter list that never closes costs no more than that.
+const maxHeader = 1000
 
 // column is the 0-based column of token t.
 func column(src []byte, t token.Token) int {
@@ -207,7 +211,7 @@ func pyParams(s *scopes, i int) int {
 	}
 	depth, n := 0, 0
 	start := true
-	for j := i + 1; j < len(s.toks); j++ {
+	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
 		x := s.text(j)
 		switch x {
 		case "(", "[", "{":
@@ -353,7 +357,7 @@ func (s *scopes) lastLine(i int) int32 {
 // countCommaList counts the items of the (…) list at i.
 func countCommaList(s *scopes, i int) int {
 	depth, n, any := 0, 0, false
-	for j := i + 1; j < len(s.toks); j++ {
+	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
 		switch s.text(j) {
 		case "(", "[", "{":
 			depth++

@@ -123,18 +123,37 @@ type braceScorer struct {
 	ternary bool
 	out     []Function
 
-	frames  []frame
-	nest    int // cognitive nesting level inside the current function
-	ctl     int // control-flow nesting depth
-	cur     *fnState
-	parens  []bool // open ( [ : true for a call's parentheses
-	chain   logicChain
-	pending string // control keyword whose body has not started
-	pendAt  int    // paren depth of the pending keyword
-	pendIdx int    // token index of the pending keyword
-	hdrOpen bool   // the pending keyword's (header) has been opened
-	elseIf  bool
-	lastDo  bool // the frame just closed was a do body
+	frames    []frame
+	nest      int // cognitive nesting level inside the current function
+	ctl       int // control-flow nesting depth
+	cur       *fnState
+	parens    []bool // open ( [ : true for a call's parentheses
+	chain     logicChain
+	pending   string // control keyword whose body has not started
+	pendAt    int    // paren depth of the pending keyword
+	pendIdx   int    // token index of the pending keyword
+	hdrOpen   bool   // the pending keyword's (header) has been opened
+	elseIf    bool
+	lastDo    bool // the frame just closed was a do body
+	guardElse bool // Swift: the next else belongs to a guard
+}
+
+var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
+
+// isGuard reports whether the if at i follows a pattern (case x if c =>,
+// Some(v) if c =>) rather than starting an expression.
+func (b *braceScorer) isGuard(i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := b.toks[i-1]
+	switch {
+	case p.Kind == token.Ident:
+		return !guardBefore[b.text(i-1)]
+	case p.Kind == token.Number || p.Kind == token.String:
+		return true
+	}
+	return b.is(i-1, ")") || b.is(i-1, "]")
 }
 
 func (b *braceScorer) is(i int, s string) bool {
@@ -166,6 +185,35 @@ var containerKeywords = map[string]bool{
 	"trait": true, "impl": true, "record": true, "module": true, "extension": true, "protocol": true,
 	"union": true, "new": true, "extern": true, "package": true,
 }
+
+// arrowLambdas write lambdas as (x) => { … } (elsewhere => ends a match
+// arm or a when branch).
+var arrowLambdas = map[string]bool{"JavaScript": true, "TypeScript": true, "JSX": true, "TSX": true, "C#": true, "Dart": true, "Scala": true}
+
+// caseArm reports whether the header of the { at i is a Scala case.
+func (b *braceScorer) caseArm(i int) bool {
+	for j := b.headerStart(i); j < i; j++ {
+		if b.is(j, "case") {
+			return true
+		}
+	}
+	return false
+}
+
+// declKeywords start a function declaration (fun name(…), def name …).
+var declKeywords = map[string]bool{"fn": true, "fun": true, "func": true, "def": true}
+
+// closureLanguages write lambdas as a bare { … } block.
+var closureLanguages = map[string]bool{"Kotlin": true, "Swift": true, "Scala": true, "Groovy": true}
+
+// blockWords precede a { that is no closure.
+var blockWords = map[string]bool{"try": true, "finally": true, "get": true, "set": true, "init": true, "defer": true,
+	"didSet": true, "willSet": true, "companion": true, "object": true, "constructor": true, "catch": true,
+	"else": true, "do": true, "repeat": true, "in": true, "where": true, "class": true, "struct": true,
+	"enum": true, "interface": true, "extension": true, "protocol": true, "trait": true, "new": true}
+
+// specifiers may follow a C++ parameter list with a (…) of their own.
+var specifiers = map[string]bool{"noexcept": true, "throw": true, "__attribute__": true, "requires": true, "alignas": true}
 
 var notNames = map[string]bool{"if": true, "for": true, "foreach": true, "while": true, "switch": true,
 	"catch": true, "return": true, "sizeof": true, "typeof": true, "when": true, "match": true, "using": true,
@@ -263,6 +311,9 @@ func (b *braceScorer) isTernary(i int) bool {
 func (b *braceScorer) keyword(i int, s string) {
 	switch s {
 	case "if", "elseif", "elif":
+		if s == "if" && (b.lang == "Rust" || b.lang == "Scala") && b.isGuard(i) {
+			return // a match arm's guard: part of the match
+		}
 		if s == "if" && b.elseIf {
 			b.elseIf = false
 			b.inc(1)
@@ -272,7 +323,20 @@ func (b *braceScorer) keyword(i int, s string) {
 			b.structural()
 		}
 		b.setPending("if", i)
+	case "guard":
+		if b.lang == "Swift" {
+			b.structural()
+			b.guardElse = true
+		}
 	case "else":
+		if b.guardElse {
+			b.guardElse = false
+			b.setPending("else", i)
+			return
+		}
+		if b.is(i+1, "->") {
+			return // Kotlin: the else branch of a when
+		}
 		if b.is(i+1, "if") {
 			b.elseIf = true
 			return
@@ -293,6 +357,10 @@ func (b *braceScorer) keyword(i int, s string) {
 			return
 		}
 		b.structural()
+		if s == "repeat" {
+			b.setPending("do", i) // repeat { } while c
+			return
+		}
 		b.setPending("for", i)
 	case "while":
 		if b.lastDo && b.is(i-1, "}") {
@@ -461,7 +529,7 @@ func (b *braceScorer) headerStart(i int) int {
 // header decides whether the { at i opens a function body, and finds its
 // name and parameter count.
 func (b *braceScorer) header(i int) (name string, params int, ok bool) {
-	if b.is(i-1, "=>") || b.is(i-1, "->") {
+	if b.is(i-1, "=>") && arrowLambdas[b.lang] && !b.caseArm(i) || b.is(i-1, "->") && (b.lang == "Java" || b.lang == "Groovy") {
 		// arrow function / lambda: name from "name = (…) =>" when present
 		start := b.headerStart(i)
 		for j := start; j < i; j++ {
@@ -477,7 +545,22 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 		}
 		return name, b.countParams(start, i), true
 	}
+	if b.is(i-1, "=>") || b.is(i-1, "->") {
+		return "", 0, false // a match arm's or when branch's block
+	}
 	start := b.headerStart(i)
+	for j := start; j < i; j++ {
+		if declKeywords[b.text(j)] && b.toks[j].Kind == token.Ident && j+1 < i && b.toks[j+1].Kind == token.Ident {
+			return b.text(j + 1), b.countParams(j+1, i), true
+		}
+	}
+	if closureLanguages[b.lang] && b.cur != nil && (b.is(i-1, "(") || b.is(i-1, ",") || b.is(i-1, "=") ||
+		b.toks[i-1].Kind == token.Ident && !blockWords[b.text(i-1)]) {
+		return "<lambda>", 0, true // a trailing closure: xs.filter { … }
+	}
+	if b.lang == "Rust" && (b.is(i-1, "|") || b.is(i-1, "||")) {
+		return "<closure>", 0, true
+	}
 	for j := start; j < i; j++ {
 		if containerKeywords[b.text(j)] && b.toks[j].Kind == token.Ident {
 			if !(b.text(j) == "new" && b.lang == "PHP") {
@@ -487,6 +570,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 	}
 	// find the last (…) group of the header
 	depth := 0
+scan:
 	for j := i - 1; j >= start; j-- {
 		switch b.text(j) {
 		case ")":
@@ -512,6 +596,10 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 								}
 								n--
 							}
+							if specifiers[b.text(n)] { // noexcept(…), throw(…): look further left
+								j = n
+								continue scan
+							}
 							if n >= start && b.toks[n].Kind == token.Ident && !notNames[b.text(n)] {
 								name = b.text(n)
 								if name == "function" || name == "fn" || name == "func" {
@@ -529,6 +617,10 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 							}
 							if b.is(n, "]") || b.is(n, "function") { // C++ lambda [..](..) {, JS function (..) {
 								return "<lambda>", b.countParams(k, j+1), true
+							}
+							if b.is(n, "<") || b.is(n, ",") { // a tuple type in a return type: Result<(), E>
+								j = n
+								continue scan
 							}
 							return "", 0, false
 						}

@@ -86,7 +86,7 @@ func isIdentStart(c byte, dollar bool) bool {
 }
 
 func isIdentPart(c byte, dollar bool) bool {
-	return isIdentStart(c, dollar) || c >= '0' && c <= '9'
+	return c != '@' && isIdentStart(c, dollar) || c >= '0' && c <= '9'
 }
 
 func hasPrefix(src []byte, i int, s string) bool {

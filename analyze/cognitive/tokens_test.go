@@ -1,0 +1,110 @@
+package cognitive
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plumbhq/plumb/analyze/lang"
+	"github.com/plumbhq/plumb/analyze/token"
+)
+
+// expectRE reads the hand scores written in the fixtures:
+// "cognitive: NAME SCORE" (and optionally "params N nesting N").
+var expectRE = regexp.MustCompile(`cognitive: (\S+) (\d+)(?: params (\d+))?(?: nesting (\d+))?`)
+
+// TestTokenFixtures checks the token-based scorer against one hand-scored
+// fixture per language (testdata/tokens), each using every construct of
+// the definition the language has.
+func TestTokenFixtures(t *testing.T) {
+	files, _ := filepath.Glob("testdata/tokens/*")
+	seen := map[string]bool{}
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := lang.Detect(filepath.Base(p), src)
+		if l == nil {
+			t.Errorf("%s: no language", p)
+			continue
+		}
+		seen[l.Name] = true
+		fns, err := Analyze(l.Name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]Function{}
+		for _, f := range fns {
+			got[f.Name] = f
+		}
+		exps := expectRE.FindAllStringSubmatch(string(src), -1)
+		if len(exps) < 5 {
+			t.Errorf("%s: only %d scored functions", p, len(exps))
+		}
+		if len(fns) != len(exps) {
+			t.Errorf("%s: %d functions found, %d scored: %+v", p, len(fns), len(exps), fns)
+		}
+		for _, e := range exps {
+			f, ok := got[e[1]]
+			want, _ := strconv.Atoi(e[2])
+			if !ok {
+				t.Errorf("%s: function %s not found", p, e[1])
+				continue
+			}
+			if f.Complexity != want {
+				t.Errorf("%s: %s scores %d, hand score %d", p, e[1], f.Complexity, want)
+			}
+			if e[3] != "" {
+				if n, _ := strconv.Atoi(e[3]); n != f.Params {
+					t.Errorf("%s: %s has %d parameters, want %d", p, e[1], f.Params, n)
+				}
+			}
+			if e[4] != "" {
+				if n, _ := strconv.Atoi(e[4]); n != f.Nesting {
+					t.Errorf("%s: %s nests %d, want %d", p, e[1], f.Nesting, n)
+				}
+			}
+		}
+	}
+	for _, n := range []string{"Python", "JavaScript", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Bourne Shell"} {
+		if !seen[n] {
+			t.Errorf("no fixture for %s", n)
+		}
+	}
+}
+
+// FuzzTokenScorers: no input makes a lexer or scorer panic, and every
+// function found has sane figures.
+func FuzzTokenScorers(f *testing.F) {
+	files, _ := filepath.Glob("testdata/tokens/*")
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for name := range token.Syntaxes {
+			if name == "Go" {
+				continue // go/parser is not ours to fuzz
+			}
+			done := make(chan bool)
+			var fns []Function
+			go func() { fns, _ = Analyze(name, src); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				os.WriteFile("/tmp/hang-"+strings.ReplaceAll(name, " ", "_"), src, 0o644)
+				panic("hang " + name)
+			}
+			for _, fn := range fns {
+				if fn.Complexity < 0 || fn.EndLine < fn.Line && fn.EndLine != 0 || fn.Params < 0 {
+					t.Fatalf("%s: %+v", name, fn)
+				}
+			}
+		}
+	})
+}
