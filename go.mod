@@ -3,6 +3,7 @@ module github.com/plumbhq/plumb
 go 1.26.8
 
 require (
+	github.com/alecthomas/kong v1.17.0
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/getkin/kin-openapi v0.152.0

@@ -188,27 +188,27 @@ func TestResolveFlagsOverrideDetection(t *testing.T) {
 	withGitDir(t, dir)
 	env := envOf(map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": head, "CI_COMMIT_BRANCH": "main", "CI_MERGE_REQUEST_IID": "3"})
 
-	o := &commonFlags{}
+	o := &commitFlags{}
 	got, err := o.resolve(env)
 	if want := (ciInfo{Provider: "GitLab CI", Commit: head, Branch: "main", Tag: "v9", PullRequest: 3}); err != nil || got != want {
 		t.Errorf("detected: got %+v, %v; want %+v", got, err, want)
 	}
-	o = &commonFlags{commit: strings.ToUpper(shaB[:10]), branch: "refs/heads/other", pr: "#12"}
+	o = &commitFlags{Commit: strings.ToUpper(shaB[:10]), Branch: "refs/heads/other", PR: "#12"}
 	got, err = o.resolve(env)
 	if want := (ciInfo{Provider: "GitLab CI", Commit: shaB[:10], Branch: "other", PullRequest: 12}); err != nil || got != want {
 		t.Errorf("overridden: got %+v, %v; want %+v", got, err, want)
 	}
-	o = &commonFlags{commit: shaB, tag: "v10"}
+	o = &commitFlags{Commit: shaB, Tag: "v10"}
 	if got, err = o.resolve(env); err != nil || got.Tag != "v10" || got.Commit != shaB {
 		t.Errorf("--tag: got %+v, %v", got, err)
 	}
-	for _, bad := range []*commonFlags{{commit: "xyz1234"}, {commit: "abc"}, {commit: shaA, pr: "0"}, {commit: shaA, pr: "twelve"}} {
+	for _, bad := range []*commitFlags{{Commit: "xyz1234"}, {Commit: "abc"}, {Commit: shaA, PR: "0"}, {Commit: shaA, PR: "twelve"}} {
 		if _, err := bad.resolve(env); exitCode(err) != 2 {
 			t.Errorf("%+v: err %v, want a usage error", bad, err)
 		}
 	}
 	withGitDir(t, t.TempDir())
-	if _, err := (&commonFlags{}).resolve(envOf(nil)); exitCode(err) != 2 || !strings.Contains(err.Error(), "--commit") {
+	if _, err := (&commitFlags{}).resolve(envOf(nil)); exitCode(err) != 2 || !strings.Contains(err.Error(), "--commit") {
 		t.Errorf("no commit anywhere: err %v, want a usage error naming --commit", err)
 	}
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
@@ -36,77 +36,122 @@ func (c *config) storeOptions() sqlstore.Options {
 	return sqlstore.Options{MaxOpenConns: c.DBMaxConns, MaxIdleConns: c.DBMaxIdleConns, ConnMaxLifetime: c.DBConnLifetime}
 }
 
-// flags declares the configuration flags on fs, with defaults taken from the
-// environment, and returns the config they fill in.
-func configFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
-	env := func(name, def string) string {
+// The flag structs below are embedded in the commands that take them. A
+// flag's `env` tag names its PLUMB_* variable, read through run's getenv (an
+// empty variable counts as unset); the flag given on the command line wins.
+
+// dbFlags are the flags of every command that opens the database.
+type dbFlags struct {
+	Database       string        `name:"database" placeholder:"URL" default:"sqlite:data/plumb.db" penv:"PLUMB_DATABASE_URL" help:"Database URL: sqlite:PATH or postgres://user:pass@host:5432/db?sslmode=… (default ${default})."`
+	DBMaxConns     int           `name:"db-max-conns" placeholder:"N" penv:"PLUMB_DB_MAX_CONNS" help:"Database connections per replica (0: 20 on PostgreSQL, 8 SQLite readers)."`
+	DBMaxIdleConns int           `name:"db-max-idle-conns" placeholder:"N" penv:"PLUMB_DB_MAX_IDLE_CONNS" help:"Idle database connections kept (0: as many as --db-max-conns)."`
+	DBConnLifetime time.Duration `name:"db-conn-max-lifetime" placeholder:"DURATION" default:"30m" penv:"PLUMB_DB_CONN_MAX_LIFETIME" help:"Longest life of a database connection (default ${default})."`
+	LogLevel       string        `name:"log-level" placeholder:"LEVEL" default:"info" penv:"PLUMB_LOG_LEVEL" help:"Log level: debug, info, warn or error (default ${default})."`
+}
+
+// Validate checks the values kong parsed (flags, variables and defaults).
+func (f *dbFlags) Validate() error {
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"db-max-conns", f.DBMaxConns}, {"db-max-idle-conns", f.DBMaxIdleConns}} {
+		if v.n < 0 {
+			return usageError{fmt.Sprintf("--%s must be an integer of 0 or more, got %d", v.name, v.n)}
+		}
+	}
+	if f.DBConnLifetime <= 0 {
+		return usageError{fmt.Sprintf("--db-conn-max-lifetime must be a positive duration such as 30m, got %s", f.DBConnLifetime)}
+	}
+	_, err := parseLevel(f.LogLevel)
+	return err
+}
+
+// serverFlags are the flags of the commands that serve the API (serve and
+// demo). The commands that only open the database accept them too, hidden,
+// as they always did, and ignore them.
+type serverFlags struct {
+	Addr           string        `name:"addr" placeholder:"HOST:PORT" default:"127.0.0.1:8080" penv:"PLUMB_ADDR" server:"" help:"Listen address (default ${default})."`
+	RedisURL       string        `name:"redis-url" placeholder:"URL" penv:"PLUMB_REDIS_URL" server:"" help:"Redis for rate-limit counters shared by replicas, e.g. redis://127.0.0.1:6379/0 (default: in-process)."`
+	RateLimit      int           `name:"rate-limit" placeholder:"N" default:"5000" penv:"PLUMB_RATE_LIMIT" server:"" help:"Requests per token per hour (default ${default})."`
+	MaxBodyBytes   int64         `name:"max-body-bytes" placeholder:"N" default:"1048576" penv:"PLUMB_MAX_BODY_BYTES" server:"" help:"Request body limit in bytes; larger bodies answer 413 (default ${default})."`
+	MaxUploadBytes int64         `name:"max-upload-bytes" placeholder:"N" default:"2147483648" penv:"PLUMB_MAX_UPLOAD_BYTES" server:"" help:"Upload (report) limit in bytes, compressed and decompressed (default ${default})."`
+	RequestTimeout time.Duration `name:"request-timeout" placeholder:"DURATION" default:"30s" penv:"PLUMB_REQUEST_TIMEOUT" server:"" help:"Longest wait for a response to start, then 503; uploads exempt; 0 for none (default ${default})."`
+	BaseURL        string        `name:"base-url" placeholder:"URL" penv:"PLUMB_BASE_URL" server:"" help:"Public base URL used in Link and Location headers (default: the address the connection reached)."`
+	TrustHost      bool          `name:"trust-host" penv:"PLUMB_TRUST_HOST" server:"" help:"Without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets both)."`
+	Web            webFlags      `embed:""`
+}
+
+// Validate checks the server flags' values.
+func (f *serverFlags) Validate() error {
+	switch {
+	case f.RateLimit < 1:
+		return usageError{fmt.Sprintf("--rate-limit must be a positive integer, got %d", f.RateLimit)}
+	case f.MaxBodyBytes < 1:
+		return usageError{fmt.Sprintf("--max-body-bytes must be a positive integer, got %d", f.MaxBodyBytes)}
+	case f.MaxUploadBytes < 1:
+		return usageError{fmt.Sprintf("--max-upload-bytes must be a positive integer, got %d", f.MaxUploadBytes)}
+	case f.RequestTimeout < 0:
+		return usageError{fmt.Sprintf("--request-timeout must be a duration such as 30s, got %s", f.RequestTimeout)}
+	}
+	return nil
+}
+
+// configOf gathers the server and database flags into a config.
+func configOf(s *serverFlags, d *dbFlags) *config {
+	return &config{
+		Addr: s.Addr, Database: d.Database, RedisURL: s.RedisURL, RateLimit: s.RateLimit,
+		MaxBodyBytes: s.MaxBodyBytes, MaxUploadBytes: s.MaxUploadBytes, RequestTimeout: s.RequestTimeout,
+		BaseURL: s.BaseURL, TrustHost: s.TrustHost, LogLevel: d.LogLevel,
+		DBMaxConns: d.DBMaxConns, DBMaxIdleConns: d.DBMaxIdleConns, DBConnLifetime: d.DBConnLifetime,
+		Web: s.Web.config(),
+	}
+}
+
+// envResolver gives a flag the value of its PLUMB_* variable (its penv tag)
+// when the command line does not set it.
+func envResolver(getenv func(string) string) kong.Resolver {
+	return kong.ResolverFunc(func(_ *kong.Context, _ *kong.Path, flag *kong.Flag) (any, error) {
+		name := flag.Tag.Get("penv")
+		if name == "" {
+			return nil, nil
+		}
 		if v := getenv(name); v != "" {
-			return v
+			return v, nil
 		}
-		return def
+		return nil, nil
+	})
+}
+
+// helpWithEnv is the help text of a flag followed by its variable.
+func helpWithEnv(v *kong.Value) string {
+	name := v.Tag.Get("penv")
+	if name == "" {
+		return v.Help
 	}
-	c := &config{}
-	fs.StringVar(&c.Addr, "addr", env("PLUMB_ADDR", "127.0.0.1:8080"), "listen address")
-	fs.StringVar(&c.Database, "database", env("PLUMB_DATABASE_URL", "sqlite:data/plumb.db"), "database URL: sqlite:PATH or postgres://…")
-	fs.StringVar(&c.RedisURL, "redis-url", env("PLUMB_REDIS_URL", ""), "Redis URL for rate-limit counters shared by replicas (empty: in-process)")
-	maxConns := fs.String("db-max-conns", env("PLUMB_DB_MAX_CONNS", "0"), "database connections per replica (0: 20 on PostgreSQL, 8 SQLite readers)")
-	maxIdle := fs.String("db-max-idle-conns", env("PLUMB_DB_MAX_IDLE_CONNS", "0"), "idle database connections kept (0: as many as db-max-conns)")
-	lifetime := fs.String("db-conn-max-lifetime", env("PLUMB_DB_CONN_MAX_LIFETIME", "30m"), "longest life of a database connection")
-	rate := fs.String("rate-limit", env("PLUMB_RATE_LIMIT", "5000"), "requests per token per hour")
-	body := fs.String("max-body-bytes", env("PLUMB_MAX_BODY_BYTES", "1048576"), "request body limit in bytes")
-	upload := fs.String("max-upload-bytes", env("PLUMB_MAX_UPLOAD_BYTES", "2147483648"), "upload (report) limit in bytes, compressed and decompressed")
-	timeout := fs.String("request-timeout", env("PLUMB_REQUEST_TIMEOUT", "30s"), "longest wait for a response to start (uploads exempt); 0 for none")
-	fs.StringVar(&c.BaseURL, "base-url", env("PLUMB_BASE_URL", ""), "public base URL for Link and Location headers (default: the address the connection reached)")
-	trustHostEnv := env("PLUMB_TRUST_HOST", "false")
-	fs.BoolVar(&c.TrustHost, "trust-host", false, "without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets them)")
-	webFlags(fs, env, &c.Web)
-	fs.StringVar(&c.LogLevel, "log-level", env("PLUMB_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
-	check := func() error {
-		n, err := strconv.Atoi(*rate)
-		if err != nil || n < 1 {
-			return usageError{fmt.Sprintf("rate limit must be a positive integer, got %q", *rate)}
-		}
-		c.RateLimit = n
-		b, err := strconv.ParseInt(*body, 10, 64)
-		if err != nil || b < 1 {
-			return usageError{fmt.Sprintf("max body bytes must be a positive integer, got %q", *body)}
-		}
-		c.MaxBodyBytes = b
-		u, err := strconv.ParseInt(*upload, 10, 64)
-		if err != nil || u < 1 {
-			return usageError{fmt.Sprintf("max upload bytes must be a positive integer, got %q", *upload)}
-		}
-		c.MaxUploadBytes = u
-		if c.RequestTimeout, err = time.ParseDuration(*timeout); err != nil || c.RequestTimeout < 0 {
-			return usageError{fmt.Sprintf("request timeout must be a duration such as 30s, got %q", *timeout)}
-		}
-		if v, err := strconv.ParseBool(trustHostEnv); err != nil {
-			return usageError{fmt.Sprintf("PLUMB_TRUST_HOST must be true or false, got %q", trustHostEnv)}
-		} else if v {
-			c.TrustHost = true
-		}
-		if _, err := parseLevel(c.LogLevel); err != nil {
-			return err
-		}
-		for _, v := range []struct {
-			name string
-			raw  *string
-			dst  *int
-		}{{"db-max-conns", maxConns, &c.DBMaxConns}, {"db-max-idle-conns", maxIdle, &c.DBMaxIdleConns}} {
-			n, err := strconv.Atoi(*v.raw)
-			if err != nil || n < 0 {
-				return usageError{fmt.Sprintf("%s must be an integer of 0 or more, got %q", v.name, *v.raw)}
+	if h, ok := strings.CutSuffix(v.Help, "."); ok {
+		return h + " ($" + name + ")."
+	}
+	return v.Help + " ($" + name + ")"
+}
+
+// hideServerFlags hides the flags a command accepts but ignores: the server
+// flags of commands that do not serve, the commit flags of build status and
+// finish.
+func hideServerFlags(k *kong.Kong) error {
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		buildReport := n.Parent != nil && n.Parent.Name == "build" && (n.Name == "status" || n.Name == "finish")
+		for _, f := range n.Flags {
+			if f.Tag.Has("server") && n.Name != "serve" && n.Name != "demo" || buildReport && f.Tag.Has("commit") {
+				f.Hidden = true
 			}
-			*v.dst = n
 		}
-		d, err := time.ParseDuration(*lifetime)
-		if err != nil || d <= 0 {
-			return usageError{fmt.Sprintf("db-conn-max-lifetime must be a positive duration such as 30m, got %q", *lifetime)}
+		for _, c := range n.Children {
+			walk(c)
 		}
-		c.DBConnLifetime = d
-		return nil
 	}
-	return c, check
+	walk(k.Model.Node)
+	return nil
 }
 
 func parseLevel(s string) (slog.Level, error) {
@@ -126,22 +171,4 @@ func parseLevel(s string) (slog.Level, error) {
 func newLogger(w io.Writer, level string) *slog.Logger {
 	lv, _ := parseLevel(level)
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))
-}
-
-// parseFlags parses args with fs, turning flag errors into usage errors.
-// Positional arguments may come before or after flags.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }

@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -26,18 +25,7 @@ import (
 // cmdExport writes the whole dataset to stdout, or with --out to a file,
 // which appears complete or not at all (written to a temporary file in the
 // same folder, synced, then renamed).
-func cmdExport(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	var out string
-	db, pos, err := openFromFlags(ctx, "export", args, getenv, func(fs *flag.FlagSet) {
-		fs.StringVar(&out, "out", "", "write to this file instead of stdout")
-	})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if len(pos) != 0 {
-		return usageError{"usage: plumb export [--out FILE] [flags]"}
-	}
+func cmdExport(ctx context.Context, db *sqlstore.DB, out string, stdout io.Writer) error {
 	if out == "" || out == "-" {
 		return db.Export(ctx, stdout)
 	}
@@ -86,21 +74,13 @@ func exportToFile(ctx context.Context, db *sqlstore.DB, path string) (int64, err
 
 // cmdImport loads a dataset file ('-': stdin) into an empty database and
 // prints what it loaded.
-func cmdImport(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
-	db, pos, err := openFromFlags(ctx, "import", args, getenv)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if len(pos) != 1 {
-		return usageError{"usage: plumb import FILE|- [flags]  ('-' reads standard input)"}
-	}
+func cmdImport(ctx context.Context, db *sqlstore.DB, file string, stdin io.Reader, stdout io.Writer) error {
 	if err := db.CheckEmpty(ctx); err != nil {
 		return err
 	}
 	in := stdin
-	if pos[0] != "-" {
-		f, err := os.Open(pos[0])
+	if file != "-" {
+		f, err := os.Open(file)
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
@@ -109,7 +89,7 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	doc, err := dataset.Decode(in)
 	if err != nil {
-		return plumb.Errorf(plumb.EINVALID, "%s: %v", pos[0], err)
+		return plumb.Errorf(plumb.EINVALID, "%s: %v", file, err)
 	}
 	if err := db.ImportDocument(ctx, doc); err != nil {
 		return err
@@ -120,26 +100,8 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, s
 
 // cmdDemo starts the server on a fresh database holding the demo dataset,
 // with a new token for the demo user, and prints how to try it.
-func cmdDemo(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	cfg, check := configFlags(fs, getenv)
-	data := fs.String("data", "data", "folder of the demo database (demo.db, recreated on every start)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 0 {
-		return usageError{"usage: plumb demo [--addr 127.0.0.1:8080] [--data data] [flags]"}
-	}
-	if err := check(); err != nil {
-		return err
-	}
-	var explicitDB bool
-	fs.Visit(func(f *flag.Flag) { explicitDB = explicitDB || f.Name == "database" })
-	if explicitDB {
-		return usageError{"plumb demo always uses <data>/demo.db, which it recreates; choose the folder with --data"}
-	}
-	path := filepath.Join(*data, "demo.db")
+func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Writer) error {
+	path := filepath.Join(data, "demo.db")
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("demo: remove the previous demo database: %w", err)

@@ -1,14 +1,23 @@
 // Command plumb is the Plumb server and its administration tool.
+//
+// The command line is declared in cli.go as kong structs (one per command,
+// with its flags as fields); each command's Run method calls a plain function
+// that does the work. To add a command: write the function in your own file,
+// add a struct with the flags and a Run(*runEnv) error method, and add a field
+// for it to the cli struct (or to the parent command's struct).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/plumbhq/plumb"
 )
@@ -41,108 +50,96 @@ func exitCode(err error) int {
 	return 1
 }
 
-const usage = `plumb: a self-hostable code-quality reporting service
+// runEnv is what a command's Run method gets: the context and the process's
+// environment and standard streams (tests pass their own).
+type runEnv struct {
+	ctx    context.Context
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	kctx   *kong.Context
+}
 
-Usage:
-  plumb serve [flags]                       run the API server
-  plumb demo [flags]                        load a demo dataset into a fresh database and serve it
-  plumb migrate [flags]                     apply database migrations and exit
-  plumb export [--out FILE] [flags]         write the whole dataset as JSON (stdout by default)
-  plumb import FILE [flags]                 load a dataset into an empty database ('-' reads stdin)
+// exited is how kong's Exit (after --help or --version) unwinds parsing
+// without ending the process.
+type exited struct{ code int }
 
-Administration (all take the database flags):
-  plumb user create LOGIN [--name NAME]
-  plumb token create USER --name NAME       prints the new token once
-  plumb token list USER
-  plumb token revoke TOKEN_ID
-  plumb workspace create KEY [--applications] [--avatar-url URL] [--provider-url URL]
-  plumb workspace applications KEY on|off
-  plumb member add WORKSPACE USER [--role member|admin]
-  plumb member remove WORKSPACE USER
-  plumb project create WORKSPACE/KEY [--default-branch main] [--components]
-  plumb project components WORKSPACE/KEY on|off
-  plumb project admin WORKSPACE/KEY USER
-  plumb application add-project WORKSPACE APPLICATION PROJECT
-  plumb project upload-token create WORKSPACE/PROJECT --name NAME   a project-scoped token for CI uploads, printed once
-  plumb project upload-token list WORKSPACE/PROJECT                 (project admins use 'plumb upload-token', below)
-  plumb project upload-token revoke TOKEN_ID
+// newParser builds the command-line parser for the root cli struct.
+func newParser(root *cli, getenv func(string) string, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(root,
+		kong.Name("plumb"),
+		kong.Description("Plumb, a self-hostable code-quality reporting service: the API server, its administration and the CI uploader, in one binary."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exited{code}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true, WrapUpperBound: 100}),
+		kong.ValueFormatter(helpWithEnv),
+		kong.Resolvers(envResolver(getenv)),
+		kong.WithHyphenPrefixedParameters(true),
+		kong.PostBuild(hideServerFlags),
+		kong.Vars{"version": versionString()},
+	)
+}
 
-CI uploads and upload tokens, to a running server (all take the upload flags below):
-  plumb upload coverage FILE [--format F] [--coverage-tag T] [--strip-prefix P] [--add-prefix P] [--module-path M]
-                                            formats: lcov, cobertura, jacoco, clover, go, simplecov, istanbul (default: detected)
-  plumb upload sarif FILE... [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P] [--repo-root DIR]
-                                            one upload per file
-  plumb upload analysis --stats FILE [--sarif FILE]... [--full-tree=true|false] [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P]
-                                            the stats FILE is {"files":[{"path","lines","loc","complexity","duplicatedLines"}],
-                                            "removed":["path",…]} or just the files array
-  plumb build start --type analysis|format|ssh|coverage_setup [--status submitted|starting|running] [--message M] [--source S] [--committer LOGIN]
-                                            prints only the build id: BUILD=$(plumb build start --type analysis)
-  plumb build status ID --status STATUS [--reason R] [--exit-code N]
-  plumb build finish ID --status succeeded|failed|skipped|rejected [--exit-code N] [--reason R]
-                                            without --status, --exit-code 0 means succeeded and any other code failed
-  plumb upload-token create --name NAME     a project admin creates an upload token for CI (plbu_…); prints only the secret
-  plumb upload-token list                   the project's upload tokens, revoked ones included
-  plumb upload-token revoke TOKEN_ID        the token answers 401 from now on
-                                            (these three take --url, --token, --project, --timeout, --retries;
-                                            --token must be a project admin's API token)
-  FILE '-' reads stdin. Reports are streamed gzip-compressed; a progress bar shows on a terminal (never in CI logs).
-  Commit, branch, tag and pull request come from GitHub Actions, GitLab CI, CircleCI, Buildkite or Jenkins,
-  else from git; the flags override them.
-
-Upload flags (flag, or environment variable):
-  --url             PLUMB_URL              server URL (default http://127.0.0.1:8080)
-  --token           PLUMB_TOKEN            a project admin's API token or the project's upload token (plbu_…); required
-  --project         PLUMB_PROJECT          WORKSPACE/PROJECT; required
-  --commit, --branch, --tag, --pr          the commit, branch, git tag and pull request number (default: detected)
-  --timeout                                longest the command may take, retries included (default 10m; 0: no limit)
-  --retries                                retries on network errors, 429 (after Retry-After) and 502/503/504, with
-                                           exponential back-off (default 5); every retry sends the same Idempotency-Key
-  Exit status: 0 done; 1 the server refused (4xx; its details are printed); 2 usage error (flags, missing token or
-  project, unreadable file); 3 gave up: retries used up, timed out, network failure or server error (5xx).
-
-Configuration (flag, or environment variable):
-  --addr            PLUMB_ADDR             listen address (default 127.0.0.1:8080)
-  --database        PLUMB_DATABASE_URL     database URL: sqlite:PATH or postgres://… (default sqlite:data/plumb.db)
-  --redis-url       PLUMB_REDIS_URL        Redis for rate-limit counters shared by replicas (default: in-process)
-  --db-max-conns    PLUMB_DB_MAX_CONNS     database connections per replica (default 20 on PostgreSQL)
-  --db-max-idle-conns PLUMB_DB_MAX_IDLE_CONNS  idle connections kept (default: as db-max-conns)
-  --db-conn-max-lifetime PLUMB_DB_CONN_MAX_LIFETIME  connection lifetime (default 30m)
-  --rate-limit      PLUMB_RATE_LIMIT       requests per token per hour (default 5000)
-  --max-body-bytes  PLUMB_MAX_BODY_BYTES   request body limit in bytes (default 1048576)
-  --max-upload-bytes PLUMB_MAX_UPLOAD_BYTES upload (report) limit in bytes (default 2147483648)
-  --request-timeout PLUMB_REQUEST_TIMEOUT  longest wait for a response to start, then 503 (default 30s)
-  --base-url        PLUMB_BASE_URL         public base URL used in Link and Location headers (default: the address
-                                           the connection reached)
-  --trust-host      PLUMB_TRUST_HOST       without --base-url, links use the request's Host and X-Forwarded-Proto
-                                           (only behind a proxy that sets both)
-  --log-level       PLUMB_LOG_LEVEL        debug, info, warn or error (default info)
-`
-
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stdout, usage)
-		return nil
+// run parses args and runs the command they name. "plumb", "plumb help" and
+// "plumb help COMMAND…" print help like --help does.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	if len(args) == 0 {
+		args = []string{"--help"}
+	} else if args[0] == "help" {
+		args = append(append([]string{}, args[1:]...), "--help")
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "serve":
-		return cmdServe(ctx, rest, getenv, stdout, stderr)
-	case "demo":
-		return cmdDemo(ctx, rest, getenv, stdout, stderr)
-	case "migrate":
-		return cmdMigrate(ctx, rest, getenv, stdout)
-	case "export":
-		return cmdExport(ctx, rest, getenv, stdout)
-	case "import":
-		return cmdImport(ctx, rest, getenv, stdin, stdout)
-	case "user", "token", "workspace", "member", "project", "application":
-		return cmdAdmin(ctx, cmd, rest, getenv, stdout)
-	case "upload-token":
-		return cmdUploadToken(ctx, rest, getenv, stdout, stderr)
-	case "upload":
-		return cmdUpload(ctx, rest, getenv, stdin, stdout, stderr)
-	case "build":
-		return cmdBuild(ctx, rest, getenv, stdout, stderr)
+	var root cli
+	parser, err := newParser(&root, getenv, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	return usageError{fmt.Sprintf("unknown command %q; run 'plumb help'", cmd)}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(exited)
+			if !ok {
+				panic(r)
+			}
+			if e.code != 0 {
+				err = usageError{"see the help above"}
+			}
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		return parseError(err)
+	}
+	err = kctx.Run(&runEnv{ctx: ctx, getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, kctx: kctx})
+	// kong joins the command's error with its hooks' (none here): hand back
+	// the command's own error, whose type says the exit status.
+	if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) == 1 {
+		err = j.Unwrap()[0]
+	}
+	return err
+}
+
+// parseError turns kong's parse errors into usage errors (exit status 2)
+// that say how to get help.
+func parseError(err error) error {
+	var pe *kong.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Error()
+		var ue usageError
+		if errors.As(pe.Unwrap(), &ue) {
+			msg = ue.msg
+		}
+		where := "plumb"
+		if pe.Context != nil {
+			if sel := pe.Context.Selected(); sel != nil {
+				where = "plumb " + sel.Path()
+			} else if p := pe.Context.Path; len(p) > 0 {
+				// A command with subcommands and none given.
+				if n := p[len(p)-1].Node(); n != nil && n.Type == kong.CommandNode {
+					where = "plumb " + n.Path()
+				}
+			}
+		}
+		return usageError{fmt.Sprintf("%s; run '%s --help'", msg, where)}
+	}
+	return err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,15 +17,8 @@ import (
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
-func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	cfg, check := configFlags(fs, getenv)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := check(); err != nil {
-		return err
-	}
+// cmdServe opens the database and serves the API until ctx ends.
+func cmdServe(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel)
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
@@ -124,31 +116,9 @@ func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	l.log.DebugContext(ctx, fmt.Sprintf(format, v...), "source", "go-redis")
 }
 
-func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	db, _, err := openFromFlags(ctx, "migrate", args, getenv)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+// cmdMigrate reports that the database is up to date: opening it applied
+// the migrations.
+func cmdMigrate(ctx context.Context, db *sqlstore.DB, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "database is up to date")
 	return nil
-}
-
-// openFromFlags parses the configuration flags and opens the database,
-// returning the positional arguments.
-func openFromFlags(ctx context.Context, name string, args []string, getenv func(string) string, extra ...func(*flag.FlagSet)) (*sqlstore.DB, []string, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	cfg, check := configFlags(fs, getenv)
-	for _, e := range extra {
-		e(fs)
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := check(); err != nil {
-		return nil, nil, err
-	}
-	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
-	return db, pos, err
 }

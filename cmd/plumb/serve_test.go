@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -21,12 +20,8 @@ func TestConfiguration(t *testing.T) {
 	env := map[string]string{"PLUMB_ADDR": "127.0.0.1:9999", "PLUMB_RATE_LIMIT": "42", "PLUMB_LOG_LEVEL": "debug",
 		"PLUMB_DB_MAX_CONNS": "7", "PLUMB_REDIS_URL": "redis://example:6379/1"}
 	getenv := func(k string) string { return env[k] }
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	cfg, check := configFlags(fs, getenv)
-	if _, err := parseFlags(fs, []string{"--rate-limit", "7", "--max-body-bytes=2048"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := check(); err != nil {
+	cfg, err := parseServe([]string{"--rate-limit", "7", "--max-body-bytes=2048"}, getenv)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := config{Addr: "127.0.0.1:9999", Database: "sqlite:data/plumb.db", RedisURL: "redis://example:6379/1", RateLimit: 7,
@@ -36,18 +31,37 @@ func TestConfiguration(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--rate-limit", "0"}, {"--rate-limit", "x"}, {"--max-body-bytes", "-1"}, {"--log-level", "loud"},
 		{"--db-max-conns", "-2"}, {"--db-conn-max-lifetime", "soon"}, {"--request-timeout", "-1s"}, {"--max-upload-bytes", "0"}, {"--no-such-flag"}} {
-		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-		_, check := configFlags(fs, func(string) string { return "" })
-		_, err := parseFlags(fs, bad)
-		if err == nil {
-			err = check()
-		}
+		_, err := parseServe(bad, func(string) string { return "" })
 		if _, ok := err.(usageError); !ok {
 			t.Errorf("%v: err %v, want a usage error", bad, err)
 		} else if exitCode(err) != 2 {
 			t.Errorf("%v: exit code %d", bad, exitCode(err))
 		}
 	}
+	// The web's sign-in settings and --trust-host come from flags or variables too.
+	env = map[string]string{"PLUMB_TRUST_HOST": "true", "PLUMB_OIDC_ISSUER": "https://id.example", "PLUMB_SESSION_TTL": "2h", "PLUMB_OIDC_CREATE_USERS": "1"}
+	cfg, err = parseServe([]string{"--oidc-client-id", "plumb"}, getenv)
+	if err != nil || !cfg.TrustHost || cfg.Web.OIDC.Issuer != "https://id.example" || cfg.Web.OIDC.ClientID != "plumb" || cfg.Web.SessionTTL != 2*time.Hour || !cfg.Web.OIDC.CreateUsers {
+		t.Errorf("web settings: %+v, %v", cfg, err)
+	}
+	// A bad variable is a usage error too, naming the flag.
+	if _, err := parseServe(nil, func(k string) string { return map[string]string{"PLUMB_RATE_LIMIT": "lots"}[k] }); exitCode(err) != 2 || !strings.Contains(err.Error(), "--rate-limit") {
+		t.Errorf("PLUMB_RATE_LIMIT=lots: %v, want a usage error naming --rate-limit", err)
+	}
+}
+
+// parseServe parses a serve command line (without running it) and returns
+// its configuration.
+func parseServe(args []string, getenv func(string) string) (*config, error) {
+	var root cli
+	p, err := newParser(&root, getenv, io.Discard, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.Parse(append([]string{"serve"}, args...)); err != nil {
+		return nil, parseError(err)
+	}
+	return configOf(&root.Serve.Server, &root.Serve.DB), nil
 }
 
 // On shutdown the server stops accepting connections but lets a request in
@@ -111,12 +125,8 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 // runServe runs `plumb serve` on a free port and writes the bound address to
 // addrFile once it listens.
 func runServe(ctx context.Context, dbURL, addrFile string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	cfg, check := configFlags(fs, func(string) string { return "" })
-	if _, err := parseFlags(fs, []string{"--addr", "127.0.0.1:0", "--database", dbURL, "--log-level", "error"}); err != nil {
-		return err
-	}
-	if err := check(); err != nil {
+	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--database", dbURL, "--log-level", "error"}, func(string) string { return "" })
+	if err != nil {
 		return err
 	}
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())

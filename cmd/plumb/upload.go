@@ -12,7 +12,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	mathrand "math/rand/v2"
@@ -77,52 +76,42 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// commonFlags are the flags every upload and build command takes.
-type commonFlags struct {
-	url, token, project     string
-	commit, branch, tag, pr string
-	timeout                 time.Duration
-	retries                 int
+// connFlags are the flags that reach a project's ingestion endpoints:
+// server, token, project, --timeout and --retries.
+type connFlags struct {
+	URL     string        `name:"url" placeholder:"URL" default:"http://127.0.0.1:8080" penv:"PLUMB_URL" help:"Server URL (default ${default})."`
+	Token   string        `name:"token" placeholder:"TOKEN" penv:"PLUMB_TOKEN" help:"A project admin's API token or the project's upload token (plbu_…); required."`
+	Project string        `name:"project" placeholder:"WORKSPACE/PROJECT" penv:"PLUMB_PROJECT" help:"The project; required."`
+	Timeout time.Duration `name:"timeout" placeholder:"DURATION" default:"10m" help:"Longest the command may take, retries included; 0: no limit (default ${default})."`
+	Retries int           `name:"retries" placeholder:"N" default:"5" help:"Retries on network errors, 429 (after Retry-After) and 502/503/504, with exponential back-off; every retry sends the same Idempotency-Key (default ${default})."`
 }
 
-func addCommonFlags(fs *flag.FlagSet, getenv func(string) string) *commonFlags {
-	o := addConnectionFlags(fs, getenv)
-	fs.StringVar(&o.commit, "commit", "", "commit SHA (default: detected)")
-	fs.StringVar(&o.branch, "branch", "", "branch (default: detected)")
-	fs.StringVar(&o.tag, "tag", "", "git tag (default: detected)")
-	fs.StringVar(&o.pr, "pr", "", "pull request number (default: detected)")
-	return o
-}
-
-// addConnectionFlags adds the flags that reach a project's ingestion
-// endpoints: server, token, project, --timeout and --retries.
-func addConnectionFlags(fs *flag.FlagSet, getenv func(string) string) *commonFlags {
-	o := &commonFlags{}
-	fs.StringVar(&o.url, "url", firstOf(getenv("PLUMB_URL"), "http://127.0.0.1:8080"), "server URL")
-	fs.StringVar(&o.token, "token", getenv("PLUMB_TOKEN"), "API token")
-	fs.StringVar(&o.project, "project", getenv("PLUMB_PROJECT"), "WORKSPACE/PROJECT")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "longest the command may take, retries included (0: no limit)")
-	fs.IntVar(&o.retries, "retries", 5, "retries on network errors, 429 and 502/503/504")
-	return o
+// commitFlags name the commit a report or build is about; each defaults to
+// what the CI or git says.
+type commitFlags struct {
+	Commit string `name:"commit" commit:"" placeholder:"SHA" help:"Commit SHA (default: detected)."`
+	Branch string `name:"branch" commit:"" placeholder:"BRANCH" help:"Branch (default: detected)."`
+	Tag    string `name:"tag" commit:"" placeholder:"TAG" help:"Git tag (default: detected)."`
+	PR     string `name:"pr" commit:"" placeholder:"N" help:"Pull request number (default: detected)."`
 }
 
 // client checks the connection flags and returns a client for the project.
-func (o *commonFlags) client(getenv func(string) string, stderr io.Writer) (*client, error) {
-	token := strings.TrimSpace(o.token)
+func (o *connFlags) client(getenv func(string) string, stderr io.Writer) (*client, error) {
+	token := strings.TrimSpace(o.Token)
 	if token == "" {
 		return nil, usageError{"no token: set PLUMB_TOKEN (or pass --token) to a project admin's API token or the project's upload token"}
 	}
 	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return nil, usageError{"the token contains spaces or control characters; check PLUMB_TOKEN or --token"}
 	}
-	ws, proj, ok := strings.Cut(strings.TrimSpace(o.project), "/")
+	ws, proj, ok := strings.Cut(strings.TrimSpace(o.Project), "/")
 	if !ok || ws == "" || proj == "" || strings.Contains(proj, "/") {
-		if o.project == "" {
+		if o.Project == "" {
 			return nil, usageError{"no project: set PLUMB_PROJECT (or pass --project) to WORKSPACE/PROJECT"}
 		}
-		return nil, usageError{fmt.Sprintf("name the project as WORKSPACE/PROJECT, got %q", o.project)}
+		return nil, usageError{fmt.Sprintf("name the project as WORKSPACE/PROJECT, got %q", o.Project)}
 	}
-	u, err := url.Parse(strings.TrimSpace(o.url))
+	u, err := url.Parse(strings.TrimSpace(o.URL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		shown := "an invalid URL"
 		if err == nil {
@@ -130,17 +119,17 @@ func (o *commonFlags) client(getenv func(string) string, stderr io.Writer) (*cli
 		}
 		return nil, usageError{fmt.Sprintf("--url (PLUMB_URL) must be the server's http(s) URL such as https://plumb.example.com, got %s", shown)}
 	}
-	if o.retries < 0 {
-		return nil, usageError{fmt.Sprintf("--retries must be 0 or more, got %d", o.retries)}
+	if o.Retries < 0 {
+		return nil, usageError{fmt.Sprintf("--retries must be 0 or more, got %d", o.Retries)}
 	}
-	if o.timeout < 0 {
-		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", o.timeout)}
+	if o.Timeout < 0 {
+		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", o.Timeout)}
 	}
 	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
 	return &client{
 		base:    strings.TrimRight(u.String(), "/") + "/ingest/gh/" + url.PathEscape(ws) + "/projects/" + url.PathEscape(proj),
 		token:   token,
-		retries: o.retries,
+		retries: o.Retries,
 		http: &http.Client{
 			Transport: http.DefaultTransport.(*http.Transport).Clone(),
 			// A redirect would resend the upload elsewhere; say so instead.
@@ -152,33 +141,33 @@ func (o *commonFlags) client(getenv func(string) string, stderr io.Writer) (*cli
 }
 
 // withTimeout applies --timeout to ctx.
-func (o *commonFlags) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if o.timeout == 0 {
+func (o *connFlags) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if o.Timeout == 0 {
 		return context.WithCancel(ctx)
 	}
-	return context.WithTimeout(ctx, o.timeout)
+	return context.WithTimeout(ctx, o.Timeout)
 }
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
 // override them, and checks that there is a commit.
-func (o *commonFlags) resolve(getenv func(string) string) (ciInfo, error) {
+func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 	info := detectCI(getenv, ciGitDir)
-	if c := strings.TrimSpace(o.commit); c != "" {
+	if c := strings.TrimSpace(o.Commit); c != "" {
 		if !sameCommit(c, info.Commit) {
 			info.Tag = "" // the detected tag names another commit
 		}
 		info.Commit = c
 	}
-	if o.branch != "" {
-		info.Branch = strings.TrimPrefix(o.branch, "refs/heads/")
+	if o.Branch != "" {
+		info.Branch = strings.TrimPrefix(o.Branch, "refs/heads/")
 	}
-	if o.tag != "" {
-		info.Tag = strings.TrimPrefix(o.tag, "refs/tags/")
+	if o.Tag != "" {
+		info.Tag = strings.TrimPrefix(o.Tag, "refs/tags/")
 	}
-	if o.pr != "" {
-		n := positive(strings.TrimPrefix(o.pr, "#"))
+	if o.PR != "" {
+		n := positive(strings.TrimPrefix(o.PR, "#"))
 		if n == 0 {
-			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.pr)}
+			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.PR)}
 		}
 		info.PullRequest = n
 	}
@@ -705,27 +694,6 @@ func checkAnalyzedAt(s string) error {
 	return nil
 }
 
-// cmdUpload runs plumb upload coverage|sarif|analysis.
-func cmdUpload(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"plumb upload needs coverage, sarif or analysis; run 'plumb help'"}
-	}
-	kind, args := args[0], args[1:]
-	fs := flag.NewFlagSet("upload "+kind, flag.ContinueOnError)
-	o := addCommonFlags(fs, getenv)
-	in := &inputs{stdin: stdin}
-	defer in.cleanup()
-	switch kind {
-	case "coverage":
-		return uploadCoverage(ctx, fs, o, args, getenv, in, stdout, stderr)
-	case "sarif":
-		return uploadSARIF(ctx, fs, o, args, getenv, in, stdout, stderr)
-	case "analysis":
-		return uploadAnalysis(ctx, fs, o, args, getenv, in, stdout, stderr)
-	}
-	return usageError{fmt.Sprintf("unknown command 'plumb upload %s'; it takes coverage, sarif or analysis", kind)}
-}
-
 type coverageResult struct {
 	ID           string `json:"id"`
 	CommitSHA    string `json:"commitSha"`
@@ -738,29 +706,20 @@ type coverageResult struct {
 	MissedLines  int64  `json:"missedLines"`
 }
 
-func uploadCoverage(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []string, getenv func(string) string, in *inputs, stdout, stderr io.Writer) error {
-	var format, covTag, strip, add, module string
-	fs.StringVar(&format, "format", "", "report format (default: detected by the server)")
-	fs.StringVar(&covTag, "coverage-tag", "", "coverage tag, such as unit or integration")
-	fs.StringVar(&strip, "strip-prefix", "", "prefix removed from report paths")
-	fs.StringVar(&add, "add-prefix", "", "prefix added to report paths")
-	fs.StringVar(&module, "module-path", "", "Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"usage: plumb upload coverage FILE [--format F] [--coverage-tag T] [--strip-prefix P] [--add-prefix P] [--module-path M]"}
-	}
+// uploadCoverage sends one coverage report.
+func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
+	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
+	in := &inputs{stdin: e.stdin}
+	defer in.cleanup()
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
-	file, err := in.open(pos[0], "coverage report")
+	file, err := in.open(c.File, "coverage report")
 	if err != nil {
 		return err
 	}
-	info, err := o.resolve(getenv)
+	info, err := c.Commit.resolve(getenv)
 	if err != nil {
 		return err
 	}
@@ -768,10 +727,11 @@ func uploadCoverage(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 	q.Set("commitSha", info.Commit)
 	setIf(q, "branch", info.Branch)
 	setIf(q, "tag", info.Tag)
-	setIf(q, "coverageTag", covTag)
-	setIf(q, "format", format)
-	setIf(q, "stripPrefix", strip)
-	setIf(q, "addPrefix", add)
+	setIf(q, "coverageTag", c.CoverageTag)
+	setIf(q, "format", c.Format)
+	setIf(q, "stripPrefix", c.StripPrefix)
+	setIf(q, "addPrefix", c.AddPrefix)
+	module := c.ModulePath
 	if module == "" {
 		// Go cover profiles name files by import path: the module path of
 		// the go.mod in the working directory makes them repository-relative.
@@ -813,30 +773,24 @@ func (s snapshotResult) describe() string {
 }
 
 // pathFlags are the path-mapping flags of SARIF and analysis uploads.
-func pathFlags(fs *flag.FlagSet) func(url.Values) {
-	var strip, add, root string
-	fs.StringVar(&strip, "strip-prefix", "", "prefix removed from paths")
-	fs.StringVar(&add, "add-prefix", "", "prefix added to paths")
-	fs.StringVar(&root, "repo-root", "", "checkout directory that absolute SARIF paths are relative to")
-	return func(q url.Values) {
-		setIf(q, "stripPrefix", strip)
-		setIf(q, "addPrefix", add)
-		setIf(q, "repoRoot", root)
-	}
+type pathFlags struct {
+	StripPrefix string `name:"strip-prefix" placeholder:"PREFIX" help:"Prefix removed from paths."`
+	AddPrefix   string `name:"add-prefix" placeholder:"PREFIX" help:"Prefix added to paths."`
+	RepoRoot    string `name:"repo-root" placeholder:"DIR" help:"Checkout directory that absolute SARIF paths are relative to."`
 }
 
-func uploadSARIF(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []string, getenv func(string) string, in *inputs, stdout, stderr io.Writer) error {
-	var at string
-	fs.StringVar(&at, "analyzed-at", "", "when the analysis ran, RFC 3339 (default: now)")
-	paths := pathFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return usageError{"usage: plumb upload sarif FILE... [--analyzed-at TIME] [--strip-prefix P] [--add-prefix P] [--repo-root DIR]"}
-	}
-	if err := checkAnalyzedAt(at); err != nil {
+func (p *pathFlags) set(q url.Values) {
+	setIf(q, "stripPrefix", p.StripPrefix)
+	setIf(q, "addPrefix", p.AddPrefix)
+	setIf(q, "repoRoot", p.RepoRoot)
+}
+
+// uploadSARIF sends SARIF files, one upload each.
+func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
+	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
+	in := &inputs{stdin: e.stdin}
+	defer in.cleanup()
+	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
 	cl, err := o.client(getenv, stderr)
@@ -844,14 +798,14 @@ func uploadSARIF(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []s
 		return err
 	}
 	var files []inputFile
-	for _, p := range pos {
+	for _, p := range c.Files {
 		f, err := in.open(p, "SARIF file")
 		if err != nil {
 			return err
 		}
 		files = append(files, f)
 	}
-	info, err := o.resolve(getenv)
+	info, err := c.Commit.resolve(getenv)
 	if err != nil {
 		return err
 	}
@@ -861,8 +815,8 @@ func uploadSARIF(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []s
 	q := url.Values{}
 	q.Set("commitSha", info.Commit)
 	q.Set("branch", info.Branch)
-	setIf(q, "analyzedAt", at)
-	paths(q)
+	setIf(q, "analyzedAt", c.AnalyzedAt)
+	c.Paths.set(q)
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	for _, f := range files {
@@ -1099,30 +1053,20 @@ func analysisBody(head analysisHead, stats string, sarifs []string) bodyFunc {
 	}
 }
 
-func uploadAnalysis(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []string, getenv func(string) string, in *inputs, stdout, stderr io.Writer) error {
-	var statsArg, at string
-	var sarifArgs stringList
-	fullTree := true
-	fs.StringVar(&statsArg, "stats", "", "JSON file of per-file figures")
-	fs.Var(&sarifArgs, "sarif", "SARIF file (repeatable)")
-	fs.BoolVar(&fullTree, "full-tree", true, "the stats list every file of the tree (files not listed are gone)")
-	fs.StringVar(&at, "analyzed-at", "", "when the analysis ran, RFC 3339 (default: now)")
-	paths := pathFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 0 || statsArg == "" {
-		return usageError{"usage: plumb upload analysis --stats FILE [--sarif FILE]... [--full-tree=true|false] [--analyzed-at TIME]"}
-	}
-	if err := checkAnalyzedAt(at); err != nil {
+// uploadAnalysis sends an analysis: the stats file and SARIF files in one
+// streamed document.
+func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error {
+	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
+	in := &inputs{stdin: e.stdin}
+	defer in.cleanup()
+	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
-	stats, err := in.open(statsArg, "stats file")
+	stats, err := in.open(c.Stats, "stats file")
 	if err != nil {
 		return err
 	}
@@ -1138,7 +1082,7 @@ func uploadAnalysis(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 	}
 	total := stats.size
 	var sarifPaths []string
-	for _, a := range sarifArgs {
+	for _, a := range c.SARIF {
 		f, err := in.open(a, "SARIF file")
 		if err != nil {
 			return err
@@ -1149,7 +1093,7 @@ func uploadAnalysis(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 		sarifPaths = append(sarifPaths, f.path)
 		total += f.size
 	}
-	info, err := o.resolve(getenv)
+	info, err := c.Commit.resolve(getenv)
 	if err != nil {
 		return err
 	}
@@ -1157,8 +1101,8 @@ func uploadAnalysis(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args 
 		return err
 	}
 	q := url.Values{}
-	paths(q)
-	head := analysisHead{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: at, FullTree: fullTree}
+	c.Paths.set(q)
+	head := analysisHead{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	var res snapshotResult
@@ -1177,24 +1121,9 @@ type buildResult struct {
 	Status string `json:"status"`
 }
 
-// cmdBuild runs plumb build start|status|finish.
-func cmdBuild(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"plumb build needs start, status or finish; run 'plumb help'"}
-	}
-	verb, args := args[0], args[1:]
-	fs := flag.NewFlagSet("build "+verb, flag.ContinueOnError)
-	o := addCommonFlags(fs, getenv)
-	switch verb {
-	case "start":
-		return buildStart(ctx, fs, o, args, getenv, stdout, stderr)
-	case "status", "finish":
-		return buildStatus(ctx, verb, fs, o, args, getenv, stdout, stderr)
-	}
-	return usageError{fmt.Sprintf("unknown command 'plumb build %s'; it takes start, status or finish", verb)}
-}
-
-func buildStart(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// buildStart creates a build and prints only its id.
+func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
+	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
 	var body struct {
 		Type              string `json:"type"`
 		BranchName        string `json:"branchName"`
@@ -1205,23 +1134,12 @@ func buildStart(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []st
 		CommitterLogin    string `json:"committerLogin,omitempty"`
 		Status            string `json:"status,omitempty"`
 	}
-	fs.StringVar(&body.Type, "type", "", "build type: analysis, format, ssh or coverage_setup")
-	fs.StringVar(&body.Status, "status", "", "initial status: submitted (default), starting or running")
-	fs.StringVar(&body.CommitMessage, "message", "", "commit message")
-	fs.StringVar(&body.Source, "source", "", "what started the build")
-	fs.StringVar(&body.CommitterLogin, "committer", "", "committer's login")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 0 || body.Type == "" {
-		return usageError{"usage: plumb build start --type analysis|format|ssh|coverage_setup [--status S] [--message M] [--source S] [--committer LOGIN]"}
-	}
+	body.Type, body.Status, body.CommitMessage, body.Source, body.CommitterLogin = c.Type, c.Status, c.Message, c.Source, c.Committer
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
-	info, err := o.resolve(getenv)
+	info, err := c.Commit.resolve(getenv)
 	if err != nil {
 		return err
 	}
@@ -1250,20 +1168,16 @@ func buildStart(ctx context.Context, fs *flag.FlagSet, o *commonFlags, args []st
 
 var finalStatuses = []string{"succeeded", "failed", "skipped", "rejected"}
 
-func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFlags, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var status, reason, exitArg string
-	fs.StringVar(&status, "status", "", "the build's new status")
-	fs.StringVar(&reason, "reason", "", "why the build has this status")
-	fs.StringVar(&exitArg, "exit-code", "", "the build's exit code")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+// buildStatus reports a build's status; finish (final) takes only the final
+// statuses and makes one of --exit-code.
+func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) error {
+	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
+	status, reason, exitArg := c.Status, c.Reason, c.ExitCode
+	verb, shape := "status", "ID --status running|starting|… [--reason R]"
+	if final {
+		verb, shape = "finish", "ID --status succeeded|failed|skipped|rejected [--exit-code N] [--reason R]"
 	}
-	shape := "ID --status running|starting|… [--reason R]"
-	if verb == "finish" {
-		shape = "ID --status succeeded|failed|skipped|rejected [--exit-code N] [--reason R]"
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
+	if strings.TrimSpace(c.ID) == "" {
 		return usageError{fmt.Sprintf("usage: plumb build %s %s", verb, shape)}
 	}
 	var body struct {
@@ -1278,7 +1192,7 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 		}
 		body.ExitCode = &n
 	}
-	if status == "" && verb == "finish" && body.ExitCode != nil {
+	if status == "" && final && body.ExitCode != nil {
 		status = "failed"
 		if *body.ExitCode == 0 {
 			status = "succeeded"
@@ -1287,7 +1201,7 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 	switch {
 	case status == "":
 		return usageError{fmt.Sprintf("usage: plumb build %s %s", verb, shape)}
-	case verb == "finish" && !slices.Contains(finalStatuses, status):
+	case final && !slices.Contains(finalStatuses, status):
 		return usageError{fmt.Sprintf("build finish takes --status %s, got %q", strings.Join(finalStatuses, ", "), status)}
 	}
 	body.Status = status
@@ -1304,7 +1218,7 @@ func buildStatus(ctx context.Context, verb string, fs *flag.FlagSet, o *commonFl
 	}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	id := strings.TrimSpace(pos[0])
+	id := strings.TrimSpace(c.ID)
 	var b buildResult
 	// Reporting the status a build already has changes nothing, so a
 	// repeat is safe.

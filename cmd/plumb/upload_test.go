@@ -716,20 +716,6 @@ func TestBuildStatusAndFinish(t *testing.T) {
 	}
 }
 
-// The help text lists the new commands and the exit statuses.
-func TestUsageListsUploadCommands(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"help"}, envOf(nil), nil, &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"plumb upload coverage FILE", "plumb upload sarif FILE...", "plumb upload analysis --stats FILE",
-		"plumb build start", "plumb build finish ID", "PLUMB_TOKEN", "Exit status: 0 done; 1 the server refused"} {
-		if !strings.Contains(out.String(), s) {
-			t.Errorf("usage lacks %q", s)
-		}
-	}
-}
-
 func TestGoModulePath(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,36 +11,15 @@ import (
 	"time"
 )
 
-// cmdUploadToken runs "plumb upload-token create|list|revoke": a project
+// manageUploadTokens runs "plumb upload-token create|list|revoke": a project
 // admin manages the project's upload tokens through the server's API, with
 // the connection flags of the upload commands. (The operator, with the
-// database at hand, has "plumb project upload-token …" in admin.go.)
-func cmdUploadToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"plumb upload-token needs create, list or revoke; run 'plumb help'"}
-	}
-	verb, args := args[0], args[1:]
-	fs := flag.NewFlagSet("upload-token "+verb, flag.ContinueOnError)
-	o := addConnectionFlags(fs, getenv)
-	var name string
-	if verb == "create" {
-		fs.StringVar(&name, "name", "", "what the token is for, such as github-actions")
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	shape := map[string]string{"create": "--name NAME", "list": "", "revoke": "TOKEN_ID"}
-	usage, known := shape[verb]
-	if !known {
-		return usageError{fmt.Sprintf("unknown command 'plumb upload-token %s'; it takes create, list or revoke", verb)}
-	}
-	wantPos := 0
-	if verb == "revoke" {
-		wantPos = 1
-	}
-	if len(pos) != wantPos || verb == "create" && strings.TrimSpace(name) == "" || verb == "revoke" && strings.TrimSpace(pos[0]) == "" {
-		return usageError{strings.TrimSpace("usage: plumb upload-token " + verb + " " + usage + " [--url URL] [--token TOKEN] [--project WORKSPACE/PROJECT]")}
+// database at hand, has "plumb project upload-token …" in admin.go.) name is
+// the new token's name (create), id the token to revoke (revoke).
+func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name, id string) error {
+	getenv, stdout, stderr := e.getenv, e.stdout, e.stderr
+	if verb == "create" && strings.TrimSpace(name) == "" || verb == "revoke" && strings.TrimSpace(id) == "" {
+		return usageError{fmt.Sprintf("plumb upload-token %s: the name or token id is empty", verb)}
 	}
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
@@ -65,7 +42,7 @@ func cmdUploadToken(ctx context.Context, args []string, getenv func(string) stri
 		if t.Token == "" {
 			return &exitError{exitGaveUp, "the new upload token: the server's answer has no token"}
 		}
-		fmt.Fprintf(stderr, "created upload token %s (%s) for %s; the secret below is shown only now:\n", t.Name, t.ID, o.project)
+		fmt.Fprintf(stderr, "created upload token %s (%s) for %s; the secret below is shown only now:\n", t.Name, t.ID, o.Project)
 		fmt.Fprintln(stdout, t.Token)
 		return nil
 	case "list":
@@ -95,7 +72,7 @@ func cmdUploadToken(ctx context.Context, args []string, getenv func(string) stri
 		}
 		return printTokens(stdout, rows)
 	default: // revoke
-		id := strings.TrimSpace(pos[0])
+		id := strings.TrimSpace(id)
 		if err := cl.do(ctx, &request{method: http.MethodDelete, what: "the revocation of upload token " + id,
 			endpoint: "/upload-tokens/" + url.PathEscape(id), retrySafe: true}, nil); err != nil {
 			return err

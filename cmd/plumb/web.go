@@ -2,27 +2,32 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
 )
 
-// webFlags declares the web's sign-in flags (docs/web.md) on fs.
-func webFlags(fs *flag.FlagSet, env func(name, def string) string, c *web.Config) {
-	fs.StringVar(&c.OIDC.Issuer, "oidc-issuer", env("PLUMB_OIDC_ISSUER", ""), "OpenID Connect issuer URL for single sign-on (empty: passwords only)")
-	fs.StringVar(&c.OIDC.ClientID, "oidc-client-id", env("PLUMB_OIDC_CLIENT_ID", ""), "OpenID Connect client id")
-	fs.StringVar(&c.OIDC.ClientSecret, "oidc-client-secret", env("PLUMB_OIDC_CLIENT_SECRET", ""), "OpenID Connect client secret")
-	fs.StringVar(&c.OIDC.Name, "oidc-name", env("PLUMB_OIDC_NAME", ""), "name of the identity provider on the sign-in button")
-	create, _ := strconv.ParseBool(env("PLUMB_OIDC_CREATE_USERS", "false"))
-	fs.BoolVar(&c.OIDC.CreateUsers, "oidc-create-users", create, "create a Plumb user on a first single sign-on that matches none")
-	ttl, _ := time.ParseDuration(env("PLUMB_SESSION_TTL", "0s"))
-	fs.DurationVar(&c.SessionTTL, "session-ttl", ttl, "how long a web session lasts after sign-in (0: 336h, two weeks)")
+// webFlags are the web's sign-in flags (docs/web.md), server flags of serve
+// and demo.
+type webFlags struct {
+	OIDCIssuer       string        `name:"oidc-issuer" placeholder:"URL" penv:"PLUMB_OIDC_ISSUER" server:"" help:"OpenID Connect issuer URL for single sign-on (empty: passwords only)."`
+	OIDCClientID     string        `name:"oidc-client-id" placeholder:"ID" penv:"PLUMB_OIDC_CLIENT_ID" server:"" help:"OpenID Connect client id."`
+	OIDCClientSecret string        `name:"oidc-client-secret" placeholder:"SECRET" penv:"PLUMB_OIDC_CLIENT_SECRET" server:"" help:"OpenID Connect client secret."`
+	OIDCName         string        `name:"oidc-name" placeholder:"NAME" penv:"PLUMB_OIDC_NAME" server:"" help:"Name of the identity provider on the sign-in button."`
+	OIDCCreateUsers  bool          `name:"oidc-create-users" penv:"PLUMB_OIDC_CREATE_USERS" server:"" help:"Create a Plumb user on a first single sign-on that matches none."`
+	SessionTTL       time.Duration `name:"session-ttl" placeholder:"DURATION" penv:"PLUMB_SESSION_TTL" server:"" help:"How long a web session lasts after sign-in (0: 336h, two weeks)."`
+}
+
+func (f *webFlags) config() web.Config {
+	var c web.Config
+	c.OIDC.Issuer, c.OIDC.ClientID, c.OIDC.ClientSecret, c.OIDC.Name = f.OIDCIssuer, f.OIDCClientID, f.OIDCClientSecret, f.OIDCName
+	c.OIDC.CreateUsers = f.OIDCCreateUsers
+	c.SessionTTL = f.SessionTTL
+	return c
 }
 
 // newSite puts the web's pages and badges in front of the API handler.

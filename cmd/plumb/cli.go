@@ -1,0 +1,698 @@
+package main
+
+// The command line: one kong struct per command, its flags and arguments as
+// fields, a Run method that calls the command's plain function and a Help
+// method with examples (shown by "plumb COMMAND --help").
+
+import (
+	"context"
+
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// cli is the root of the command line.
+type cli struct {
+	Version versionFlag `name:"version" help:"Print the version and exit."`
+
+	Serve   serveCmd   `cmd:"" group:"Server" help:"Run the API server."`
+	Demo    demoCmd    `cmd:"" group:"Server" help:"Load a demo dataset into a fresh database and serve it."`
+	Migrate migrateCmd `cmd:"" group:"Server" help:"Apply database migrations and exit."`
+	Export  exportCmd  `cmd:"" group:"Server" help:"Write the whole dataset as JSON (stdout by default)."`
+	Import  importCmd  `cmd:"" group:"Server" help:"Load a dataset into an empty database ('-' reads stdin)."`
+
+	User        userCmd        `cmd:"" group:"Administration (on the database)" help:"Create users and set their passwords."`
+	Token       tokenCmd       `cmd:"" group:"Administration (on the database)" help:"Create, list and revoke users' API tokens."`
+	Workspace   workspaceCmd   `cmd:"" group:"Administration (on the database)" help:"Create workspaces, turn Applications on or off."`
+	Member      memberCmd      `cmd:"" group:"Administration (on the database)" help:"Add and remove workspace members."`
+	Project     projectCmd     `cmd:"" group:"Administration (on the database)" help:"Create projects, set their admins, components and upload tokens."`
+	Application applicationCmd `cmd:"" group:"Administration (on the database)" help:"Add projects to applications."`
+
+	Upload      uploadCmd      `cmd:"" group:"CI (to a running server)" help:"Upload coverage, SARIF or an analysis for a commit."`
+	Build       buildCmd       `cmd:"" group:"CI (to a running server)" help:"Start a build and report its status."`
+	UploadToken uploadTokenCmd `cmd:"" name:"upload-token" group:"CI (to a running server)" help:"A project admin's upload tokens for CI, through the API."`
+
+	VersionCmd versionCmd    `cmd:"" name:"version" group:"Other" help:"Print the version, commit and build details."`
+	Completion completionCmd `cmd:"" group:"Other" help:"Print a shell completion script (bash or zsh)."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (used by the completion script)."`
+}
+
+func (cli) Help() string {
+	return `Examples:
+
+    plumb demo                                     # a demo server on http://127.0.0.1:8080
+    plumb serve --database postgres://…             # the server
+    plumb user create alice --name "Alice Example"  # administration, on the database
+    plumb upload coverage cover.out                 # from CI, to the server
+
+Configuration comes from flags or PLUMB_* environment variables (shown in each
+command's help); a flag wins over its variable.`
+}
+
+// dbCmd is embedded by every command that opens the database.
+type dbCmd struct {
+	DB     dbFlags     `embed:""`
+	Server serverFlags `embed:""` // accepted and ignored (hidden)
+}
+
+// withDB opens the database the flags name, runs f and closes it.
+func (c *dbCmd) withDB(e *runEnv, f func(ctx context.Context, db *sqlstore.DB) error) error {
+	cfg := configOf(&c.Server, &c.DB)
+	db, err := sqlstore.Open(e.ctx, cfg.Database, cfg.storeOptions())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return f(e.ctx, db)
+}
+
+// ---- server and dataset ----
+
+type serveCmd struct {
+	Server serverFlags `embed:""`
+	DB     dbFlags     `embed:""`
+}
+
+func (serveCmd) Help() string {
+	return `Applies migrations, then serves the API until SIGTERM or Ctrl-C, letting
+in-flight requests finish (up to 30 s).
+
+Examples:
+
+    plumb serve
+    PLUMB_DATABASE_URL=postgres://plumb@127.0.0.1:5432/plumb plumb serve --addr :8080 --redis-url redis://127.0.0.1:6379/0`
+}
+
+func (c *serveCmd) Run(e *runEnv) error {
+	return cmdServe(e.ctx, configOf(&c.Server, &c.DB), e.stdout, e.stderr)
+}
+
+type demoCmd struct {
+	Server serverFlags `embed:""`
+	DB     dbFlags     `embed:""`
+	Data   string      `name:"data" placeholder:"DIR" default:"data" help:"Folder of the demo database (demo.db, recreated on every start) (default ${default})."`
+}
+
+func (demoCmd) Help() string {
+	return `Creates <data>/demo.db afresh, loads a realistic dataset, starts the server and
+prints a fresh API token with curl commands that work as printed.
+
+Examples:
+
+    plumb demo
+    plumb demo --addr 127.0.0.1:9090 --data /tmp/plumb-demo`
+}
+
+func (c *demoCmd) Run(e *runEnv) error {
+	for _, p := range e.kctx.Path {
+		if p.Flag != nil && p.Flag.Name == "database" && !p.Resolved {
+			return usageError{"plumb demo always uses <data>/demo.db, which it recreates; choose the folder with --data"}
+		}
+	}
+	return cmdDemo(e.ctx, configOf(&c.Server, &c.DB), c.Data, e.stdout, e.stderr)
+}
+
+type migrateCmd struct{ dbCmd }
+
+func (migrateCmd) Help() string {
+	return `Examples:
+
+    plumb migrate --database postgres://plumb@127.0.0.1:5432/plumb`
+}
+
+func (c *migrateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdMigrate(ctx, db, e.stdout) })
+}
+
+type exportCmd struct {
+	dbCmd
+	Out string `name:"out" placeholder:"FILE" help:"Write to this file (complete or not at all) instead of stdout."`
+}
+
+func (exportCmd) Help() string {
+	return `The document is described in docs/dataset.md.
+
+Examples:
+
+    plumb export --out plumb-backup.json
+    plumb export | gzip > plumb.json.gz`
+}
+
+func (c *exportCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdExport(ctx, db, c.Out, e.stdout) })
+}
+
+type importCmd struct {
+	dbCmd
+	File string `arg:"" name:"file" help:"The dataset file; '-' reads stdin."`
+}
+
+func (importCmd) Help() string {
+	return `All or nothing, into an empty database.
+
+Examples:
+
+    plumb import plumb-backup.json --database postgres://plumb@127.0.0.1:5432/plumb_new`
+}
+
+func (c *importCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdImport(ctx, db, c.File, e.stdin, e.stdout) })
+}
+
+// ---- administration ----
+
+type userCmd struct {
+	Create   userCreateCmd   `cmd:"" help:"Create a user."`
+	Password userPasswordCmd `cmd:"" help:"Set a user's web sign-in password."`
+}
+
+type userCreateCmd struct {
+	dbCmd
+	Login string `arg:"" name:"login" help:"The user's login."`
+	Name  string `name:"name" help:"The user's display name."`
+}
+
+func (userCreateCmd) Help() string {
+	return `Examples:
+
+    plumb user create alice --name "Alice Example"`
+}
+
+func (c *userCreateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return userCreate(ctx, db, c.Login, c.Name, e.stdout)
+	})
+}
+
+type userPasswordCmd struct {
+	dbCmd
+	Login string `arg:"" name:"login" help:"The user's login or id."`
+}
+
+func (userPasswordCmd) Help() string {
+	return `Asks twice without echo on a terminal; otherwise reads the first line of
+stdin. Only the password's argon2id hash is stored.
+
+Examples:
+
+    plumb user password alice
+    printf '%s\n' "$NEW_PASSWORD" | plumb user password alice`
+}
+
+func (c *userPasswordCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stderr)
+	})
+}
+
+type tokenCmd struct {
+	Create tokenCreateCmd `cmd:"" help:"Create an API token for a user; it is printed once."`
+	List   tokenListCmd   `cmd:"" help:"List a user's tokens (never their secrets)."`
+	Revoke tokenRevokeCmd `cmd:"" help:"Revoke a token; it fails at once from then on."`
+}
+
+type tokenCreateCmd struct {
+	dbCmd
+	User string `arg:"" name:"user" help:"The user's login or id."`
+	Name string `name:"name" help:"What the token is for, such as laptop."`
+}
+
+func (tokenCreateCmd) Help() string {
+	return `Only the token's SHA-256 is stored.
+
+Examples:
+
+    plumb token create alice --name laptop`
+}
+
+func (c *tokenCreateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return tokenCreate(ctx, db, c.User, c.Name, e.stdout)
+	})
+}
+
+type tokenListCmd struct {
+	dbCmd
+	User string `arg:"" name:"user" help:"The user's login or id."`
+}
+
+func (tokenListCmd) Help() string {
+	return `Examples:
+
+    plumb token list alice`
+}
+
+func (c *tokenListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return tokenList(ctx, db, c.User, e.stdout) })
+}
+
+type tokenRevokeCmd struct {
+	dbCmd
+	ID string `arg:"" name:"token-id" help:"The token's id (from plumb token list)."`
+}
+
+func (tokenRevokeCmd) Help() string {
+	return `Examples:
+
+    plumb token revoke 0190a1b2-…`
+}
+
+func (c *tokenRevokeCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return tokenRevoke(ctx, db, c.ID, e.stdout) })
+}
+
+type workspaceCmd struct {
+	Create       workspaceCreateCmd       `cmd:"" help:"Create a workspace."`
+	Applications workspaceApplicationsCmd `cmd:"" help:"Turn Applications on or off for a workspace."`
+}
+
+type workspaceCreateCmd struct {
+	dbCmd
+	Key          string `arg:"" name:"key" help:"The workspace's key, as in /gh/KEY/…."`
+	Applications bool   `name:"applications" help:"Enable Applications."`
+	AvatarURL    string `name:"avatar-url" placeholder:"URL" help:"Avatar URL."`
+	ProviderURL  string `name:"provider-url" placeholder:"URL" help:"Provider URL."`
+}
+
+func (workspaceCreateCmd) Help() string {
+	return `Examples:
+
+    plumb workspace create my-org --applications`
+}
+
+func (c *workspaceCreateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return workspaceCreate(ctx, db, sqlstore.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications}, e.stdout)
+	})
+}
+
+type workspaceApplicationsCmd struct {
+	dbCmd
+	Key string `arg:"" name:"key" help:"The workspace's key."`
+	On  string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+}
+
+func (workspaceApplicationsCmd) Help() string {
+	return `Examples:
+
+    plumb workspace applications my-org on`
+}
+
+func (c *workspaceApplicationsCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return workspaceApplications(ctx, db, c.Key, c.On == "on", e.stdout)
+	})
+}
+
+type memberCmd struct {
+	Add    memberAddCmd    `cmd:"" help:"Add a user to a workspace (or change their role)."`
+	Remove memberRemoveCmd `cmd:"" help:"Remove a user from a workspace."`
+}
+
+type memberAddCmd struct {
+	dbCmd
+	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
+	User      string `arg:"" name:"user" help:"The user's login or id."`
+	Role      string `name:"role" default:"member" placeholder:"member|admin" help:"member or admin (default ${default})."`
+}
+
+func (memberAddCmd) Help() string {
+	return `Examples:
+
+    plumb member add my-org alice --role admin`
+}
+
+func (c *memberAddCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return memberAdd(ctx, db, c.Workspace, c.User, c.Role, e.stdout)
+	})
+}
+
+type memberRemoveCmd struct {
+	dbCmd
+	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
+	User      string `arg:"" name:"user" help:"The user's login or id."`
+}
+
+func (memberRemoveCmd) Help() string {
+	return `Examples:
+
+    plumb member remove my-org alice`
+}
+
+func (c *memberRemoveCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return memberRemove(ctx, db, c.Workspace, c.User, e.stdout)
+	})
+}
+
+type projectCmd struct {
+	Create      projectCreateCmd      `cmd:"" help:"Create a project."`
+	Components  projectComponentsCmd  `cmd:"" help:"Turn Components on or off for a project."`
+	Admin       projectAdminCmd       `cmd:"" help:"Make a user admin of a project."`
+	UploadToken projectUploadTokenCmd `cmd:"" name:"upload-token" help:"The operator's commands for a project's CI upload tokens."`
+}
+
+type projectCreateCmd struct {
+	dbCmd
+	Project       string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	DefaultBranch string `name:"default-branch" default:"main" placeholder:"BRANCH" help:"Default branch (default ${default})."`
+	Components    bool   `name:"components" help:"Enable Components."`
+}
+
+func (projectCreateCmd) Help() string {
+	return `Examples:
+
+    plumb project create my-org/my-repo --default-branch main --components`
+}
+
+func (c *projectCreateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectCreate(ctx, db, c.Project, c.DefaultBranch, c.Components, e.stdout)
+	})
+}
+
+type projectComponentsCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+}
+
+func (projectComponentsCmd) Help() string {
+	return `Examples:
+
+    plumb project components my-org/my-repo on`
+}
+
+func (c *projectComponentsCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectComponents(ctx, db, c.Project, c.On == "on", e.stdout)
+	})
+}
+
+type projectAdminCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	User    string `arg:"" name:"user" help:"The user's login or id."`
+}
+
+func (projectAdminCmd) Help() string {
+	return `Workspace admins administer every project of the workspace already.
+
+Examples:
+
+    plumb project admin my-org/my-repo alice`
+}
+
+func (c *projectAdminCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectAdmin(ctx, db, c.Project, c.User, e.stdout)
+	})
+}
+
+type projectUploadTokenCmd struct {
+	Create projectUploadTokenCreateCmd `cmd:"" help:"Create an upload token for a project; it is printed once."`
+	List   projectUploadTokenListCmd   `cmd:"" help:"List a project's upload tokens, revoked ones included."`
+	Revoke projectUploadTokenRevokeCmd `cmd:"" help:"Revoke an upload token."`
+}
+
+type projectUploadTokenCreateCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/project" help:"The project, as WORKSPACE/PROJECT."`
+	Name    string `name:"name" required:"" help:"What the token is for, such as github-actions."`
+}
+
+func (projectUploadTokenCreateCmd) Help() string {
+	return `Project admins make their own with 'plumb upload-token create', through the API.
+
+Examples:
+
+    plumb project upload-token create my-org/my-repo --name github-actions`
+}
+
+func (c *projectUploadTokenCreateCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectUploadTokenCreate(ctx, db, c.Project, c.Name, e.stdout)
+	})
+}
+
+type projectUploadTokenListCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/project" help:"The project, as WORKSPACE/PROJECT."`
+}
+
+func (projectUploadTokenListCmd) Help() string {
+	return `Examples:
+
+    plumb project upload-token list my-org/my-repo`
+}
+
+func (c *projectUploadTokenListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectUploadTokenList(ctx, db, c.Project, e.stdout)
+	})
+}
+
+type projectUploadTokenRevokeCmd struct {
+	dbCmd
+	ID string `arg:"" name:"token-id" help:"The upload token's id."`
+}
+
+func (projectUploadTokenRevokeCmd) Help() string {
+	return `Examples:
+
+    plumb project upload-token revoke 0190a1b2-…`
+}
+
+func (c *projectUploadTokenRevokeCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectUploadTokenRevoke(ctx, db, c.ID, e.stdout)
+	})
+}
+
+type applicationCmd struct {
+	AddProject applicationAddProjectCmd `cmd:"" name:"add-project" help:"Add a project to an application."`
+}
+
+type applicationAddProjectCmd struct {
+	dbCmd
+	Workspace   string `arg:"" name:"workspace" help:"The workspace's key."`
+	Application string `arg:"" name:"application" help:"The application's name or id."`
+	Project     string `arg:"" name:"project" help:"The project's key."`
+}
+
+func (applicationAddProjectCmd) Help() string {
+	return `Examples:
+
+    plumb application add-project my-org storefront my-repo`
+}
+
+func (c *applicationAddProjectCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return applicationAddProject(ctx, db, c.Workspace, c.Application, c.Project, e.stdout)
+	})
+}
+
+// ---- CI ----
+
+// ciHelp is the part of every CI command's help about connection, detection
+// and exit statuses.
+const ciHelp = `The server, token and project come from --url, --token and --project or
+PLUMB_URL, PLUMB_TOKEN and PLUMB_PROJECT. Commit, branch, tag and pull request
+come from GitHub Actions, GitLab CI, CircleCI, Buildkite or Jenkins, else from
+git; the flags override them. FILE '-' reads stdin. Reports are streamed
+gzip-compressed; a progress bar shows on a terminal (never in CI logs).
+
+Exit status: 0 done; 1 the server refused (4xx; its details are printed); 2
+usage error (flags, missing token or project, unreadable file); 3 gave up:
+retries used up, timed out, network failure or server error (5xx).`
+
+type uploadCmd struct {
+	Coverage uploadCoverageCmd `cmd:"" help:"Upload a coverage report (lcov, cobertura, jacoco, clover, go, simplecov, istanbul)."`
+	SARIF    uploadSARIFCmd    `cmd:"" name:"sarif" help:"Upload SARIF files, one upload each."`
+	Analysis uploadAnalysisCmd `cmd:"" help:"Upload an analysis: per-file stats and SARIF files together."`
+}
+
+type uploadCoverageCmd struct {
+	Conn        connFlags   `embed:""`
+	Commit      commitFlags `embed:""`
+	File        string      `arg:"" name:"file" help:"The coverage report; '-' reads stdin."`
+	Format      string      `name:"format" placeholder:"FORMAT" help:"lcov, cobertura, jacoco, clover, go, simplecov or istanbul (default: detected by the server)."`
+	CoverageTag string      `name:"coverage-tag" placeholder:"TAG" help:"Coverage tag, such as unit or integration."`
+	StripPrefix string      `name:"strip-prefix" placeholder:"PREFIX" help:"Prefix removed from report paths."`
+	AddPrefix   string      `name:"add-prefix" placeholder:"PREFIX" help:"Prefix added to report paths."`
+	ModulePath  string      `name:"module-path" placeholder:"MODULE" help:"Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)."`
+}
+
+func (uploadCoverageCmd) Help() string {
+	return `Examples:
+
+    go test -coverprofile=cover.out ./... && plumb upload coverage cover.out --coverage-tag unit
+    plumb upload coverage coverage/lcov.info --strip-prefix /builds/app/
+
+` + ciHelp
+}
+
+func (c *uploadCoverageCmd) Run(e *runEnv) error { return uploadCoverage(e.ctx, e, c) }
+
+type uploadSARIFCmd struct {
+	Conn       connFlags   `embed:""`
+	Commit     commitFlags `embed:""`
+	Paths      pathFlags   `embed:""`
+	Files      []string    `arg:"" name:"file" sep:"none" help:"SARIF 2.1.0 files; '-' reads stdin."`
+	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+}
+
+func (uploadSARIFCmd) Help() string {
+	return `Examples:
+
+    staticcheck -f sarif ./... > staticcheck.sarif; plumb upload sarif staticcheck.sarif
+    plumb upload sarif gosec.sarif semgrep.sarif --repo-root "$PWD"
+
+` + ciHelp
+}
+
+func (c *uploadSARIFCmd) Run(e *runEnv) error { return uploadSARIF(e.ctx, e, c) }
+
+type uploadAnalysisCmd struct {
+	Conn       connFlags   `embed:""`
+	Commit     commitFlags `embed:""`
+	Paths      pathFlags   `embed:""`
+	Stats      string      `name:"stats" required:"" placeholder:"FILE" help:"JSON file of per-file figures: {\"files\":[{\"path\",\"lines\",\"loc\",\"complexity\",\"duplicatedLines\"}],\"removed\":[\"path\",…]} or just the files array."`
+	SARIF      []string    `name:"sarif" sep:"none" placeholder:"FILE" help:"SARIF file (repeatable)."`
+	FullTree   bool        `name:"full-tree" default:"true" negatable:"" help:"The stats list every file of the tree: files not listed are gone (default ${default}; --full-tree=false or --no-full-tree for a partial analysis)."`
+	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+}
+
+func (uploadAnalysisCmd) Help() string {
+	return `Examples:
+
+    plumb upload analysis --stats stats.json --sarif gosec.sarif --sarif staticcheck.sarif
+    plumb upload analysis --stats changed.json --full-tree=false
+
+` + ciHelp
+}
+
+func (c *uploadAnalysisCmd) Run(e *runEnv) error { return uploadAnalysis(e.ctx, e, c) }
+
+type buildCmd struct {
+	Start  buildStartCmd  `cmd:"" help:"Create a build; prints only its id."`
+	Status buildStatusCmd `cmd:"" help:"Report a build's status."`
+	Finish buildFinishCmd `cmd:"" help:"Report a build's final status."`
+}
+
+type buildStartCmd struct {
+	Conn      connFlags   `embed:""`
+	Commit    commitFlags `embed:""`
+	Type      string      `name:"type" required:"" placeholder:"TYPE" help:"Build type: analysis, format, ssh or coverage_setup."`
+	Status    string      `name:"status" placeholder:"STATUS" help:"Initial status: submitted (default), starting or running."`
+	Message   string      `name:"message" placeholder:"TEXT" help:"Commit message."`
+	Source    string      `name:"source" placeholder:"TEXT" help:"What started the build."`
+	Committer string      `name:"committer" placeholder:"LOGIN" help:"Committer's login."`
+}
+
+func (buildStartCmd) Help() string {
+	return `Examples:
+
+    BUILD=$(plumb build start --type analysis)
+    … run the job …
+    plumb build finish "$BUILD" --exit-code $?
+
+` + ciHelp
+}
+
+func (c *buildStartCmd) Run(e *runEnv) error { return buildStart(e.ctx, e, c) }
+
+type buildStatusCmd struct {
+	Conn     connFlags   `embed:""`
+	Commit   commitFlags `embed:""` // accepted and ignored (hidden)
+	ID       string      `arg:"" name:"id" help:"The build's id, as build start printed it."`
+	Status   string      `name:"status" placeholder:"STATUS" help:"The build's new status: submitted, starting, running, or a final one."`
+	Reason   string      `name:"reason" placeholder:"TEXT" help:"Why the build has this status."`
+	ExitCode string      `name:"exit-code" placeholder:"N" help:"The build's exit code."`
+}
+
+func (buildStatusCmd) Help() string {
+	return `Examples:
+
+    plumb build status "$BUILD" --status running --reason "picked up by runner 3"
+
+` + ciHelp
+}
+
+func (c *buildStatusCmd) Run(e *runEnv) error { return buildStatus(e.ctx, e, c, false) }
+
+type buildFinishCmd struct{ buildStatusCmd }
+
+func (buildFinishCmd) Help() string {
+	return `--status is succeeded, failed, skipped or rejected; without it, --exit-code 0
+means succeeded and any other code failed.
+
+Examples:
+
+    plumb build finish "$BUILD" --exit-code 0
+    plumb build finish "$BUILD" --status skipped --reason "docs only"
+
+` + ciHelp
+}
+
+func (c *buildFinishCmd) Run(e *runEnv) error { return buildStatus(e.ctx, e, &c.buildStatusCmd, true) }
+
+type uploadTokenCmd struct {
+	Create uploadTokenCreateCmd `cmd:"" help:"Create an upload token (plbu_…); prints only the secret."`
+	List   uploadTokenListCmd   `cmd:"" help:"List the project's upload tokens, revoked ones included."`
+	Revoke uploadTokenRevokeCmd `cmd:"" help:"Revoke an upload token; it answers 401 from then on."`
+}
+
+const uploadTokenHelp = `--token must be a project admin's API token (not an upload token); the server,
+token and project come from --url, --token and --project or PLUMB_URL,
+PLUMB_TOKEN and PLUMB_PROJECT.`
+
+type uploadTokenCreateCmd struct {
+	Conn connFlags `embed:""`
+	Name string    `name:"name" required:"" help:"What the token is for, such as github-actions."`
+}
+
+func (uploadTokenCreateCmd) Help() string {
+	return `Examples:
+
+    PLUMB_URL=https://plumb.example.com PLUMB_TOKEN=<your API token> PLUMB_PROJECT=my-org/my-repo plumb upload-token create --name github-actions
+
+` + uploadTokenHelp
+}
+
+func (c *uploadTokenCreateCmd) Run(e *runEnv) error {
+	return manageUploadTokens(e.ctx, e, &c.Conn, "create", c.Name, "")
+}
+
+type uploadTokenListCmd struct {
+	Conn connFlags `embed:""`
+}
+
+func (uploadTokenListCmd) Help() string {
+	return `Examples:
+
+    plumb upload-token list
+
+` + uploadTokenHelp
+}
+
+func (c *uploadTokenListCmd) Run(e *runEnv) error {
+	return manageUploadTokens(e.ctx, e, &c.Conn, "list", "", "")
+}
+
+type uploadTokenRevokeCmd struct {
+	Conn connFlags `embed:""`
+	ID   string    `arg:"" name:"token-id" help:"The upload token's id."`
+}
+
+func (uploadTokenRevokeCmd) Help() string {
+	return `Examples:
+
+    plumb upload-token revoke 0190a1b2-…
+
+` + uploadTokenHelp
+}
+
+func (c *uploadTokenRevokeCmd) Run(e *runEnv) error {
+	return manageUploadTokens(e.ctx, e, &c.Conn, "revoke", "", c.ID)
+}
