@@ -160,7 +160,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 			res.Files = append(res.Files, *out.file)
 			if out.tokens != nil {
-				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Tokens: out.tokens})
+				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(out.file.Language), Tokens: out.tokens})
 			}
 		}
 	}
@@ -248,7 +248,28 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (f *Fil
 		f.Complexity += fn.Complexity
 	}
 	if !cfg.Duplication.Off {
-		toks = dup.Tokenize(l.Name, src)
+		toks = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
 	}
 	return f, toks, nil, false, warn
+}
+
+var dupGroups = map[string]int{}
+
+// dupGroup numbers the languages for clone detection: a clone is sought
+// within one language (JavaScript and its JSX, TypeScript and TSX, C and
+// its headers together).
+func dupGroup(language string) int {
+	switch language {
+	case "JSX":
+		language = "JavaScript"
+	case "TSX":
+		language = "TypeScript"
+	case "C/C++ Header", "C++":
+		language = "C"
+	}
+	if g, ok := dupGroups[language]; ok {
+		return g
+	}
+	dupGroups[language] = len(dupGroups)
+	return dupGroups[language]
 }

@@ -60,7 +60,10 @@ type Config struct {
 
 // DupConfig configures clone detection.
 type DupConfig struct {
-	Off       bool `yaml:"off"`
+	Off bool `yaml:"off"`
+	// Exact compares identifiers and literals as written (as jscpd and
+	// CPD do by default) instead of normalising them.
+	Exact     bool `yaml:"exact"`
 	MinTokens int  `yaml:"minTokens"`
 	MinLines  int  `yaml:"minLines"`
 }

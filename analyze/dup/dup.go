@@ -35,14 +35,15 @@ var (
 	litHash   = fnv32([]byte("\x00lit"))
 )
 
-// Tokenize lexes src with the syntax of language and normalises the
-// tokens; nil when the language has no lexer here.
-func Tokenize(language string, src []byte) []Token {
+// Tokenize lexes src with the syntax of language and (with normalise)
+// normalises identifiers and literals; nil when the language has no lexer
+// here.
+func Tokenize(language string, src []byte, normalise bool) []Token {
 	sx := token.Syntaxes[language]
 	if sx == nil {
 		return nil
 	}
-	return Normalize(src, token.Lex(sx, src), true)
+	return Normalize(src, token.Lex(sx, src), normalise)
 }
 
 // Normalize maps lexed tokens to their hashes: with normalise,
@@ -68,6 +69,7 @@ func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 // Doc is one file's tokens.
 type Doc struct {
 	Index  int // the caller's index of the file
+	Group  int // clones are sought among docs of one group (a language), as jscpd and CPD do
 	Path   string
 	Tokens []Token
 }
@@ -137,9 +139,10 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 			if (h>>7)&3 != 0 || p < low {
 				continue
 			}
-			q, seen := table[h]
+			key := h + uint64(docs[di].Group)*0x9e3779b97f4a7c15
+			q, seen := table[key]
 			if !seen {
-				table[h] = pos{int32(di), int32(p)}
+				table[key] = pos{int32(di), int32(p)}
 				continue
 			}
 			other := docs[q.doc].Tokens

@@ -1,0 +1,61 @@
+package dup
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func jsFunc(name, v string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "function %s(a, b) {\n", name)
+	for i := range 8 {
+		fmt.Fprintf(&b, "  const %s%d = a + b * %d;\n", v, i, i)
+	}
+	b.WriteString("  return a;\n}\n")
+	return b.String()
+}
+
+func TestDetect(t *testing.T) {
+	a := "// header\n" + jsFunc("f", "x")
+	b := "let z = 1;\n\n" + jsFunc("g", "y") // renamed: a clone only once normalised
+	c := jsFunc("f", "x")                    // an exact copy of a's function
+	for _, tc := range []struct {
+		normalise bool
+		groupC    int
+		clones    int
+		lines     []int
+	}{
+		{true, 0, 2, []int{11, 11, 11}},
+		{false, 0, 1, []int{11, 0, 11}},
+		{false, 1, 0, []int{0, 0, 0}}, // c in another language
+	} {
+		docs := []Doc{
+			{Index: 0, Path: "a.js", Tokens: Tokenize("JavaScript", []byte(a), tc.normalise)},
+			{Index: 1, Path: "b.js", Tokens: Tokenize("JavaScript", []byte(b), tc.normalise)},
+			{Index: 2, Path: "c.js", Group: tc.groupC, Tokens: Tokenize("JavaScript", []byte(c), tc.normalise)},
+		}
+		clones, lines := Detect(docs, Options{MinTokens: 50, MinLines: 5})
+		if len(clones) != tc.clones || fmt.Sprint(lines) != fmt.Sprint(tc.lines) {
+			t.Errorf("normalise %v group %d: %d clones %+v, lines %v; want %d, %v", tc.normalise, tc.groupC, len(clones), clones, lines, tc.clones, tc.lines)
+		}
+	}
+	// too short: 50 tokens needed
+	docs := []Doc{{Path: "a", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}, {Path: "b", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}}
+	if clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 1}); len(clones) != 0 {
+		t.Errorf("short runs are clones: %+v", clones)
+	}
+}
+
+func TestRepeatsInOneFile(t *testing.T) {
+	src := jsFunc("f", "x") + jsFunc("f", "x") + jsFunc("f", "x")
+	clones, lines := Detect([]Doc{{Path: "a.js", Tokens: Tokenize("JavaScript", []byte(src), true)}}, Options{MinTokens: 50, MinLines: 5})
+	if len(clones) == 0 || lines[0] != 33 {
+		t.Errorf("clones %+v lines %v", clones, lines)
+	}
+	for _, c := range clones {
+		if c.A.EndLine >= c.B.StartLine && c.A.Path == c.B.Path {
+			t.Errorf("overlapping copies %+v", c)
+		}
+	}
+}
