@@ -82,6 +82,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	var ra *retryAfterError
+	if errors.As(err, &ra) {
+		h.Set("Retry-After", strconv.Itoa(ra.after))
+		if ra.limit.Limit > 0 {
+			setRateHeaders(h, ra.limit)
+			h.Set("x-ratelimit-resource", "auth")
+		}
+	}
 	switch status {
 	case http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", `Bearer realm="plumb"`)

@@ -391,3 +391,22 @@ func TestIdempotencyKeyOfDeadServer(t *testing.T) {
 		t.Errorf("hits %v, want one upload's", got)
 	}
 }
+
+// Item 13: failed token lookups are limited per client address, and a
+// project's upload tokens share one quota (TestIngestRateLimit).
+func TestFailedAuthenticationsLimited(t *testing.T) {
+	w := newIngWorld(t, withConfig(api.Config{AuthFailureLimit: 3}))
+	for i := 0; i < 3; i++ {
+		w.get(t, "/workspaces", "plb_unknown").wantError(t, http.StatusUnauthorized, "not valid")
+	}
+	w.do(t, "POST", ingWeb+"/builds", "plbu_unknown", jsonBody, `{}`).wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+	r := w.get(t, "/workspaces", "plb_unknown").wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+	if ra := r.Header.Get("Retry-After"); ra != "3600" {
+		t.Errorf("Retry-After %q, want 3600", ra)
+	}
+	// Requests without a token cost no lookup and are not limited.
+	w.get(t, "/workspaces", "").wantError(t, http.StatusUnauthorized, "needs an API token")
+	// The hour ends: lookups again.
+	w.Clock.Advance(time.Hour + time.Second)
+	w.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
+}

@@ -1175,12 +1175,17 @@ func TestIngestRateLimit(t *testing.T) {
 	if st := headerStatus(t, r); st.Remaining != 0 {
 		t.Errorf("429 with %+v", st)
 	}
-	// Refused requests count too (a 404 for another project, a 400).
-	_, other := ingUploadToken(t, w.testServer, "acme/web", true)
-	w.do(t, http.MethodPost, "/ingest/gh/acme/projects/api/coverage?"+q, other, nil, ingLCOV).wantStatus(t, http.StatusNotFound)
-	r = w.postCoverage(t, other, "", nil, ingLCOV).wantStatus(t, http.StatusBadRequest)
+	// Every upload token of a project spends the project's one quota: a
+	// new token of acme/web is refused as well.
+	_, same := ingUploadToken(t, w.testServer, "acme/web", true)
+	w.postCoverage(t, same, q, nil, ingLCOV).wantError(t, http.StatusTooManyRequests, "rate limit")
+	// Another project's token has its own; refused requests count too (a
+	// 404 for another project, a 400).
+	_, other := ingUploadToken(t, w.testServer, "acme/api", true)
+	w.do(t, http.MethodPost, ingWeb+"/coverage?"+q, other, nil, ingLCOV).wantStatus(t, http.StatusNotFound)
+	r = w.do(t, http.MethodPost, "/ingest/gh/acme/projects/api/coverage", other, nil, ingLCOV).wantStatus(t, http.StatusBadRequest)
 	if st := headerStatus(t, r); st.Used != 2 {
-		t.Errorf("second upload token: used %d, want 2 (each token has its own quota)", st.Used)
+		t.Errorf("acme/api's upload token: used %d, want 2 (its project's own quota)", st.Used)
 	}
 	// A user's quota is shared between the v1 API and ingestion.
 	w.do(t, http.MethodPost, ingWeb+"/builds", w.Carol, jsonBody, `{"type":"analysis","branchName":"main","commitSha":"abcdef0"}`).wantStatus(t, http.StatusCreated)

@@ -41,6 +41,10 @@ type Config struct {
 	// they are parsed (default: the system's temporary folder).
 	UploadIdleTimeout time.Duration
 	SpoolDir          string
+	// AuthFailureLimit is how many failed token lookups (unknown or revoked
+	// tokens) one client address may cause per hour before its requests
+	// with a token answer 429 without a lookup (default 100).
+	AuthFailureLimit int
 }
 
 // Server is the HTTP API. Build it with NewServer.
@@ -52,6 +56,8 @@ type Server struct {
 	now         func() time.Time
 	router      router
 	readyChecks []readyCheck
+	// authFailures counts failed token lookups per client address.
+	authFailures ratelimit.Limiter
 }
 
 // NewServer returns the API handler with every dependency given explicitly.
@@ -65,7 +71,11 @@ func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, 
 	if cfg.UploadIdleTimeout <= 0 {
 		cfg.UploadIdleTimeout = 30 * time.Second
 	}
+	if cfg.AuthFailureLimit <= 0 {
+		cfg.AuthFailureLimit = 100
+	}
 	s := &Server{store: store, limiter: limiter, log: log, cfg: cfg, now: time.Now}
+	s.authFailures = ratelimit.NewMemory(cfg.AuthFailureLimit, func() time.Time { return s.now() })
 	s.routes()
 	return s
 }
@@ -275,12 +285,71 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 
 // authenticate reads the bearer token. A missing, malformed, unknown or
 // revoked token is a 401.
-func (s *Server) authenticate(r *http.Request) (plumb.User, plumb.Token, error) {
+func (s *Server) authenticate(r *http.Request) (u plumb.User, tok plumb.Token, err error) {
 	secret, err := bearerSecret(r)
 	if err != nil {
 		return plumb.User{}, plumb.Token{}, err
 	}
-	return s.store.Authenticate(r.Context(), secret)
+	err = s.lookupToken(r, func() error {
+		u, tok, err = s.store.Authenticate(r.Context(), secret)
+		return err
+	})
+	return u, tok, err
+}
+
+// lookupToken runs one token lookup for the request's client address. An
+// address that caused AuthFailureLimit failed lookups (unknown or revoked
+// tokens) in its hour answers 429 without a lookup until the hour ends.
+func (s *Server) lookupToken(r *http.Request, lookup func() error) error {
+	addr := s.clientAddr(r)
+	if st, err := s.authFailures.Peek(r.Context(), addr); err == nil && st.Remaining <= 0 {
+		retry := int(st.Reset.Sub(s.now()).Seconds() + 0.999)
+		if retry < 1 {
+			retry = 1
+		}
+		return &retryAfterError{after: retry, limit: st, err: plumb.Errorf(plumb.ERATELIMIT,
+			"Too many requests with unknown or revoked tokens came from this address (%d in an hour); retry at %s (in %d seconds).",
+			st.Limit, st.Reset.UTC().Format(time.RFC3339), retry)}
+	}
+	err := lookup()
+	if plumb.ErrorCode(err) == plumb.EUNAUTHORIZED {
+		_, _, _ = s.authFailures.Take(r.Context(), addr)
+	}
+	return err
+}
+
+// retryAfterError is an error whose response carries Retry-After.
+type retryAfterError struct {
+	err   *plumb.Error
+	after int
+	// limit, when set, is the window refused, shown in x-ratelimit-*
+	// headers with the resource "auth" (failed token lookups).
+	limit ratelimit.Status
+}
+
+func (e *retryAfterError) Error() string { return e.err.Error() }
+func (e *retryAfterError) Unwrap() error { return e.err }
+
+// clientAddr is the address a request came from: the connection's peer, or,
+// with TrustHost (a proxy in front), the last X-Forwarded-For entry, which
+// that proxy added.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.cfg.TrustHost {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			last := xff[len(xff)-1]
+			if i := strings.LastIndexByte(last, ','); i >= 0 {
+				last = last[i+1:]
+			}
+			if a := strings.TrimSpace(last); a != "" {
+				return a
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // bearerSecret reads the token of an "Authorization: Bearer <token>" header.
@@ -306,17 +375,28 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 		return plumb.Token{}, err
 	}
 	if strings.HasPrefix(secret, sqlstore.UploadTokenPrefix) {
-		ut, err := s.store.AuthenticateUpload(r.Context(), secret)
-		if err != nil {
+		var ut sqlstore.UploadToken
+		if err := s.lookupToken(r, func() (err error) {
+			ut, err = s.store.AuthenticateUpload(r.Context(), secret)
+			return err
+		}); err != nil {
 			return plumb.Token{}, err
 		}
 		c.upload = &ut
-		return plumb.Token{ID: ut.ID, Name: ut.Name}, nil
+		// Every upload token of a project spends one quota, the project's:
+		// minting tokens does not multiply it.
+		return plumb.Token{ID: uploadQuotaKey(ut.ProjectID), Name: ut.Name}, nil
 	}
-	u, tok, err := s.store.Authenticate(r.Context(), secret)
-	c.user = u
+	var tok plumb.Token
+	err = s.lookupToken(r, func() (err error) {
+		c.user, tok, err = s.store.Authenticate(r.Context(), secret)
+		return err
+	})
 	return tok, err
 }
+
+// uploadQuotaKey is the rate-limit key of a project's upload tokens.
+func uploadQuotaKey(projectID string) string { return "project-uploads:" + projectID }
 
 // optionalAuth authenticates a request if it carries a valid token: a user
 // token or an upload token (so the router's 404 and 405, which answer before

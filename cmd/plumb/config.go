@@ -24,11 +24,13 @@ type config struct {
 	RequestTimeout time.Duration
 	BaseURL        string
 	TrustHost      bool
-	LogLevel       string
-	DBMaxConns     int
-	DBMaxIdleConns int
-	DBConnLifetime time.Duration
-	Web            web.Config // sign-in settings of the web pages
+	// AuthFailureLimit: failed token lookups per client address per hour.
+	AuthFailureLimit int
+	LogLevel         string
+	DBMaxConns       int
+	DBMaxIdleConns   int
+	DBConnLifetime   time.Duration
+	Web              web.Config // sign-in settings of the web pages
 }
 
 // storeOptions are the database pool settings of the configuration.
@@ -70,15 +72,16 @@ func (f *dbFlags) Validate() error {
 // demo). The commands that only open the database accept them too, hidden,
 // as they always did, and ignore them.
 type serverFlags struct {
-	Addr           string        `name:"addr" placeholder:"HOST:PORT" default:"127.0.0.1:8080" penv:"PLUMB_ADDR" server:"" help:"Listen address (default ${default})."`
-	RedisURL       string        `name:"redis-url" placeholder:"URL" penv:"PLUMB_REDIS_URL" server:"" help:"Redis for rate-limit counters shared by replicas, e.g. redis://127.0.0.1:6379/0 (default: in-process)."`
-	RateLimit      int           `name:"rate-limit" placeholder:"N" default:"5000" penv:"PLUMB_RATE_LIMIT" server:"" help:"Requests per token per hour (default ${default})."`
-	MaxBodyBytes   int64         `name:"max-body-bytes" placeholder:"N" default:"1048576" penv:"PLUMB_MAX_BODY_BYTES" server:"" help:"Request body limit in bytes; larger bodies answer 413 (default ${default})."`
-	MaxUploadBytes int64         `name:"max-upload-bytes" placeholder:"N" default:"2147483648" penv:"PLUMB_MAX_UPLOAD_BYTES" server:"" help:"Upload (report) limit in bytes, compressed and decompressed (default ${default})."`
-	RequestTimeout time.Duration `name:"request-timeout" placeholder:"DURATION" default:"30s" penv:"PLUMB_REQUEST_TIMEOUT" server:"" help:"Longest wait for a response to start, then 503; uploads exempt; 0 for none (default ${default})."`
-	BaseURL        string        `name:"base-url" placeholder:"URL" penv:"PLUMB_BASE_URL" server:"" help:"Public base URL used in Link and Location headers (default: the address the connection reached)."`
-	TrustHost      bool          `name:"trust-host" penv:"PLUMB_TRUST_HOST" server:"" help:"Without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets both)."`
-	Web            webFlags      `embed:""`
+	Addr             string        `name:"addr" placeholder:"HOST:PORT" default:"127.0.0.1:8080" penv:"PLUMB_ADDR" server:"" help:"Listen address (default ${default})."`
+	RedisURL         string        `name:"redis-url" placeholder:"URL" penv:"PLUMB_REDIS_URL" server:"" help:"Redis for rate-limit counters shared by replicas, e.g. redis://127.0.0.1:6379/0 (default: in-process)."`
+	RateLimit        int           `name:"rate-limit" placeholder:"N" default:"5000" penv:"PLUMB_RATE_LIMIT" server:"" help:"Requests per token per hour (default ${default})."`
+	MaxBodyBytes     int64         `name:"max-body-bytes" placeholder:"N" default:"1048576" penv:"PLUMB_MAX_BODY_BYTES" server:"" help:"Request body limit in bytes; larger bodies answer 413 (default ${default})."`
+	MaxUploadBytes   int64         `name:"max-upload-bytes" placeholder:"N" default:"2147483648" penv:"PLUMB_MAX_UPLOAD_BYTES" server:"" help:"Upload (report) limit in bytes, compressed and decompressed (default ${default})."`
+	RequestTimeout   time.Duration `name:"request-timeout" placeholder:"DURATION" default:"30s" penv:"PLUMB_REQUEST_TIMEOUT" server:"" help:"Longest wait for a response to start, then 503; uploads exempt; 0 for none (default ${default})."`
+	BaseURL          string        `name:"base-url" placeholder:"URL" penv:"PLUMB_BASE_URL" server:"" help:"Public base URL used in Link and Location headers (default: the address the connection reached)."`
+	AuthFailureLimit int           `name:"auth-failure-limit" placeholder:"N" default:"100" penv:"PLUMB_AUTH_FAILURE_LIMIT" server:"" help:"Failed token lookups (unknown or revoked tokens) per client address per hour, then 429 (default ${default})."`
+	TrustHost        bool          `name:"trust-host" penv:"PLUMB_TRUST_HOST" server:"" help:"Without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets both)."`
+	Web              webFlags      `embed:""`
 }
 
 // Validate checks the server flags' values.
@@ -86,6 +89,8 @@ func (f *serverFlags) Validate() error {
 	switch {
 	case f.RateLimit < 1:
 		return usageError{fmt.Sprintf("--rate-limit must be a positive integer, got %d", f.RateLimit)}
+	case f.AuthFailureLimit < 1:
+		return usageError{fmt.Sprintf("--auth-failure-limit must be a positive integer, got %d", f.AuthFailureLimit)}
 	case f.MaxBodyBytes < 1:
 		return usageError{fmt.Sprintf("--max-body-bytes must be a positive integer, got %d", f.MaxBodyBytes)}
 	case f.MaxUploadBytes < 1:
@@ -101,7 +106,7 @@ func configOf(s *serverFlags, d *dbFlags) *config {
 	return &config{
 		Addr: s.Addr, Database: d.Database, RedisURL: s.RedisURL, RateLimit: s.RateLimit,
 		MaxBodyBytes: s.MaxBodyBytes, MaxUploadBytes: s.MaxUploadBytes, RequestTimeout: s.RequestTimeout,
-		BaseURL: s.BaseURL, TrustHost: s.TrustHost, LogLevel: d.LogLevel,
+		BaseURL: s.BaseURL, TrustHost: s.TrustHost, AuthFailureLimit: s.AuthFailureLimit, LogLevel: d.LogLevel,
 		DBMaxConns: d.DBMaxConns, DBMaxIdleConns: d.DBMaxIdleConns, DBConnLifetime: d.DBConnLifetime,
 		Web: s.Web.config(),
 	}

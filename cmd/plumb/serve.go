@@ -76,7 +76,7 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 // Redis is unreachable.
 func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
 	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL,
-		TrustHost: cfg.TrustHost}
+		TrustHost: cfg.TrustHost, AuthFailureLimit: cfg.AuthFailureLimit}
 	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
 	if cfg.RedisURL == "" {
 		return api.NewServer(db, memory, log, apiCfg), func() {}, nil
