@@ -105,6 +105,7 @@ func writeCSVRecord(w *bufio.Writer, fields []string) error {
 		if i > 0 {
 			w.WriteByte(',')
 		}
+		f = csvSafe(f)
 		if !strings.ContainsAny(f, ",\"\r\n") {
 			w.WriteString(f)
 			continue
@@ -115,6 +116,25 @@ func writeCSVRecord(w *bufio.Writer, fields []string) error {
 	}
 	_, err := w.WriteString("\r\n")
 	return err
+}
+
+// csvSafe neutralises a cell that a spreadsheet would run as a formula
+// (CSV injection): one that starts with =, +, -, @, a tab or a CR gets a
+// leading apostrophe, which spreadsheets hide and which turns the cell into
+// text. Numbers such as -3.5 stay as they are: they are not formulas. Issue
+// messages, rule keys and paths come from code anyone can write.
+func csvSafe(f string) string {
+	if f == "" {
+		return f
+	}
+	switch f[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		if _, err := strconv.ParseFloat(f, 64); err == nil {
+			return f
+		}
+		return "'" + f
+	}
+	return f
 }
 
 // csvColumns flattens a response type into CSV columns: one per field in

@@ -95,5 +95,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		h.Set("WWW-Authenticate", `Bearer realm="plumb"`)
 	}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(body)
+	// Details quote what the client sent; < > & are written as they are
+	// (the body is JSON with nosniff, never HTML), not as \u003c escapes.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(body)
 }
