@@ -575,7 +575,7 @@ func (uploadAnalysisCmd) Help() string {
 func (c *uploadAnalysisCmd) Run(e *runEnv) error { return uploadAnalysis(e.ctx, e, c) }
 
 type buildCmd struct {
-	Start  buildStartCmd  `cmd:"" help:"Create a build; prints only its id."`
+	Start  buildStartCmd  `cmd:"" help:"Create a running build; prints only its id."`
 	Status buildStatusCmd `cmd:"" help:"Report a build's status."`
 	Finish buildFinishCmd `cmd:"" help:"Report a build's final status."`
 }
@@ -584,7 +584,7 @@ type buildStartCmd struct {
 	Conn      connFlags   `embed:""`
 	Commit    commitFlags `embed:""`
 	Type      string      `name:"type" required:"" placeholder:"TYPE" help:"Build type: analysis, format, ssh or coverage_setup."`
-	Status    string      `name:"status" placeholder:"STATUS" help:"Initial status: submitted (default), starting or running."`
+	Status    string      `name:"status" placeholder:"STATUS" help:"Initial status: running (default: the job calling it runs), submitted or starting."`
 	Message   string      `name:"message" placeholder:"TEXT" help:"Commit message."`
 	Source    string      `name:"source" placeholder:"TEXT" help:"What started the build."`
 	Committer string      `name:"committer" placeholder:"LOGIN" help:"Committer's login."`
@@ -625,7 +625,8 @@ type buildFinishCmd struct{ buildStatusCmd }
 
 func (buildFinishCmd) Help() string {
 	return `--status is succeeded, failed, skipped or rejected; without it, --exit-code 0
-means succeeded and any other code failed.
+means succeeded and any other code failed. A build still submitted or starting
+is reported running first, so it can succeed.
 
 Examples:
 

@@ -471,6 +471,34 @@ func e2eBuilds(t *testing.T, e *e2e) {
 		b["commitMessage"] != "e2e" || b["source"] != "ci" || b["startedAt"] == nil || b["finishedAt"] == nil || b["executionSeconds"] == nil {
 		t.Errorf("build after finish: %v", b)
 	}
+	// build finish succeeds from every unfinished status the CLI can leave
+	// a build in: running (build start's default), submitted and starting.
+	for _, initial := range []string{"", "submitted", "starting", "running"} {
+		args := []string{"build", "start", "--type", "analysis", "--commit", sha, "--branch", "main"}
+		if initial != "" {
+			args = append(args, "--status", initial)
+		}
+		out, errs, code := e.ci(t, e.upload, args...)
+		bid := strings.TrimSpace(out)
+		if code != 0 {
+			t.Fatalf("build start %q: exit %d: %s", initial, code, errs)
+		}
+		var started map[string]any
+		e.get(t, "/gh/acme/projects/web/builds/"+bid, &started)
+		if want := firstOf(initial, "running"); started["status"] != want {
+			t.Errorf("build start --status %q: status %v, want %s", initial, started["status"], want)
+		}
+		for i := 0; i < 2; i++ { // the second finish is a retry: a no-op
+			if out, errs, code := e.ci(t, e.upload, "build", "finish", bid, "--exit-code", "0"); code != 0 || out != "build "+bid+" is succeeded\n" {
+				t.Errorf("build finish from %q (try %d): exit %d: %q %s", initial, i+1, code, out, errs)
+			}
+		}
+		var fin map[string]any
+		e.get(t, "/gh/acme/projects/web/builds/"+bid, &fin)
+		if fin["status"] != "succeeded" || fin["conclusion"] != "succeeded" || fin["startedAt"] == nil {
+			t.Errorf("after finish from %q: %v", initial, fin)
+		}
+	}
 	// A finished build is final: the server refuses (exit status 1) and says why.
 	out, errs, code = e.ci(t, e.upload, "build", "finish", id, "--status", "failed")
 	if code != exitRefused || !strings.Contains(errs, "409") || !strings.Contains(errs, "has ended") {

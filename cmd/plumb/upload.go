@@ -1135,6 +1135,9 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 		Status            string `json:"status,omitempty"`
 	}
 	body.Type, body.Status, body.CommitMessage, body.Source, body.CommitterLogin = c.Type, c.Status, c.Message, c.Source, c.Committer
+	if body.Status == "" {
+		body.Status = "running" // the job that starts the build is running
+	}
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
@@ -1219,15 +1222,34 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	id := strings.TrimSpace(c.ID)
+	endpoint := "/builds/" + url.PathEscape(id) + "/status"
+	if final && status == "succeeded" {
+		// A build succeeds from running: one still submitted or starting
+		// (build start --status submitted, or a job that never said it was
+		// running) is moved to running first. A build already running
+		// takes this as a no-op; one that has ended answers 409, and the
+		// final report below gives the answer (a no-op if it is the same).
+		run := []byte(`{"status":"running"}`)
+		err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: endpoint, contentType: "application/json", data: run, retrySafe: true}, nil)
+		if err != nil && !isConflict(err) {
+			return err
+		}
+	}
 	var b buildResult
 	// Reporting the status a build already has changes nothing, so a
 	// repeat is safe.
-	if err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: "/builds/" + url.PathEscape(id) + "/status",
+	if err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: endpoint,
 		contentType: "application/json", data: data, retrySafe: true}, &b); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "build %s is %s\n", firstOf(b.ID, id), firstOf(b.Status, status))
 	return nil
+}
+
+// isConflict tells whether the server refused a request with 409 Conflict.
+func isConflict(err error) bool {
+	var e *exitError
+	return errors.As(err, &e) && e.code == exitRefused && strings.Contains(e.msg, "409 Conflict")
 }
 
 // goModulePath returns the module path declared by a go.mod file, or "" when
