@@ -153,8 +153,8 @@ func TestDocsExamplesRun(t *testing.T) {
 	// A scratch checkout of a small Go module, as a CI job has.
 	work := t.TempDir()
 	writeFiles(t, work, map[string]string{
-		"go.mod":      "module example.com/shop\n\ngo 1.22\n",
-		"cart.go":     "package shop\n\n// Total adds the prices.\nfunc Total(prices ...int) int {\n\tn := 0\n\tfor _, p := range prices {\n\t\tn += p\n\t}\n\treturn n\n}\n",
+		"go.mod":       "module example.com/shop\n\ngo 1.22\n",
+		"cart.go":      "package shop\n\n// Total adds the prices.\nfunc Total(prices ...int) int {\n\tn := 0\n\tfor _, p := range prices {\n\t\tn += p\n\t}\n\treturn n\n}\n",
 		"cart_test.go": "package shop\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total(1, 2) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n",
 	})
 	env := docsEnv(binDir)
