@@ -81,6 +81,17 @@ var operators = []string{
 	"%=", "&=", "|=", "^=", "<<", ">>", ":=", "**", "&^",
 }
 
+// opChar marks the bytes operators of more than one byte are made of.
+var opChar [256]bool
+
+func init() {
+	for _, op := range operators {
+		for i := 0; i < len(op); i++ {
+			opChar[op[i]] = true
+		}
+	}
+}
+
 func isIdentStart(c byte, dollar bool) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || dollar && c == '$' || c == '@'
 }
@@ -204,10 +215,12 @@ func Lex(sx *Syntax, src []byte) []Token {
 			kind = Ident
 		default:
 			i++
-			for _, op := range operators {
-				if hasPrefix(src, start, op) {
-					i = start + len(op)
-					break
+			if i < n && opChar[src[i]] && opChar[c] {
+				for _, op := range operators {
+					if hasPrefix(src, start, op) {
+						i = start + len(op)
+						break
+					}
 				}
 			}
 		}

@@ -6,17 +6,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/plumbhq/plumb/analyze"
 )
 
 func main() {
+	if p := os.Getenv("CPUPROFILE"); p != "" {
+		f, _ := os.Create(p)
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	t0 := time.Now()
 	res, err := analyze.Run(context.Background(), analyze.Options{Dir: os.Args[1]})
 	if err != nil {
 		fmt.Println(err)
-		os.Exit(1)
+		return
 	}
 	lines, code, cx, dup := 0, 0, 0, 0
 	for _, f := range res.Files {
