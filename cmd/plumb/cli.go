@@ -27,6 +27,7 @@ type cli struct {
 	Project     projectCmd     `cmd:"" group:"Administration (on the database)" help:"Create projects, set their admins, components and upload tokens."`
 	Application applicationCmd `cmd:"" group:"Administration (on the database)" help:"Add projects to applications."`
 
+	Analyze     analyzeCmd     `cmd:"" group:"CI (to a running server)" help:"Measure a checkout (lines, complexity, duplication, issues) and upload it as an analysis."`
 	Upload      uploadCmd      `cmd:"" group:"CI (to a running server)" help:"Upload coverage, SARIF or an analysis for a commit."`
 	Build       buildCmd       `cmd:"" group:"CI (to a running server)" help:"Start a build and report its status."`
 	UploadToken uploadTokenCmd `cmd:"" name:"upload-token" group:"CI (to a running server)" help:"A project admin's upload tokens for CI, through the API."`

@@ -320,6 +320,7 @@ func TestIngestEndToEnd(t *testing.T) {
 			t.Run("coverage of every real tool", func(t *testing.T) { e2eCoverage(t, e) })
 			t.Run("sarif", func(t *testing.T) { e2eSARIF(t, e) })
 			t.Run("analysis", func(t *testing.T) { e2eAnalysis(t, e) })
+			t.Run("plumb analyze", func(t *testing.T) { e2eAnalyze(t, e) })
 			t.Run("builds", func(t *testing.T) { e2eBuilds(t, e) })
 			t.Run("upload tokens by a project admin", func(t *testing.T) { e2eUploadTokens(t, e) })
 			t.Run("refusals and exit statuses", func(t *testing.T) { e2eRefusals(t, e) })
@@ -603,5 +604,65 @@ func e2eUploadTokens(t *testing.T, e *e2e) {
 	}
 	if out, errs, code := e.ci(t, e.admin, "upload-token", "revoke", "00000000-0000-7000-8000-000000000000"); code != exitRefused || !strings.Contains(errs, "404") {
 		t.Errorf("revoke an unknown id: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// e2eAnalyze runs plumb analyze on a small tree and reads its figures back.
+func e2eAnalyze(t *testing.T, e *e2e) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package calc\n\n// Sum adds.\nfunc Sum(xs []int, a, b, c, d, e, f, g int) (n int) {\n")
+	for range 5 {
+		b.WriteString("\tfor _, x := range xs {\n\t\tif x > 0 && x < 10 || x == 20 {\n\t\t\tn += x\n\t\t}\n\t}\n")
+	}
+	b.WriteString("\treturn n\n}\n")
+	files := map[string]string{
+		"calc/sum.go":   b.String(),
+		"calc/copy.go":  strings.Replace(b.String(), "func Sum(", "func Copy(", 1),
+		"vendor/x/x.go": "package x\n",
+		".gitignore":    "build/\n",
+		"build/out.go":  "package build\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, code := e.ci(t, e.upload, "analyze", dir, "--commit", "7c7c7c7c7c", "--branch", "main", "--sarif", "../../ingest/sarif/testdata/staticcheck.sarif")
+	if code != 0 || !strings.Contains(out, "uploaded analysis: 2 files,") {
+		t.Fatalf("plumb analyze: exit %d: %s%s", code, out, errs)
+	}
+	var body struct {
+		Data []struct {
+			Key   string `json:"key"`
+			Value any    `json:"value"`
+		} `json:"data"`
+	}
+	if st := e.get(t, "/gh/acme/projects/web/files?path=calc/sum.go", &body); st != http.StatusOK {
+		t.Fatalf("file metrics: %d", st)
+	}
+	got := map[string]any{}
+	for _, v := range body.Data {
+		got[v.Key] = v.Value
+	}
+	// 5 × (for 1 + if 2 + && 1 + || 1) = 25; 31 lines, 29 of code; issues:
+	// complexity, parameters, and the duplicated block (on the later copy)
+	if got["LOC"] != 29.0 || got["CMPLX"] != 25.0 {
+		t.Errorf("file metrics of calc/sum.go: %v", got)
+	}
+	out, errs, code = e.ci(t, e.upload, "analyze", dir, "--out", "-", "--commit", "7c7c7c7c7c", "--branch", "main")
+	var doc struct {
+		CommitSHA string            `json:"commitSha"`
+		Files     []map[string]any  `json:"files"`
+		SARIF     []json.RawMessage `json:"sarif"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.CommitSHA != "7c7c7c7c7c" || len(doc.Files) != 2 || len(doc.SARIF) != 1 {
+		t.Fatalf("plumb analyze --out -: exit %d: %s%s", code, out, errs)
+	}
+	out, _, code = e.ci(t, e.upload, "analyze", dir, "--format", "table")
+	if code != 0 || !strings.Contains(out, "Go") || !strings.Contains(out, "cognitive-complexity 2") {
+		t.Fatalf("plumb analyze --format table: exit %d: %s", code, out)
 	}
 }

@@ -1034,23 +1034,32 @@ func analysisBody(head analysisHead, stats string, sarifs []string) bodyFunc {
 			return fmt.Errorf("%s: %w", stats, err)
 		}
 		bw.WriteString(`,"sarif":[`)
-		for i, p := range sarifs {
-			if i > 0 {
-				bw.WriteByte(',')
-			}
-			sf, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(bw, skipBOM(src(sf)))
-			sf.Close()
-			if err != nil {
-				return err
-			}
+		if err := copySARIF(bw, sarifs, false, src); err != nil {
+			return err
 		}
 		bw.WriteString("]}")
 		return bw.Flush()
 	}
+}
+
+// copySARIF writes SARIF files as they are, comma-separated (after a comma
+// too when more says the list already has elements).
+func copySARIF(bw *bufio.Writer, paths []string, more bool, src func(io.Reader) io.Reader) error {
+	for i, p := range paths {
+		if i > 0 || more {
+			bw.WriteByte(',')
+		}
+		sf, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(bw, skipBOM(src(sf)))
+		sf.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // uploadAnalysis sends an analysis: the stats file and SARIF files in one

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/plumbhq/plumb/analyze"
+)
+
+type analyzeCmd struct {
+	Conn       connFlags   `embed:""`
+	Commit     commitFlags `embed:""`
+	Paths      pathFlags   `embed:""`
+	Dir        string      `arg:"" optional:"" name:"dir" default:"." help:"The checkout to analyse (default: the current directory)."`
+	Exclude    []string    `name:"exclude" sep:"none" placeholder:"GLOB" help:"Leave out paths matching GLOB (* matches any run of characters, / included); repeatable."`
+	Out        string      `name:"out" placeholder:"FILE" help:"Write the analysis upload JSON to FILE ('-': stdout) instead of uploading."`
+	Format     string      `name:"format" enum:"upload,table" default:"upload" help:"table: print a summary for people instead of uploading."`
+	SARIF      []string    `name:"sarif" sep:"none" placeholder:"FILE" help:"Another tool's SARIF file, sent with the analysis (repeatable)."`
+	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+}
+
+func (analyzeCmd) Help() string {
+	return `Measures every file of a checkout (lines, lines of code, cognitive
+complexity, duplicated lines), finds issues (complex, long, deeply nested or
+many-parameter functions, long files, duplicated blocks) and uploads it all as
+one analysis of the commit. .gitignore files, vendored directories
+(vendor/, node_modules/, third_party/…), generated, minified and binary files
+are left out; .plumb.yml at the root sets excludes and thresholds. See
+docs/analyze.md.
+
+Examples:
+
+    plumb analyze                              # analyse . and upload
+    plumb analyze --format table               # print a summary, upload nothing
+    plumb analyze src --out analysis.json      # write the upload instead
+    plumb analyze --sarif gosec.sarif --exclude 'docs/*'
+
+` + ciHelp
+}
+
+func (c *analyzeCmd) Run(e *runEnv) error { return runAnalyze(e.ctx, e, c) }
+
+// runAnalyze analyses c.Dir, then prints, writes or uploads the result.
+func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
+	upload := c.Out == "" && c.Format != "table"
+	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
+		return err
+	}
+	if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
+		return usageError{fmt.Sprintf("%s is not a directory to analyse", c.Dir)}
+	}
+	// check what uploading needs before the work
+	var cl *client
+	var info ciInfo
+	in := &inputs{stdin: e.stdin}
+	defer in.cleanup()
+	var sarifs []inputFile
+	for _, a := range c.SARIF {
+		f, err := in.open(a, "SARIF file")
+		if err != nil {
+			return err
+		}
+		if err := checkFile(f, "SARIF file", checkSARIF); err != nil {
+			return err
+		}
+		sarifs = append(sarifs, f)
+	}
+	if upload || c.Out != "" {
+		var err error
+		if info, err = c.Commit.resolve(e.getenv); err != nil && upload {
+			return err
+		}
+		if upload {
+			if err := needBranch(info, "an analysis upload"); err != nil {
+				return err
+			}
+			if cl, err = c.Conn.client(e.getenv, e.stderr); err != nil {
+				return err
+			}
+		}
+	}
+	opts := analyze.Options{Dir: c.Dir, Exclude: c.Exclude}
+	var prog *analyzeProgress
+	if isTerminal(e.stderr) && os.Getenv("CI") == "" {
+		prog = &analyzeProgress{w: e.stderr}
+		opts.Progress = prog.update
+	}
+	start := time.Now()
+	res, err := analyze.Run(ctx, opts)
+	if prog != nil {
+		prog.done()
+	}
+	if err != nil {
+		return usageError{fmt.Sprintf("analysis: %v", err)}
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(e.stderr, "skipped %s: %s\n", s.Path, s.Reason)
+	}
+	for _, s := range res.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s: %s\n", s.Path, s.Reason)
+	}
+	if c.Format == "table" {
+		if err := res.WriteTable(e.stdout); err != nil {
+			return err
+		}
+	}
+	if !upload && c.Out == "" {
+		return nil
+	}
+	doc := res.Document(info.Commit, info.Branch, c.AnalyzedAt)
+	body := analyzeBody(doc, sarifs)
+	if c.Out != "" {
+		var w io.Writer = e.stdout
+		if c.Out != "-" {
+			f, err := os.Create(c.Out)
+			if err != nil {
+				return usageError{fmt.Sprintf("cannot write %s: %v", c.Out, err)}
+			}
+			defer f.Close()
+			w = f
+		}
+		if err := body(w, func(r io.Reader) io.Reader { return r }); err != nil {
+			return err
+		}
+		if c.Out != "-" {
+			fmt.Fprintf(e.stderr, "wrote %s: %d files, %d issues (%.1fs)\n", c.Out, len(res.Files), len(res.Issues), time.Since(start).Seconds())
+		}
+		return nil
+	}
+	q := url.Values{}
+	c.Paths.set(q)
+	ctx, cancel := c.Conn.withTimeout(ctx)
+	defer cancel()
+	var out snapshotResult
+	err = cl.do(ctx, &request{what: "analysis", endpoint: "/analyses", query: q, contentType: "application/json",
+		body: body, gzip: true, label: "analysis", retrySafe: true, keyed: true}, &out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "uploaded analysis: %d files, %d issues found, %d SARIF file(s) added, %s\n", len(doc.Files), len(res.Issues), len(sarifs), out.describe())
+	return nil
+}
+
+// analyzeBody writes the upload: the document, with the SARIF files
+// streamed in after the analysis' own SARIF log.
+func analyzeBody(doc analyze.Document, sarifs []inputFile) bodyFunc {
+	return func(w io.Writer, src func(io.Reader) io.Reader) error {
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return err
+		}
+		if !bytes.HasSuffix(b, []byte("]}")) {
+			return fmt.Errorf("unexpected document encoding")
+		}
+		bw := bufio.NewWriterSize(w, 64<<10)
+		bw.Write(b[:len(b)-2])
+		paths := make([]string, len(sarifs))
+		for i, s := range sarifs {
+			paths[i] = s.path
+		}
+		if err := copySARIF(bw, paths, true, src); err != nil {
+			return err
+		}
+		bw.WriteString("]}")
+		return bw.Flush()
+	}
+}
+
+// analyzeProgress draws "analysing: n/m files" on a terminal, at most ten
+// times a second.
+type analyzeProgress struct {
+	mu   sync.Mutex
+	w    io.Writer
+	last time.Time
+	n, m int
+}
+
+func (p *analyzeProgress) update(n, m int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n, p.m = n, m
+	if now := time.Now(); now.Sub(p.last) > 100*time.Millisecond || n == m {
+		p.last = now
+		fmt.Fprintf(p.w, "\ranalysing: %d/%d files (%d%%)", n, m, 100*n/max(m, 1))
+	}
+}
+
+func (p *analyzeProgress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m > 0 {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
