@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,10 +50,9 @@ func TestMain(m *testing.M) {
 func plumbBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		// go test puts its own toolchain's bin first on PATH.
 		goTool := "go"
 		if p, err := exec.LookPath("go"); err == nil {
-			goTool = p
-		} else if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
 			goTool = p
 		}
 		binaryPath = filepath.Join(tmpRoot, "plumb")

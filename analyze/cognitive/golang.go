@@ -100,22 +100,6 @@ func (s *goScore) children(n ast.Node, nest int) {
 	})
 }
 
-func (s *goScore) opt(n ast.Node, nest int) {
-	switch x := n.(type) {
-	case nil:
-	case ast.Stmt:
-		if x != nil {
-			s.visit(x, nest)
-		}
-	case ast.Expr:
-		if x != nil {
-			s.visit(x, nest)
-		}
-	default:
-		s.visit(n, nest)
-	}
-}
-
 func (s *goScore) body(b *ast.BlockStmt, nest int, ctl int) {
 	if b == nil {
 		return

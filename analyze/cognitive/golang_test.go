@@ -6,8 +6,8 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -82,7 +82,11 @@ func TestGoStdlibMatchesGocognit(t *testing.T) {
 	if os.Getenv("PLUMB_ANALYZE_CORPUS") == "" {
 		t.Skip("set PLUMB_ANALYZE_CORPUS=1 to compare the standard library")
 	}
-	same, total, diffs := compareTree(t, filepath.Join(runtime.GOROOT(), "src"))
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	same, total, diffs := compareTree(t, filepath.Join(strings.TrimSpace(string(goroot)), "src"))
 	for i, d := range diffs {
 		if i < 50 {
 			t.Log(d)

@@ -653,12 +653,6 @@ func fileBody(path string) bodyFunc {
 	}
 }
 
-// stringList is a repeatable flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 func setIf(q url.Values, name, value string) {
 	if value != "" {
 		q.Set(name, value)

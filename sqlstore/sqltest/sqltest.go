@@ -36,7 +36,7 @@ func Run(m *testing.M) int {
 		code = c
 	}
 	if os.Getenv(PostgresEnv) == "" {
-		fmt.Printf("sqltest: PostgreSQL run skipped: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run these tests on PostgreSQL too\n", PostgresEnv)
+		NoteSkipped("PostgreSQL", "set "+PostgresEnv+" (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run them on PostgreSQL too")
 		return code
 	}
 	Backend = "postgres"
