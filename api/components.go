@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -221,19 +223,15 @@ func (s *Server) handleFileMetrics(w http.ResponseWriter, r *http.Request, c *ca
 	return writeJSON(w, http.StatusOK, metricsResponse{Data: metric.Values(t, metric.ScopeFile)})
 }
 
-type fileCoverageView struct {
-	Path         string  `json:"path"`
-	Hits         []int64 `json:"hits"`
-	Tag          string  `json:"tag"`
-	CoveredLines int64   `json:"coveredLines"`
-	MissedLines  int64   `json:"missedLines"`
-	OmitLines    int64   `json:"omitLines"`
-	TotalLines   int64   `json:"totalLines"`
-}
-
-type fileCoverageResponse struct {
-	Tags  []string           `json:"tags"`
-	Files []fileCoverageView `json:"files"`
+// fileCoverageHead is a file coverage entry without its hits, which are
+// streamed from their stored form (a file of millions of lines costs its
+// stored size per request, not its expanded array).
+type fileCoverageHead struct {
+	Tag          string `json:"tag"`
+	CoveredLines int64  `json:"coveredLines"`
+	MissedLines  int64  `json:"missedLines"`
+	OmitLines    int64  `json:"omitLines"`
+	TotalLines   int64  `json:"totalLines"`
 }
 
 func (s *Server) handleFileCoverage(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -252,24 +250,43 @@ func (s *Server) handleFileCoverage(w http.ResponseWriter, r *http.Request, c *c
 	if err := c.query.err(); err != nil {
 		return err
 	}
-	tags, files, err := s.store.FileCoverage(r.Context(), p.ID, ref, strings.TrimPrefix(path, "./"))
+	tags, files, err := s.store.StoredFileCoverage(r.Context(), p.ID, ref, strings.TrimPrefix(path, "./"))
 	if err != nil {
 		return err
 	}
-	resp := fileCoverageResponse{Tags: tags, Files: make([]fileCoverageView, len(files))}
+	// {"tags":[...],"files":[{"path":…,"hits":[…],"tag":…,"coveredLines":…,…}]}
+	heads := make([][]byte, len(files))
 	for i, f := range files {
-		v := fileCoverageView{Path: f.Path, Hits: f.Hits, Tag: f.Tag, TotalLines: int64(len(f.Hits))}
-		for _, h := range f.Hits {
-			switch {
-			case h > 0:
-				v.CoveredLines++
-			case h == 0:
-				v.MissedLines++
-			default:
-				v.OmitLines++
-			}
+		n, err := f.Hits.Counts()
+		if err != nil {
+			return err
 		}
-		resp.Files[i] = v
+		b, err := json.Marshal(fileCoverageHead{Tag: f.Tag, CoveredLines: n.Covered, MissedLines: n.Missed, OmitLines: n.Omitted, TotalLines: n.Total})
+		if err != nil {
+			return err
+		}
+		heads[i] = b
 	}
-	return writeJSON(w, http.StatusOK, resp)
+	tagsJSON, err := json.Marshal(tags)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	fmt.Fprintf(bw, `{"tags":%s,"files":[`, tagsJSON)
+	for i, f := range files {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		p, _ := json.Marshal(f.Path)
+		fmt.Fprintf(bw, `{"path":%s,"hits":`, p)
+		if err := f.Hits.WriteJSON(bw); err != nil {
+			return err
+		}
+		bw.WriteByte(',')
+		bw.Write(heads[i][1:]) // the head's members, after its "{"
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
 }

@@ -410,3 +410,39 @@ func TestFailedAuthenticationsLimited(t *testing.T) {
 	w.Clock.Advance(time.Hour + time.Second)
 	w.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
 }
+
+// Item 3: stored hits cost what a report gives, not its largest line number;
+// line numbers above the documented maximum (4,194,304) answer 400; reading
+// a file of millions of lines answers the whole array.
+func TestCoverageStorageFollowsReportedLines(t *testing.T) {
+	w := newIngWorld(t)
+	var report strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&report, "SF:src/f%d.c\nDA:4000000,1\nend_of_record\n", i)
+	}
+	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "branch", "main"), hdr("Content-Encoding", "gzip"), gzipped(t, report.String())).
+		wantStatus(t, http.StatusCreated)
+	var stored int64
+	if err := rawDB(t, w.testServer).QueryRow(`SELECT sum(length(hits)) FROM coverage_files`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored > 50*64 {
+		t.Errorf("50 files of one reported line each take %d bytes of hits, want at most %d", stored, 50*64)
+	}
+	r := w.get(t, "/gh/acme/projects/web/coverage/file?reference="+ingSha+"&path=src/f7.c", w.Alice).wantStatus(t, http.StatusOK)
+	var body struct {
+		Tags  []string         `json:"tags"`
+		Files []map[string]any `json:"files"`
+	}
+	mustUnmarshal(t, r.Body, &body)
+	f := body.Files[0]
+	hits, _ := f["hits"].([]any)
+	if len(hits) != 4000000 || hits[3999999] != 1.0 || hits[0] != -1.0 || hits[3999998] != -1.0 || fmt.Sprint(body.Tags) != "[default]" {
+		t.Errorf("hits: %d lines, tags %v", len(hits), body.Tags)
+	}
+	if f["coveredLines"] != 1.0 || f["missedLines"] != 0.0 || f["omitLines"] != 3999999.0 || f["totalLines"] != 4000000.0 || f["tag"] != "default" || f["path"] != "src/f7.c" {
+		t.Errorf("counts %v %v %v %v", f["coveredLines"], f["missedLines"], f["omitLines"], f["totalLines"])
+	}
+	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha), nil, "SF:a.c\nDA:4194305,1\nend_of_record\n").
+		wantError(t, http.StatusBadRequest, "4194304")
+}

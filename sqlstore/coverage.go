@@ -416,6 +416,27 @@ type FileCoverageEntry struct {
 // FileCoverage returns every coverage tag uploaded for the commit a reference
 // resolves to, and each tag's hits for path.
 func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []FileCoverageEntry, err error) {
+	tags, stored, err := db.StoredFileCoverage(ctx, projectID, ref, path)
+	for _, f := range stored {
+		e := FileCoverageEntry{Tag: f.Tag, Path: f.Path}
+		if e.Hits, err = decodeHits(f.Hits); err != nil {
+			return nil, nil, err
+		}
+		files = append(files, e)
+	}
+	return tags, files, err
+}
+
+// StoredFileCoverageEntry is one coverage tag's line hits of one file, as
+// stored (read them with Hits' methods, in the memory they take stored).
+type StoredFileCoverageEntry struct {
+	Tag  string
+	Path string
+	Hits Hits
+}
+
+// StoredFileCoverage is FileCoverage with the hits as stored.
+func (db *DB) StoredFileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []StoredFileCoverageEntry, err error) {
 	err = db.readTx(ctx, func(tx *sql.Tx) error {
 		sha, err := resolveReference(ctx, tx, projectID, ref)
 		if err != nil {
@@ -453,14 +474,12 @@ func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (ta
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var e FileCoverageEntry
+			var e StoredFileCoverageEntry
 			var blob []byte
 			if err := rows.Scan(&e.Tag, &blob); err != nil {
 				return err
 			}
-			if e.Hits, err = decodeHits(blob); err != nil {
-				return err
-			}
+			e.Hits = blob
 			e.Path = path
 			files = append(files, e)
 		}
