@@ -1,0 +1,161 @@
+package web_test
+
+// End-to-end in a real browser: Debian's chromium driven by chromedp, against
+// the real site on the demo dataset. Screenshots of each main page go to
+// web/e2e-out/ (gitignored; PLUMB_E2E_OUT overrides). Without chromium the
+// test skips and says how to install it; CI (.ci/run) installs it.
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
+)
+
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func TestBrowserEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	if sqltest.Backend != "sqlite" {
+		t.Skip("the browser test runs once, on SQLite (the pages' store code is tested on both backends)")
+	}
+	chrome := chromiumPath()
+	if chrome == "" {
+		t.Skip("no chromium found: install it (Debian: apt-get install -y chromium) to run the browser test; .ci/run does")
+	}
+	out := os.Getenv("PLUMB_E2E_OUT")
+	if out == "" {
+		out = "e2e-out"
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := demoSite(t)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.Flag("headless", true),
+		chromedp.NoSandbox, chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true),
+		chromedp.WindowSize(1280, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+
+	type act = chromedp.Action[chromedp.Void]
+	shot := func(name string) act {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			buf, err := chromedp.FullScreenshot(100)(ctx, tg) // 100: PNG
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(out, name+".png"), buf, 0o644)
+		})
+	}
+	run := func(step string, actions ...act) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 45*time.Second)
+		defer cancel()
+		if err := chromedp.Do(sctx, actions...); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+	}
+	eval := func(expr string) int {
+		t.Helper()
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return n
+	}
+	id := func(s string) chromedp.ID { return chromedp.ID(s) }
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
+	xp := func(s string) chromedp.Search { return chromedp.Search(s) }
+	u := s.URL
+
+	if err := chromedp.Do(ctx); err != nil { // starts the browser, with no timeout
+		t.Fatal(err)
+	}
+	// Sign in.
+	run("sign in", chromedp.Navigate(u+"/login"), chromedp.WaitVisible(id("login")), shot("login"),
+		chromedp.SendKeys(id("login"), "demo"), chromedp.SendKeys(id("password"), demoPassword),
+		chromedp.Submit(id("password")), chromedp.WaitVisible(xp(`//h1[text()="Your workspaces"]`)), shot("workspaces"))
+
+	// Create an API token and use it against the API.
+	run("create a token", chromedp.Navigate(u+"/settings/tokens"), chromedp.WaitVisible(id("token-name")),
+		chromedp.SendKeys(id("token-name"), "browser test"), chromedp.Click(id("create-token")),
+		chromedp.WaitVisible(id("new-token")), shot("tokens"))
+	secret, err := chromedp.Run(ctx, chromedp.Text(id("new-token")))
+	if err != nil || !strings.HasPrefix(secret, "plb_") {
+		t.Fatalf("token on the page: %q, %v", secret, err)
+	}
+	if st := s.apiGet(t, "/gh/acme/projects/web-shop/issues", secret, nil); st != http.StatusOK {
+		t.Fatalf("the token made in the browser answers %d on the API", st)
+	}
+
+	// Workspace, project overview (also at a phone's width), a chart.
+	run("project pages", chromedp.Navigate(u+"/w/acme"), chromedp.WaitVisible(css("table")), shot("workspace"),
+		chromedp.Click(xp(`//a[text()="web-shop"]`)), chromedp.WaitVisible(css(".metrics")), shot("project"),
+		chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(css(".metrics")), shot("project-phone"),
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Click(xp(`//a[span[@class="name" and text()="Lines of Code"]]`)), chromedp.WaitVisible(css("svg.chart")),
+		chromedp.Click(xp(`//a[text()="month"]`)), chromedp.WaitVisible(xp(`//a[@class="on" and text()="month"]`)), shot("chart"))
+	if n := eval(`document.querySelectorAll("svg.chart circle").length`); n == 0 {
+		t.Fatal("the chart has no points")
+	}
+
+	// The coverage viewer: the first file of the list.
+	run("coverage viewer", chromedp.Navigate(u+"/w/acme/web-shop/coverage"), chromedp.WaitVisible(css(".files")), shot("coverage-files"),
+		chromedp.Click(css(".files li:first-child a")), chromedp.WaitVisible(css("table.source")), shot("coverage-file"))
+	if n := eval(`document.querySelectorAll("table.source tr").length`); n < 2 {
+		t.Fatalf("the coverage viewer shows %d rows", n)
+	}
+	t.Logf("coverage viewer: %d missed lines marked", eval(`document.querySelectorAll("table.source tr.miss").length`))
+
+	// Filter issues by level.
+	run("filter issues", chromedp.Navigate(u+"/w/acme/web-shop/issues"), chromedp.WaitVisible(id("apply-filters")),
+		chromedp.Click(css(`input[name="level"][value="high"]`)), chromedp.Click(id("apply-filters")),
+		chromedp.WaitVisible(xp(`//a[text()="Clear"]`)), shot("issues"))
+	loc, _ := chromedp.Run(ctx, chromedp.Location())
+	levels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("table.issues .level")).map(e => e.textContent)`))
+	if err != nil || !strings.Contains(loc, "level=high") || len(levels) == 0 {
+		t.Fatalf("after filtering: %s, levels %v, %v", loc, levels, err)
+	}
+	for _, l := range levels {
+		if l != "high" {
+			t.Fatalf("filtered list shows a %q issue", l)
+		}
+	}
+
+	// Create a component.
+	run("create a component", chromedp.Navigate(u+"/w/acme/web-shop/components"), chromedp.WaitVisible(id("c-name")),
+		chromedp.SendKeys(id("c-name"), "Browser made"), chromedp.SendKeys(id("c-globs"), "src/*"),
+		chromedp.Submit(id("c-name")), chromedp.WaitVisible(xp(`//a[text()="Browser made"]`)), shot("components"))
+	if _, err := s.DB.FindComponent(t.Context(), projectID(t, s, "acme", "web-shop"), "Browser made"); err != nil {
+		t.Fatalf("the component made in the browser: %v", err)
+	}
+
+	// Builds and the API reference with its filter.
+	run("builds and API reference", chromedp.Navigate(u+"/w/acme/web-shop/builds"), chromedp.WaitVisible(css("table")), shot("builds"),
+		chromedp.Navigate(u+"/docs/api"), chromedp.WaitVisible(id("api-filter")),
+		chromedp.SendKeys(id("api-filter"), "coverage"), shot("api-reference"))
+	visible, total := eval(`document.querySelectorAll("article.op:not([hidden])").length`), eval(`document.querySelectorAll("article.op").length`)
+	if visible == 0 || visible >= total {
+		t.Fatalf("API filter shows %d of %d operations", visible, total)
+	}
+}
