@@ -2,16 +2,21 @@ package plumb
 
 import (
 	"cmp"
+	"net/url"
 	"strings"
 	"time"
 )
 
 // User is a person who holds API tokens and belongs to workspaces.
 type User struct {
-	ID        string
-	Login     string
-	Name      string
-	CreatedAt time.Time
+	ID          string
+	Login       string
+	Name        string
+	Email       string // "" when unknown
+	AvatarURL   string // "" when unknown
+	ProviderURL string // the user's profile on the code host; "" when unknown
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // Token is an API token. Only the SHA-256 hash of its secret is kept.
@@ -200,4 +205,78 @@ func CompareIssueOrder(pathA string, lineA *int, ruleA, fpA string, pathB string
 	}
 	return cmp.Or(strings.Compare(pathA, pathB), cmp.Compare(line(lineA), line(lineB)),
 		strings.Compare(ruleA, ruleB), strings.Compare(fpA, fpB))
+}
+
+// UserProfile is a change to a user's profile: nil fields stay as they are,
+// an empty string clears an optional field.
+type UserProfile struct {
+	Name, Email, AvatarURL, ProviderURL *string
+}
+
+// SetProfile applies p to u after checking it: an email address needs one @
+// with text on both sides and no spaces; URLs must be absolute http or https
+// URLs. Each field is at most 1,000 characters.
+func (u *User) SetProfile(p UserProfile) error {
+	set := func(field string, dst *string, v *string, check func(string) bool, what string) error {
+		if v == nil {
+			return nil
+		}
+		s := strings.TrimSpace(*v)
+		if len(s) > 1000 || s != "" && check != nil && !check(s) {
+			return Errorf(EINVALID, "%s %q is not valid: %s", field, *v, what)
+		}
+		*dst = s
+		return nil
+	}
+	for _, f := range []struct {
+		field    string
+		dst, val *string
+		check    func(string) bool
+		what     string
+	}{
+		{"name", &u.Name, p.Name, nil, "use at most 1000 characters"},
+		{"email", &u.Email, p.Email, validEmail, "use an address such as alice@example.com (or an empty value to clear it)"},
+		{"avatar URL", &u.AvatarURL, p.AvatarURL, validWebURL, "use an absolute http or https URL (or an empty value to clear it)"},
+		{"provider URL", &u.ProviderURL, p.ProviderURL, validWebURL, "use an absolute http or https URL (or an empty value to clear it)"},
+	} {
+		if err := set(f.field, f.dst, f.val, f.check, f.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	return ok && local != "" && domain != "" && !strings.ContainsAny(s, " \t\r\n") && !strings.Contains(domain, "@")
+}
+
+func validWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\r\n")
+}
+
+// IssueCounts counts a project's current issues that pass a filter, in
+// total and by each attribute. Categories, levels and statuses list every
+// value (0 included); tools only those with issues.
+type IssueCounts struct {
+	Total      int
+	ByCategory map[string]int
+	ByLevel    map[string]int
+	ByStatus   map[string]int
+	ByTool     map[string]int
+}
+
+// NewIssueCounts returns zero counts with every category, level and status.
+func NewIssueCounts() IssueCounts {
+	c := IssueCounts{ByCategory: map[string]int{}, ByLevel: map[string]int{}, ByStatus: map[string]int{}, ByTool: map[string]int{}}
+	for _, set := range []struct {
+		m      map[string]int
+		values []string
+	}{{c.ByCategory, IssueCategories}, {c.ByLevel, IssueLevels}, {c.ByStatus, IssueStatuses}} {
+		for _, v := range set.values {
+			set.m[v] = 0
+		}
+	}
+	return c
 }

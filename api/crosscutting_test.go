@@ -7,6 +7,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,21 +30,23 @@ func TestRouterNotFound(t *testing.T) {
 	paths := []string{
 		"/",
 		"/nope",
-		"/workspaces/",                        // a trailing slash is a different path
-		"/workspaces/acme",                    // no such endpoint
-		"/gh",                                 //
-		"/gh/acme",                            //
-		"/gh/acme/applications/",              // trailing slash, not an empty application id
-		"/gh/acme/projects/web",               // no GET on a project
-		"/gh/acme/projects/web/issues/",       //
-		"/gh/acme/projects/web/builds/",       //
-		"/gh//applications",                   // an empty segment is not a parameter
-		"/rate_limit/",                        //
-		"/v1/workspaces",                      // paths carry no version
-		"/gl/acme/applications",               // provider other than gh
-		"/github/acme/applications",           //
-		"/GH/acme/applications",               // the provider is case-sensitive
-		"/bitbucket/acme/projects/web/issues", //
+		"/workspaces/",                         // a trailing slash is a different path
+		"/workspaces/acme/",                    // trailing slash
+		"/user/",                               //
+		"/gh",                                  //
+		"/gh/acme",                             //
+		"/gh/acme/applications/",               // trailing slash, not an empty application id
+		"/gh/acme/projects/web/",               // trailing slash, not an empty segment
+		"/gh/acme/projects/web/issues/counts/", //
+		"/gh/acme/projects/web/issues/",        //
+		"/gh/acme/projects/web/builds/",        //
+		"/gh//applications",                    // an empty segment is not a parameter
+		"/rate_limit/",                         //
+		"/v1/workspaces",                       // paths carry no version
+		"/gl/acme/applications",                // provider other than gh
+		"/github/acme/applications",            //
+		"/GH/acme/applications",                // the provider is case-sensitive
+		"/bitbucket/acme/projects/web/issues",  //
 	}
 	for _, p := range paths {
 		for _, token := range []string{"", w.Alice, "not-a-token"} {
@@ -105,7 +108,14 @@ func TestAuthentication(t *testing.T) {
 		{"no header", ""},
 		{"scheme only", "Bearer"},
 		{"scheme and space", "Bearer "},
-		{"wrong scheme", "Basic YWxpY2U6cGFzcw=="},
+		{"basic with a password", "Basic YWxpY2U6cGFzcw=="},
+		{"basic with the token and a password", "Basic " + base64.StdEncoding.EncodeToString([]byte(w.Alice+":x"))},
+		{"basic without a colon", "Basic " + base64.StdEncoding.EncodeToString([]byte(w.Alice))},
+		{"basic with an empty user", "Basic " + base64.StdEncoding.EncodeToString([]byte(":"))},
+		{"basic with the token as password", "Basic " + base64.StdEncoding.EncodeToString([]byte(":"+w.Alice))},
+		{"basic not base64", "Basic " + w.Alice + "!"},
+		{"basic scheme only", "Basic"},
+		{"basic unknown token", "Basic " + base64.StdEncoding.EncodeToString([]byte("plb_0000000000000000000000000000000000000000:"))},
 		{"token scheme", "Token " + w.Alice},
 		{"no scheme", w.Alice},
 		{"two tokens", "Bearer " + w.Alice + " " + w.Alice},
@@ -120,7 +130,7 @@ func TestAuthentication(t *testing.T) {
 			}
 			r := w.do(t, "GET", "/workspaces", "", h, "")
 			r.wantStatus(t, http.StatusUnauthorized)
-			if got := r.Header.Get("WWW-Authenticate"); got != `Bearer realm="plumb"` {
+			if got := r.Header.Get("WWW-Authenticate"); got != `Bearer realm="plumb", Basic realm="plumb"` {
 				t.Errorf("WWW-Authenticate %q", got)
 			}
 			for _, name := range rateLimitHeaders {
@@ -130,6 +140,28 @@ func TestAuthentication(t *testing.T) {
 			}
 		})
 	}
+	t.Run("basic: the token as user name, empty password", func(t *testing.T) {
+		basic := base64.StdEncoding.EncodeToString([]byte(w.Alice + ":"))
+		for _, h := range []string{"Basic " + basic, "basic " + basic, "BASIC " + basic} {
+			r := w.do(t, "GET", "/workspaces", "", hdr("Authorization", h), "")
+			r.wantStatus(t, http.StatusOK)
+			if r.Header.Get("x-ratelimit-limit") == "" {
+				t.Errorf("%s: no rate-limit headers", h)
+			}
+		}
+		// Same user, same token: the Bearer and Basic answers are equal.
+		a := w.do(t, "GET", "/workspaces", "", hdr("Authorization", "Basic "+basic), "").wantStatus(t, http.StatusOK)
+		b := w.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
+		if string(a.Body) != string(b.Body) {
+			t.Errorf("Basic answer %s differs from Bearer answer %s", a.Body, b.Body)
+		}
+		// A revoked token fails at once with Basic too.
+		tok, secret := w.tokenFor(t, "alice")
+		sb := "Basic " + base64.StdEncoding.EncodeToString([]byte(secret+":"))
+		w.do(t, "GET", "/workspaces", "", hdr("Authorization", sb), "").wantStatus(t, http.StatusOK)
+		w.revoke(t, tok.ID)
+		w.do(t, "GET", "/workspaces", "", hdr("Authorization", sb), "").wantError(t, http.StatusUnauthorized, "revoked")
+	})
 	t.Run("scheme is case-insensitive", func(t *testing.T) {
 		w.do(t, "GET", "/workspaces", "", hdr("Authorization", "bearer "+w.Alice), "").wantStatus(t, http.StatusOK)
 		w.do(t, "GET", "/workspaces", "", hdr("Authorization", "BEARER "+w.Alice), "").wantStatus(t, http.StatusOK)

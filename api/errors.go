@@ -92,7 +92,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	switch status {
 	case http.StatusUnauthorized:
-		h.Set("WWW-Authenticate", `Bearer realm="plumb"`)
+		h.Set("WWW-Authenticate", `Bearer realm="plumb", Basic realm="plumb"`)
 	}
 	w.WriteHeader(status)
 	// Details quote what the client sent; < > & are written as they are

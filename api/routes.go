@@ -22,6 +22,15 @@ func (s *Server) routes() {
 
 	rt.add("GET", "/workspaces", allFormats, s.handleListWorkspaces)
 
+	// The original service's surface beyond the specification (docs/api.md).
+	rt.add("GET", "/user", jsonOnly, s.handleGetUser)
+	rt.add("GET", "/workspaces/{owner}", jsonOnly, s.handleGetWorkspace)
+	rt.add("GET", "/gh/{owner}/projects", allFormats, s.handleListProjects)
+	rt.add("GET", project, jsonOnly, s.handleGetProject)
+	rt.add("GET", project+"/metrics", jsonOnly, s.handleProjectMetrics)
+	rt.add("GET", project+"/metrics/series", allFormats, s.handleProjectSeries)
+	rt.add("GET", project+"/issues/counts", jsonOnly, s.handleIssueCounts)
+
 	rt.add("POST", "/gh/{owner}/applications", jsonOnly, s.handleCreateApplication)
 	rt.add("GET", "/gh/{owner}/applications", allFormats, s.handleListApplications)
 	rt.add("GET", "/gh/{owner}/applications/{application}", jsonOnly, s.handleGetApplication)

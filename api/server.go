@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -352,18 +353,40 @@ func (s *Server) clientAddr(r *http.Request) string {
 	return host
 }
 
-// bearerSecret reads the token of an "Authorization: Bearer <token>" header.
+// bearerSecret reads the token of an "Authorization: Bearer <token>" header,
+// or of HTTP Basic authentication with the token as the user name and an
+// empty password ("curl -u <token>:"), as the original service accepts.
 func bearerSecret(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "This endpoint needs an API token: send the header \"Authorization: Bearer <token>\".")
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "This endpoint needs an API token: send the header \"Authorization: Bearer <token>\", or use HTTP Basic authentication with the token as the user name and an empty password.")
 	}
 	scheme, secret, ok := strings.Cut(strings.TrimSpace(h), " ")
 	secret = strings.TrimSpace(secret)
+	if ok && strings.EqualFold(scheme, "Basic") {
+		return basicSecret(secret)
+	}
 	if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" || strings.ContainsAny(secret, " \t") {
-		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: expected \"Bearer <token>\".")
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: expected \"Bearer <token>\" or \"Basic <base64 of token:>\".")
 	}
 	return secret, nil
+}
+
+// basicSecret reads the token from the credentials of HTTP Basic
+// authentication: base64 of "<token>:", the password empty.
+func basicSecret(cred string) (string, error) {
+	raw, err := base64.StdEncoding.DecodeString(cred)
+	if err != nil {
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: Basic credentials must be the base64 encoding of \"<token>:\".")
+	}
+	user, pass, ok := strings.Cut(string(raw), ":")
+	switch {
+	case !ok || user == "" || strings.ContainsAny(user, " \t"):
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "The Authorization header is malformed: Basic credentials must be the base64 encoding of \"<token>:\", the API token as the user name.")
+	case pass != "":
+		return "", plumb.Errorf(plumb.EUNAUTHORIZED, "HTTP Basic authentication takes the API token as the user name and an empty password (curl -u <token>:); no password is accepted.")
+	}
+	return user, nil
 }
 
 // authenticateIngest accepts, on the ingestion endpoints, a user token or a

@@ -18,10 +18,13 @@ import (
 	"time"
 )
 
-// Format and Version identify the document.
+// Format and Version identify the document. Version 2 added the users'
+// email, avatarUrl, providerUrl and updatedAt; version 1 documents still
+// read (those fields empty, updatedAt the createdAt).
 const (
-	Format  = "plumb-dataset"
-	Version = 1
+	Format     = "plumb-dataset"
+	Version    = 2
+	MinVersion = 1
 )
 
 // Document is a whole dataset. Lists are in a canonical order on export, so
@@ -46,10 +49,14 @@ type Document struct {
 
 // User is a person.
 type User struct {
-	ID        string    `json:"id"`
-	Login     string    `json:"login"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID          string    `json:"id"`
+	Login       string    `json:"login"`
+	Name        string    `json:"name"`
+	Email       string    `json:"email"`
+	AvatarURL   string    `json:"avatarUrl"`
+	ProviderURL string    `json:"providerUrl"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"` // version 2; zero in version 1: createdAt
 }
 
 // Token is an API token. Export carries only Hash. Import takes Hash, or, for
@@ -576,8 +583,8 @@ func Decode(r io.Reader) (*Document, error) {
 	if doc.Format != Format {
 		return nil, fmt.Errorf("format %q is not %q: this is not a Plumb dataset", doc.Format, Format)
 	}
-	if doc.Version != Version {
-		return nil, fmt.Errorf("version %d is not supported; this Plumb reads version %d", doc.Version, Version)
+	if doc.Version < MinVersion || doc.Version > Version {
+		return nil, fmt.Errorf("version %d is not supported; this Plumb reads versions %d to %d", doc.Version, MinVersion, Version)
 	}
 	return &doc, nil
 }
@@ -633,6 +640,10 @@ func Canonical(in *Document) *Document {
 	d.Users = cloneSlice(in.Users)
 	for i := range d.Users {
 		d.Users[i].CreatedAt = utc(d.Users[i].CreatedAt)
+		if d.Users[i].UpdatedAt.IsZero() {
+			d.Users[i].UpdatedAt = d.Users[i].CreatedAt
+		}
+		d.Users[i].UpdatedAt = utc(d.Users[i].UpdatedAt)
 	}
 	sort.SliceStable(d.Users, func(i, j int) bool {
 		return lessTimeID(d.Users[i].CreatedAt, d.Users[i].ID, d.Users[j].CreatedAt, d.Users[j].ID)

@@ -280,7 +280,11 @@ func (g *generator) addUsers(token string) {
 		created := g.now.Add(-time.Duration(u.daysAgo)*day - secs(r, 0, 86399))
 		id := g.newID(created)
 		g.users[u.login] = id
-		g.doc.Users = append(g.doc.Users, dataset.User{ID: id, Login: u.login, Name: u.name, CreatedAt: created})
+		// Profiles as a code host gives them, so GET /user answers as for a
+		// real sign-in: example.com addresses, GitHub avatar and profile URLs.
+		g.doc.Users = append(g.doc.Users, dataset.User{ID: id, Login: u.login, Name: u.name,
+			Email: u.login + "@example.com", AvatarURL: "https://github.com/" + u.login + ".png",
+			ProviderURL: "https://github.com/" + u.login, CreatedAt: created, UpdatedAt: created})
 		if u.login == DemoLogin {
 			at := created.Add(secs(r, 60, 3600))
 			g.doc.Tokens = append(g.doc.Tokens, dataset.Token{

@@ -190,6 +190,9 @@ func (c *checker) checkUsers() {
 		if u.Login == "" || u.Name == "" || logins[strings.ToLower(u.Login)] {
 			c.errorf("user %+v: empty or duplicate", u)
 		}
+		if u.Email != u.Login+"@example.com" || u.ProviderURL != "https://github.com/"+u.Login || u.AvatarURL == "" || !u.UpdatedAt.Equal(u.CreatedAt) {
+			c.errorf("user %s: profile %q %q %q updated %v", u.Login, u.Email, u.AvatarURL, u.ProviderURL, u.UpdatedAt)
+		}
 		logins[strings.ToLower(u.Login)] = true
 	}
 	if len(c.doc.Users) < 4 || len(c.doc.Users) > 5 || c.doc.Users[0].Login != DemoLogin || c.doc.Users[0].Name != DemoName {

@@ -39,7 +39,8 @@ func Document() []byte {
 
 const description = "Code-quality data of source repositories (Projects) grouped by owner (Workspaces): " +
 	"applications, issues, builds, file metrics, coverage, components and their metrics, and the rate limit status.\n\n" +
-	"Every operation but this description needs `Authorization: Bearer <token>`. " +
+	"Every operation but this description needs `Authorization: Bearer <token>` " +
+	"(or HTTP Basic authentication with the token as the user name and an empty password). " +
 	"Responses are JSON; list operations can also answer `application/x-ndjson` or `text/csv`, chosen by the Accept header " +
 	"(no Accept or `*/*` gives JSON). Errors are always JSON: `{\"errors\":[{\"status\",\"title\",\"detail\"}]}`. " +
 	"Responses to a request with a valid token carry the `x-ratelimit-*` headers. " +
@@ -50,8 +51,8 @@ func build() *document {
 	return &document{
 		OpenAPI:  "3.1.0",
 		Info:     info{Title: Title, Version: Version, Description: description},
-		Tags:     tags,
-		Security: []secReq{{"bearerAuth": {}}},
+		Tags:     append(slices.Clone(tags), surfaceTags...),
+		Security: []secReq{{"bearerAuth": {}}, {"basicAuth": {}}},
 		Paths:    paths(),
 		Components: components{
 			Schemas:    schemas(),
@@ -63,6 +64,11 @@ func build() *document {
 				Scheme: "bearer",
 				Description: "An API token generated in the service's web settings: `Authorization: Bearer <token>`. " +
 					"The Ingestion operations also take a project upload token (`plbu_…`), which the other operations refuse.",
+			}).set("basicAuth", &securityScheme{
+				Type:   "http",
+				Scheme: "basic",
+				Description: "The same token as HTTP Basic credentials: the token as the user name and an empty password " +
+					"(`curl -u <token>:`). Any password is refused.",
 			}),
 		},
 	}

@@ -254,12 +254,16 @@ func TestOperations(t *testing.T) {
 	}
 
 	sec, _ := json.Marshal(d["security"])
-	if string(sec) != `[{"bearerAuth":[]}]` {
+	if string(sec) != `[{"bearerAuth":[]},{"basicAuth":[]}]` {
 		t.Errorf("global security = %s", sec)
 	}
 	scheme := obj(t, obj(t, obj(t, d["components"], "components")["securitySchemes"], "securitySchemes")["bearerAuth"], "bearerAuth")
 	if scheme["type"] != "http" || scheme["scheme"] != "bearer" {
 		t.Errorf("bearerAuth = %v", scheme)
+	}
+	basic := obj(t, obj(t, obj(t, d["components"], "components")["securitySchemes"], "securitySchemes")["basicAuth"], "basicAuth")
+	if basic["type"] != "http" || basic["scheme"] != "basic" {
+		t.Errorf("basicAuth = %v", basic)
 	}
 
 	doc := d.op(t, "GET", "/openapi.json")
@@ -445,6 +449,10 @@ func TestSchemaRequiredLists(t *testing.T) {
 		"Error":                "errors",
 		"ErrorObject":          "status title detail",
 		"WorkspaceList":        "data meta",
+		"User":                 "id login name email avatarUrl providerUrl createdAt updatedAt",
+		"Project":              "id key workspaceId workspaceKey defaultBranch providerUrl createdAt updatedAt",
+		"ProjectList":          "data meta",
+		"IssueCounts":          "total byCategory byLevel byStatus byTool",
 		"ApplicationList":      "data meta",
 		"IssueList":            "data meta",
 		"BuildList":            "data meta",
@@ -486,6 +494,8 @@ var multiFormat = map[string]bool{
 	"GET " + project + "/builds":           true,
 	"GET " + project + "/components":       true,
 	"GET " + component + "/metrics/series": true,
+	"GET /gh/{ownerKeyOrId}/projects":      true,
+	"GET " + project + "/metrics/series":   true,
 }
 
 var paginated = map[string]bool{
@@ -494,6 +504,7 @@ var paginated = map[string]bool{
 	"GET " + project + "/issues":             true,
 	"GET " + project + "/builds":             true,
 	"GET " + ingestPrefix + "/upload-tokens": true,
+	"GET /gh/{ownerKeyOrId}/projects":        true,
 }
 
 func TestResponses(t *testing.T) {

@@ -241,7 +241,7 @@ var pathParamPattern = regexp.MustCompile(`\{([^{}]+)\}`)
 // paths builds the paths object from the endpoints table, in table order.
 func paths() *omap[*pathItem] {
 	m := newOmap[*pathItem]()
-	all := append(slices.Clone(endpoints), ingestEndpoints...)
+	all := append(append(slices.Clone(endpoints), surfaceEndpoints...), ingestEndpoints...)
 	for i := range all {
 		ep := &all[i]
 		item, ok := m.get(ep.path)

@@ -74,7 +74,7 @@ func headers() *omap[*header] {
 		Schema:      str(),
 	})
 	m.set("Location", &header{Description: "Address of the created resource.", Required: true, Schema: str().withFormat("uri-reference")})
-	m.set("WWW-Authenticate", &header{Description: `The authentication scheme: Bearer realm="plumb".`, Required: true, Schema: str()})
+	m.set("WWW-Authenticate", &header{Description: `The authentication schemes: Bearer realm="plumb", Basic realm="plumb".`, Required: true, Schema: str()})
 	m.set("Allow", &header{Description: "The methods the path supports.", Required: true, Schema: str()})
 	m.set("Retry-After", &header{Description: "Whole seconds until the rate limit window resets (at least 1).", Required: true, Schema: integer().withMin(1)})
 	m.set("IdempotentReplayed", &header{

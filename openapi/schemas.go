@@ -312,6 +312,7 @@ func schemas() *omap[*schema] {
 		req("errors", arrayOf(ref("ErrorObject")).withMinItems(1)),
 	))
 
+	surfaceSchemas(m)
 	ingestSchemas(m)
 	return m
 }

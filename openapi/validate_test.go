@@ -193,7 +193,7 @@ func TestValidatorAcceptsAndRejects(t *testing.T) {
 		{"rate limit", "GET", "/rate_limit", 200, jsonH, b(J{"resources": J{"core": J{"limit": 5000, "used": 1, "remaining": 4999, "reset": 1772370000}}}), ""},
 		{"openapi.json", "GET", "/openapi.json", 200, http.Header{"Content-Type": {"application/json"}}, string(openapi.Document()), ""},
 		{"404", "GET", build, 404, jsonH, b(errorBody(404)), ""},
-		{"401 without rate limit headers", "GET", "/workspaces", 401, http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {`Bearer realm="plumb"`}}, b(errorBody(401)), ""},
+		{"401 without rate limit headers", "GET", "/workspaces", 401, http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {`Bearer realm="plumb", Basic realm="plumb"`}}, b(errorBody(401)), ""},
 		{"429", "GET", "/workspaces", 429, headers("application/json", "Retry-After", "30"), b(errorBody(429)), ""},
 
 		// Rejected.

@@ -60,16 +60,47 @@ func NewTokenSecret() string {
 
 // CreateUser adds a user.
 func (db *DB) CreateUser(ctx context.Context, login, name string) (plumb.User, error) {
-	u := plumb.User{ID: NewID(), Login: strings.TrimSpace(login), Name: name, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	return db.CreateUserWith(ctx, plumb.User{Login: login, Name: name})
+}
+
+// CreateUserWith adds a user with its profile (email, avatar and provider
+// URLs, each optional).
+func (db *DB) CreateUserWith(ctx context.Context, in plumb.User) (plumb.User, error) {
+	now := db.now().UTC().Truncate(time.Second)
+	u := plumb.User{ID: NewID(), Login: strings.TrimSpace(in.Login), Name: in.Name, CreatedAt: now, UpdatedAt: now}
 	if u.Login == "" {
 		return u, plumb.Errorf(plumb.EINVALID, "a user needs a login")
+	}
+	if err := u.SetProfile(plumb.UserProfile{Email: &in.Email, AvatarURL: &in.AvatarURL, ProviderURL: &in.ProviderURL}); err != nil {
+		return u, err
 	}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := db.findUser(ctx, tx, u.Login); err == nil {
 			return plumb.Errorf(plumb.ECONFLICT, "user %q already exists", u.Login)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, login, name, created_at) VALUES ($1, $2, $3, $4)`,
-			u.ID, u.Login, u.Name, unix(u.CreatedAt))
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(u.UpdatedAt))
+		return err
+	})
+	return u, err
+}
+
+// UpdateUser changes the given fields of a user's profile and sets its
+// updatedAt.
+func (db *DB) UpdateUser(ctx context.Context, loginOrID string, p plumb.UserProfile) (plumb.User, error) {
+	var u plumb.User
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if u, err = db.findUser(ctx, tx, loginOrID); err != nil {
+			return err
+		}
+		if err := u.SetProfile(p); err != nil {
+			return err
+		}
+		u.UpdatedAt = db.now().UTC().Truncate(time.Second)
+		_, err = tx.ExecContext(ctx, `UPDATE users SET name = $1, email = $2, avatar_url = $3, provider_url = $4, updated_at = $5 WHERE id = $6`,
+			u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.UpdatedAt), u.ID)
 		return err
 	})
 	return u, err
@@ -82,14 +113,15 @@ func (db *DB) FindUser(ctx context.Context, loginOrID string) (plumb.User, error
 
 func (db *DB) findUser(ctx context.Context, q querier, loginOrID string) (plumb.User, error) {
 	var u plumb.User
-	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, login, name, created_at FROM users
+	var created, updated int64
+	err := q.QueryRowContext(ctx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at FROM users
 		WHERE id = $1 OR lower(login) = $2 ORDER BY id = $1 DESC LIMIT 1`, loginOrID, foldASCII(loginOrID)).
-		Scan(&u.ID, &u.Login, &u.Name, &created)
+		Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, notFound(fmt.Sprintf("no user %q", loginOrID))
 	}
 	u.CreatedAt = fromUnix(created)
+	u.UpdatedAt = fromUnix(max(updated, created)) // rows written without updated_at
 	return u, err
 }
 
@@ -467,4 +499,26 @@ func (db *DB) IsProjectAdmin(ctx context.Context, userID string, p plumb.Project
 		(SELECT count(*) FROM workspace_members WHERE workspace_id = $1 AND user_id = $2 AND role = 'admin') +
 		(SELECT count(*) FROM project_admins WHERE project_id = $3 AND user_id = $2)`, p.WorkspaceID, userID, p.ID).Scan(&n)
 	return n > 0, err
+}
+
+// EachProject calls fn for each project of a workspace, in key order
+// (case-insensitive), within page (Limit 0: all). Visibility is the
+// caller's: a member of the workspace sees all its projects.
+func (db *DB) EachProject(ctx context.Context, workspaceID string, page plumb.Page, fn func(plumb.Project) error) error {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p
+		WHERE p.workspace_id = $1 ORDER BY lower(p.key), p.id LIMIT `+db.d.limit(page)+` OFFSET $2`, workspaceID, page.Offset)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

@@ -326,14 +326,30 @@ func backfillCoverageTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 // ComponentTotals returns a component's latest totals: its files at the
 // current default-branch snapshot and the latest default-branch coverage.
 func (db *DB) ComponentTotals(ctx context.Context, c plumb.Component) (metric.Totals, error) {
+	return db.latestTotals(ctx, c.ProjectID, c.ID, func(tx *sql.Tx) (metric.Totals, error) {
+		return latestSnapshotTotals(ctx, tx, c.ID)
+	})
+}
+
+// ProjectTotals returns the whole project's latest totals: every file of
+// the current default-branch snapshot and the latest default-branch coverage.
+func (db *DB) ProjectTotals(ctx context.Context, projectID string) (metric.Totals, error) {
+	return db.latestTotals(ctx, projectID, "", func(tx *sql.Tx) (metric.Totals, error) {
+		return latestProjectTotals(ctx, tx, projectID)
+	})
+}
+
+// latestTotals adds to the latest analysis totals the latest coverage
+// totals of a component (componentID ” for the whole project).
+func (db *DB) latestTotals(ctx context.Context, projectID, componentID string, analysis func(tx *sql.Tx) (metric.Totals, error)) (metric.Totals, error) {
 	var t metric.Totals
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if t, err = latestSnapshotTotals(ctx, tx, c.ID); err != nil {
+		if t, err = analysis(tx); err != nil {
 			return err
 		}
 		err = tx.QueryRowContext(ctx, `SELECT covered, missed FROM coverage_totals WHERE project_id = $1 AND component_id = $2
-			ORDER BY at DESC, commit_sha DESC LIMIT 1`, c.ProjectID, c.ID).Scan(&t.Coverage.Covered, &t.Coverage.Missed)
+			ORDER BY at DESC, commit_sha DESC LIMIT 1`, projectID, componentID).Scan(&t.Coverage.Covered, &t.Coverage.Missed)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -342,7 +358,7 @@ func (db *DB) ComponentTotals(ctx context.Context, c plumb.Component) (metric.To
 	return t, err
 }
 
-// TotalsAt is a component's totals at one measurement.
+// TotalsAt is a component's or a project's totals at one measurement.
 type TotalsAt struct {
 	At     time.Time
 	Totals metric.Totals
@@ -352,9 +368,22 @@ type TotalsAt struct {
 // first: analysis totals (from snapshots) and coverage totals (from coverage
 // uploads), each with its time.
 func (db *DB) ComponentHistory(ctx context.Context, c plumb.Component, to time.Time) (analysis, coverage []TotalsAt, err error) {
+	return db.history(ctx, `SELECT at, files, `+fileStatsColumns+` FROM component_snapshot_totals
+		WHERE component_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, c.ID, c.ProjectID, c.ID, to)
+}
+
+// ProjectHistory returns the whole project's measurements up to `to`,
+// oldest first, as ComponentHistory does for a component.
+func (db *DB) ProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
+	return db.history(ctx, `SELECT at, files, `+fileStatsColumns+` FROM project_snapshot_totals
+		WHERE project_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, projectID, projectID, "", to)
+}
+
+// history reads analysis totals with analysisSQL (parameters: key, to) and
+// the coverage totals of componentID (” for the whole project).
+func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componentID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
 	err = db.readTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT at, files, `+fileStatsColumns+` FROM component_snapshot_totals
-			WHERE component_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, c.ID, unix(to))
+		rows, err := tx.QueryContext(ctx, analysisSQL, key, unix(to))
 		if err != nil {
 			return err
 		}
@@ -373,7 +402,7 @@ func (db *DB) ComponentHistory(ctx context.Context, c plumb.Component, to time.T
 			return err
 		}
 		rows, err = tx.QueryContext(ctx, `SELECT at, covered, missed FROM coverage_totals
-			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, c.ProjectID, c.ID, unix(to))
+			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, projectID, componentID, unix(to))
 		if err != nil {
 			return err
 		}

@@ -206,13 +206,14 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*
 // components.
 func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc := &dataset.Document{}
-	err := eachRow(ctx, tx, `SELECT id, login, name, created_at FROM users`, nil, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at FROM users`, nil, func(rows *sql.Rows) error {
 		var u dataset.User
-		var created int64
-		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &created); err != nil {
+		var created, updated int64
+		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated); err != nil {
 			return err
 		}
 		u.CreatedAt = fromUnix(created)
+		u.UpdatedAt = fromUnix(max(updated, created))
 		doc.Users = append(doc.Users, u)
 		return nil
 	})
@@ -582,8 +583,13 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		return err
 	}
 	for _, u := range doc.Users {
-		if err := exec(`INSERT INTO users (id, login, name, created_at) VALUES ($1, $2, $3, $4)`,
-			u.ID, u.Login, u.Name, unix(u.CreatedAt)); err != nil {
+		updated := u.UpdatedAt
+		if updated.IsZero() {
+			updated = u.CreatedAt
+		}
+		if err := exec(`INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(updated)); err != nil {
 			return fmt.Errorf("import user %s: %w", u.ID, err)
 		}
 	}
@@ -864,8 +870,8 @@ func validateDataset(doc *dataset.Document) error {
 	if doc.Format != dataset.Format {
 		p.add("document", "format %q is not %q", doc.Format, dataset.Format)
 	}
-	if doc.Version != dataset.Version {
-		p.add("document", "version %d is not supported; this Plumb reads version %d", doc.Version, dataset.Version)
+	if doc.Version < dataset.MinVersion || doc.Version > dataset.Version {
+		p.add("document", "version %d is not supported; this Plumb reads versions %d to %d", doc.Version, dataset.MinVersion, dataset.Version)
 	}
 
 	users := newIDIndex("users")
@@ -873,6 +879,12 @@ func validateDataset(doc *dataset.Document) error {
 	for i, u := range doc.Users {
 		rec := record("users", i, u.ID)
 		users.add(p, rec, i, u.ID)
+		if err := (&plumb.User{}).SetProfile(plumb.UserProfile{Email: &u.Email, AvatarURL: &u.AvatarURL, ProviderURL: &u.ProviderURL}); err != nil {
+			p.add(rec, "%s", strings.Join(plumb.ErrorDetails(err), "; "))
+		}
+		if !u.UpdatedAt.IsZero() && u.UpdatedAt.Before(u.CreatedAt) {
+			p.add(rec, "updatedAt %s is before createdAt %s", u.UpdatedAt.UTC().Format(time.RFC3339), u.CreatedAt.UTC().Format(time.RFC3339))
+		}
 		if requireText(p, rec, "login", u.Login) {
 			if strings.TrimSpace(u.Login) != u.Login {
 				p.add(rec, "login %q has leading or trailing white space", u.Login)

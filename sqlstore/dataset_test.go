@@ -115,7 +115,8 @@ func richDoc() *dataset.Document {
 	return &dataset.Document{
 		Format: dataset.Format, Version: dataset.Version,
 		Users: []dataset.User{
-			{ID: u(3), Login: "grace", Name: "Grace Hopper", CreatedAt: dT0.Add(day(2))},
+			{ID: u(3), Login: "grace", Name: "Grace Hopper", Email: "grace@example.com", AvatarURL: "https://avatars.example.com/grace.png",
+				ProviderURL: "https://github.com/grace", CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(3))},
 			{ID: u(1), Login: "ada", Name: "Ada Lovelace", CreatedAt: dT0.In(plus2)},
 			{ID: u(4), Login: "Linus", Name: "", CreatedAt: dT0.Add(day(1))},
 			{ID: u(2), Login: "margaret", Name: "Margaret \"Maggie\" Hamilton", CreatedAt: dT0.Add(day(1))},
@@ -579,6 +580,8 @@ var dTables = map[string]dTable{
 		ORDER BY cp.component_id, cp.path_id`},
 	"component_snapshot_totals": {query: `SELECT t.component_id, s.id, t.at, t.files, ` + prefixCols("t.", fileStatsColumns) + `
 		FROM component_snapshot_totals t JOIN snapshots s ON s.seq = t.snapshot_seq ORDER BY t.component_id, t.snapshot_seq`},
+	"project_snapshot_totals": {query: `SELECT t.project_id, s.id, t.at, t.files, ` + prefixCols("t.", fileStatsColumns) + `
+		FROM project_snapshot_totals t JOIN snapshots s ON s.seq = t.snapshot_seq ORDER BY t.project_id, t.snapshot_seq`},
 	"coverage_uploads": {query: `SELECT id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at
 		FROM coverage_uploads ORDER BY seq`, ordered: true},
 	"coverage_files": {query: `SELECT f.project_id, f.commit_sha, f.coverage_tag, p.path, f.hits, f.covered, f.missed
@@ -590,7 +593,7 @@ var dTables = map[string]dTable{
 	"components": {query: `SELECT id, project_id, name, name_fold, description, path_globs, creator_id, created_at, updated_at
 		FROM components ORDER BY id`},
 	"builds":       {query: `SELECT ` + buildColumns + ` FROM builds ORDER BY id`},
-	"users":        {query: `SELECT id, login, name, created_at FROM users ORDER BY id`},
+	"users":        {query: `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at FROM users ORDER BY id`},
 	"tokens":       {query: `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens ORDER BY id`},
 	"workspaces":   {query: `SELECT ` + workspaceColumns + ` FROM workspaces w ORDER BY w.id`},
 	"members":      {query: `SELECT workspace_id, user_id, role FROM workspace_members ORDER BY workspace_id, user_id`},
@@ -890,7 +893,11 @@ func TestImportValidation(t *testing.T) {
 		want   []string // substrings of one detail each
 	}{
 		{"format", func(d *dataset.Document) { d.Format = "other" }, []string{`document: format "other"`}},
-		{"version", func(d *dataset.Document) { d.Version = 2 }, []string{"document: version 2 is not supported"}},
+		{"version", func(d *dataset.Document) { d.Version = 3 }, []string{"document: version 3 is not supported"}},
+		{"version 0", func(d *dataset.Document) { d.Version = 0 }, []string{"document: version 0 is not supported"}},
+		{"user email", func(d *dataset.Document) { d.Users[0].Email = "nope" }, []string{"email \"nope\" is not valid"}},
+		{"user avatar", func(d *dataset.Document) { d.Users[1].AvatarURL = "/a.png" }, []string{"avatar URL \"/a.png\" is not valid"}},
+		{"user updated before created", func(d *dataset.Document) { d.Users[2].UpdatedAt = d.Users[2].CreatedAt.Add(-time.Second) }, []string{"updatedAt 2026"}},
 		{"user id missing", func(d *dataset.Document) { d.Users[0].ID = "" }, []string{"users[0]: id is required",
 			`workspaces[0] (id ` + did(kWorkspace, 2) + `): members[0]: userId "` + did(kUser, 3) + `" is not the id of any of the dataset's users`,
 			`projects[1] (id ` + did(kProject, 1) + `): adminIds[1] "` + did(kUser, 3) + `" is not the id of any of the dataset's users`}},
@@ -1068,7 +1075,7 @@ func TestImportValidationCap(t *testing.T) {
 func dEmpty(t *testing.T, db *DB) {
 	t.Helper()
 	for _, table := range []string{"users", "tokens", "workspaces", "projects", "applications", "builds", "snapshots", "issues",
-		"issue_states", "paths", "file_versions", "coverage_uploads", "coverage_files", "components", "component_snapshot_totals",
+		"issue_states", "paths", "file_versions", "coverage_uploads", "coverage_files", "components", "component_snapshot_totals", "project_snapshot_totals",
 		"upload_tokens", "build_events", "idempotency_keys"} {
 		var n int
 		dCheck(t, db.read.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table).Scan(&n))
@@ -1088,7 +1095,7 @@ func TestImportDecodeErrors(t *testing.T) {
 		{`{"format":"plumb-dataset","version":1,"users":{}}`, "users has a JSON object where []dataset.User belongs"},
 		{`{"format":"plumb-dataset","version":1,"userz":[]}`, `unknown field "userz"`},
 		{`{"format":"other","version":1}`, `format "other" is not "plumb-dataset"`},
-		{`{"format":"plumb-dataset","version":7}`, "version 7 is not supported; this Plumb reads version 1"},
+		{`{"format":"plumb-dataset","version":7}`, "version 7 is not supported; this Plumb reads versions 1 to 2"},
 		{`{"format":"plumb-dataset","version":1} {}`, "data after the end"},
 		{`{"format":"plumb-dataset","version":1,"users":[{"id":"` + did(kUser, 1) + `","login":"a","name":"","createdAt":"yesterday"}]}`, "cannot be read"},
 	} {
@@ -1097,13 +1104,32 @@ func TestImportDecodeErrors(t *testing.T) {
 			t.Errorf("import %.60q: err %v, want EINVALID with %q", c.in, err, c.want)
 		}
 	}
-	// A minimal document imports (every list may be left out).
+	// A minimal document imports (every list may be left out); a version 1
+	// document exports as version 2.
 	dCheck(t, db.Import(ctx, strings.NewReader(`{"format":"plumb-dataset","version":1}`)))
-	want := "{\"format\":\"plumb-dataset\",\"version\":1,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"uploadTokens\":[],\n" +
+	want := "{\"format\":\"plumb-dataset\",\"version\":2,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"uploadTokens\":[],\n" +
 		"\"applications\":[],\n\"builds\":[],\n\"buildEvents\":[],\n\"snapshots\":[],\n\"issueStates\":[],\n\"coverage\":[],\n\"components\":[],\n" +
 		"\"idempotencyKeys\":[]}\n"
 	if got := string(dExport(t, db)); got != want {
 		t.Errorf("empty export:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A version 1 document (users without email, URLs and updatedAt) imports:
+// the profile is empty and updatedAt is createdAt; it exports as version 2.
+func TestImportVersion1Users(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "v1", nil)
+	in := `{"format":"plumb-dataset","version":1,"users":[{"id":"` + did(kUser, 1) + `","login":"ada","name":"Ada","createdAt":"2026-01-02T03:04:05Z"}]}`
+	dCheck(t, db.Import(ctx, strings.NewReader(in)))
+	u, err := db.FindUser(ctx, "ada")
+	dCheck(t, err)
+	if u.Email != "" || u.AvatarURL != "" || u.ProviderURL != "" || !u.UpdatedAt.Equal(u.CreatedAt) {
+		t.Errorf("imported version 1 user: %+v", u)
+	}
+	want := `"users":[` + "\n" + `{"id":"` + did(kUser, 1) + `","login":"ada","name":"Ada","email":"","avatarUrl":"","providerUrl":"","createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}` + "\n]"
+	if got := string(dExport(t, db)); !strings.Contains(got, `"version":2,`) || !strings.Contains(got, want) {
+		t.Errorf("export:\n%s\nwant it to contain %s", got, want)
 	}
 }
 

@@ -37,6 +37,14 @@ func (x *issueIndex) toolNames(filter []string) []string {
 
 func packAttrs(category, level, status uint8) uint8 { return category<<4 | level<<1 | status }
 
+// enumName is the value of a code, or "" for a code of no value.
+func enumName(values []string, code uint8) string {
+	if int(code) < len(values) {
+		return values[code]
+	}
+	return ""
+}
+
 func enumCode(values []string, v string) uint8 {
 	for i, s := range values {
 		if s == v {
@@ -48,6 +56,47 @@ func enumCode(values []string, v string) uint8 {
 
 // page returns the seqs of the issues of one page of the filter's result.
 func (x *issueIndex) page(f plumb.IssueFilter) []int64 {
+	match := x.matcher(f)
+	skip, limit := f.Page.Offset, f.Page.Limit
+	out := make([]int64, 0, limit)
+	for i := range x.seq {
+		if !match(i) {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, x.seq[i])
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// counts counts the issues that pass the filter (its page ignored) by
+// category, level, status and tool (see plumb.NewIssueCounts).
+func (x *issueIndex) counts(f plumb.IssueFilter) plumb.IssueCounts {
+	match := x.matcher(f)
+	c := plumb.NewIssueCounts()
+	for i := range x.seq {
+		if !match(i) {
+			continue
+		}
+		a := x.attrs[i]
+		c.Total++
+		c.ByCategory[enumName(plumb.IssueCategories, a>>4)]++
+		c.ByLevel[enumName(plumb.IssueLevels, a>>1&7)]++
+		c.ByStatus[enumName(plumb.IssueStatuses, a&1)]++
+		c.ByTool[x.names[x.tool[i]]]++
+	}
+	return c
+}
+
+// matcher returns whether the issue at position i passes the filter's
+// category, level, status and tool conditions.
+func (x *issueIndex) matcher(f plumb.IssueFilter) func(i int) bool {
 	mask := func(values, selected []string) uint32 {
 		if len(selected) == 0 {
 			return ^uint32(0)
@@ -74,32 +123,16 @@ func (x *issueIndex) page(f plumb.IssueFilter) []int64 {
 	}
 	var toolOK []bool
 	if len(f.Tools) > 0 {
-		toolOK = make([]bool, len(x.tools)+1)
+		toolOK = make([]bool, len(x.names)+1)
 		for _, t := range f.Tools {
 			for _, n := range x.tools[strings.ToLower(t)] {
 				toolOK[n] = true
 			}
 		}
 	}
-	skip, limit := f.Page.Offset, f.Page.Limit
-	out := make([]int64, 0, limit)
-	for i := range x.seq {
-		if !pass[x.attrs[i]] {
-			continue
-		}
-		if toolOK != nil && !toolOK[x.tool[i]] {
-			continue
-		}
-		if skip > 0 {
-			skip--
-			continue
-		}
-		out = append(out, x.seq[i])
-		if len(out) == limit {
-			break
-		}
+	return func(i int) bool {
+		return pass[x.attrs[i]] && (toolOK == nil || toolOK[x.tool[i]])
 	}
-	return out
 }
 
 func loadIssueIndex(ctx context.Context, tx *sql.Tx, snapshot int64) (*issueIndex, error) {

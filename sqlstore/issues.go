@@ -155,3 +155,24 @@ func fetchIssues(ctx context.Context, tx *sql.Tx, seqs []int64, fn func(plumb.Is
 	}
 	return nil
 }
+
+// IssueCounts counts the project's current issues that pass the filter (its
+// page is ignored) by category, level, status and tool.
+func (db *DB) IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error) {
+	c := plumb.NewIssueCounts()
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var snapshot sql.NullInt64
+		var version int64
+		if err := tx.QueryRowContext(ctx, `SELECT current_snapshot, issues_version FROM projects WHERE id = $1`, projectID).
+			Scan(&snapshot, &version); err != nil || !snapshot.Valid {
+			return err
+		}
+		idx, err := db.issueIndexes.get(ctx, tx, projectID, snapshot.Int64, version)
+		if err != nil {
+			return err
+		}
+		c = idx.counts(f)
+		return nil
+	})
+	return c, err
+}

@@ -470,6 +470,22 @@ func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 			return err
 		}
 	}
+	// The project gets a measurement: its previous totals plus every change.
+	pt, err := latestProjectTotals(ctx, tx, in.ProjectID)
+	if err != nil {
+		return err
+	}
+	for _, c := range changes {
+		if c.old != nil {
+			pt.Sub(*c.old)
+		}
+		if c.new != nil {
+			pt.Add(*c.new)
+		}
+	}
+	if err := insertProjectTotals(ctx, tx, in.ProjectID, seq, at, pt); err != nil {
+		return err
+	}
 	// Every component gets a measurement: its previous totals plus the
 	// changes of its files.
 	comps, err := projectComponentIDs(ctx, tx, in.ProjectID)
@@ -649,18 +665,38 @@ func componentsOfPaths(ctx context.Context, q querier, pathIDs []int64) (map[int
 // latestSnapshotTotals returns a component's totals at its latest
 // measurement (zero when it has none).
 func latestSnapshotTotals(ctx context.Context, q querier, componentID string) (metric.Totals, error) {
+	return latestTotalsRow(ctx, q, "component_snapshot_totals", "component_id", componentID)
+}
+
+func insertSnapshotTotals(ctx context.Context, q querier, componentID string, seq int64, at time.Time, t metric.Totals) error {
+	return insertTotalsRow(ctx, q, "component_snapshot_totals", "component_id", componentID, seq, at, t)
+}
+
+// latestProjectTotals returns the project's analysis totals at its latest
+// measured snapshot (zero when it has none).
+func latestProjectTotals(ctx context.Context, q querier, projectID string) (metric.Totals, error) {
+	return latestTotalsRow(ctx, q, "project_snapshot_totals", "project_id", projectID)
+}
+
+func insertProjectTotals(ctx context.Context, q querier, projectID string, seq int64, at time.Time, t metric.Totals) error {
+	return insertTotalsRow(ctx, q, "project_snapshot_totals", "project_id", projectID, seq, at, t)
+}
+
+// latestTotalsRow reads the latest row of a totals table (component or
+// project) for one key.
+func latestTotalsRow(ctx context.Context, q querier, table, keyCol, key string) (metric.Totals, error) {
 	var t metric.Totals
-	err := q.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM component_snapshot_totals
-		WHERE component_id = $1 ORDER BY snapshot_seq DESC LIMIT 1`, componentID).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
+	err := q.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM `+table+`
+		WHERE `+keyCol+` = $1 ORDER BY snapshot_seq DESC LIMIT 1`, key).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return metric.Totals{}, nil
 	}
 	return t, err
 }
 
-func insertSnapshotTotals(ctx context.Context, q querier, componentID string, seq int64, at time.Time, t metric.Totals) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO component_snapshot_totals (component_id, snapshot_seq, at, files, `+fileStatsColumns+`)
+func insertTotalsRow(ctx context.Context, q querier, table, keyCol, key string, seq int64, at time.Time, t metric.Totals) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO `+table+` (`+keyCol+`, snapshot_seq, at, files, `+fileStatsColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-		append([]any{componentID, seq, unix(at), t.Files}, fileStatsArgs(t.Stats)...)...)
+		append([]any{key, seq, unix(at), t.Files}, fileStatsArgs(t.Stats)...)...)
 	return err
 }

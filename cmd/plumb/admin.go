@@ -8,14 +8,21 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // The administration commands, straight on the database. Each takes the
 // open database and its arguments; cli.go parses the command line.
 
-func userCreate(ctx context.Context, db *sqlstore.DB, login, name string, stdout io.Writer) error {
-	u, err := db.CreateUser(ctx, login, name)
+func userCreate(ctx context.Context, db *sqlstore.DB, login string, p plumb.UserProfile, stdout io.Writer) error {
+	u := plumb.User{Login: login}
+	for dst, src := range map[*string]*string{&u.Name: p.Name, &u.Email: p.Email, &u.AvatarURL: p.AvatarURL, &u.ProviderURL: p.ProviderURL} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	u, err := db.CreateUserWith(ctx, u)
 	if err != nil {
 		return err
 	}

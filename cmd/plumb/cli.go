@@ -163,6 +163,7 @@ func (c *importCmd) Run(e *runEnv) error {
 
 type userCmd struct {
 	Create   userCreateCmd   `cmd:"" help:"Create a user."`
+	Update   userUpdateCmd   `cmd:"" help:"Change a user's name, email, avatar or provider URL."`
 	Password userPasswordCmd `cmd:"" help:"Set a user's web sign-in password."`
 }
 
@@ -170,17 +171,19 @@ type userCreateCmd struct {
 	dbCmd
 	Login string `arg:"" name:"login" help:"The user's login."`
 	Name  string `name:"name" help:"The user's display name."`
+	userProfileFlags
 }
 
 func (userCreateCmd) Help() string {
 	return `Examples:
 
-    plumb user create alice --name "Alice Example"`
+    plumb user create alice --name "Alice Example"
+    plumb user create bea --email bea@example.com --provider-url https://github.com/bea`
 }
 
 func (c *userCreateCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return userCreate(ctx, db, c.Login, c.Name, e.stdout)
+		return userCreate(ctx, db, c.Login, c.profile(&c.Name), e.stdout)
 	})
 }
 
