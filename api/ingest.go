@@ -559,14 +559,12 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 }
 
 // analysisUpload is the body of an analysis upload (docs/ingest.md).
+// (analysisReader reads it; this holds its scalar members.)
 type analysisUpload struct {
-	CommitSHA  string            `json:"commitSha"`
-	Branch     string            `json:"branch"`
-	AnalyzedAt string            `json:"analyzedAt"`
-	FullTree   *bool             `json:"fullTree"`
-	Files      []analysisFile    `json:"files"`
-	Removed    []string          `json:"removed"`
-	SARIF      []json.RawMessage `json:"sarif"`
+	CommitSHA  string
+	Branch     string
+	AnalyzedAt string
+	FullTree   *bool
 }
 
 type analysisFile struct {
@@ -596,24 +594,16 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 			return 0, nil, err
 		}
 		defer body.Close()
-		var up analysisUpload
-		dec := json.NewDecoder(&utf8Reader{r: body})
+		ur := &utf8Reader{r: body}
+		dec := json.NewDecoder(ur)
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&up); err != nil {
-			if body.exceeded {
-				return 0, nil, tooLarge(body.limit)
-			}
-			var ue *errNotUTF8
-			if errors.As(err, &ue) {
-				return 0, nil, plumb.Errorf(plumb.EINVALID, "%s", ue.Error())
-			}
-			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis is not valid JSON of the documented shape: %v.", err)
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			return 0, nil, plumb.Errorf(plumb.EINVALID, "The analysis must hold exactly one JSON object; more data follows it.")
-		}
 		q := &query{}
-		if len(up.Files) == 0 && (up.FullTree == nil || *up.FullTree) {
+		a := &analysisReader{dec: dec, q: q, opt: opt, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}
+		if err := a.read(); err != nil {
+			return 0, nil, analysisFailure(body, ur, err)
+		}
+		up := a.head
+		if a.nFiles == 0 && (up.FullTree == nil || *up.FullTree) {
 			q.fail("Field files is empty while fullTree is true, which would remove every file; send the files, or \"fullTree\": false to report issues only.")
 		}
 		if strings.TrimSpace(up.CommitSHA) == "" {
@@ -629,35 +619,11 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 				q.fail("%s", textProblem("Field "+name, v))
 			}
 		}
-		mapOpt := coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}
-		files := make([]plumb.FileFigures, 0, len(up.Files))
-		for i, f := range up.Files {
-			p, ok := analysisPath(q, fmt.Sprintf("files[%d].path", i), f.Path, mapOpt)
-			if ok {
-				files = append(files, plumb.FileFigures{Path: p, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
-			}
-		}
-		removed := make([]string, 0, len(up.Removed))
-		for i, f := range up.Removed {
-			if p, ok := analysisPath(q, fmt.Sprintf("removed[%d]", i), f, mapOpt); ok {
-				removed = append(removed, p)
-			}
-		}
 		if err := q.err(); err != nil {
 			return 0, nil, err
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
-			AnalyzedAt: at, Removed: removed, FullTree: up.FullTree == nil || *up.FullTree, Files: files}
-		for i, doc := range up.SARIF {
-			issues, err := sarif.Parse(bytes.NewReader(doc), opt)
-			if err != nil {
-				return 0, nil, plumb.Errorf(plumb.EINVALID, "sarif[%d]: %v", i, err)
-			}
-			if err := checkIssuesText(fmt.Sprintf("sarif[%d]: ", i), issues); err != nil {
-				return 0, nil, err
-			}
-			in.Issues = append(in.Issues, issues...)
-		}
+			AnalyzedAt: at, Removed: a.removed, FullTree: up.FullTree == nil || *up.FullTree, Files: a.files, Issues: a.issues}
 		snap, err := s.store.AddSnapshot(r.Context(), in)
 		if err != nil {
 			return 0, nil, err
