@@ -49,14 +49,15 @@ type Document struct {
 
 // User is a person.
 type User struct {
-	ID          string    `json:"id"`
-	Login       string    `json:"login"`
-	Name        string    `json:"name"`
-	Email       string    `json:"email"`
-	AvatarURL   string    `json:"avatarUrl"`
-	ProviderURL string    `json:"providerUrl"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"` // version 2; zero in version 1: createdAt
+	ID          string     `json:"id"`
+	Login       string     `json:"login"`
+	Name        string     `json:"name"`
+	Email       string     `json:"email"`
+	AvatarURL   string     `json:"avatarUrl"`
+	ProviderURL string     `json:"providerUrl"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`            // version 2; zero in version 1: createdAt
+	DisabledAt  *time.Time `json:"disabledAt,omitempty"` // plumb user disable
 }
 
 // Token is an API token. Export carries only Hash. Import takes Hash, or, for
@@ -644,6 +645,7 @@ func Canonical(in *Document) *Document {
 			d.Users[i].UpdatedAt = d.Users[i].CreatedAt
 		}
 		d.Users[i].UpdatedAt = utc(d.Users[i].UpdatedAt)
+		d.Users[i].DisabledAt = utcPtr(d.Users[i].DisabledAt)
 	}
 	sort.SliceStable(d.Users, func(i, j int) bool {
 		return lessTimeID(d.Users[i].CreatedAt, d.Users[i].ID, d.Users[j].CreatedAt, d.Users[j].ID)

@@ -205,11 +205,11 @@ func (db *DB) RevokeToken(ctx context.Context, id string) error {
 func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plumb.Token, error) {
 	var u plumb.User
 	row := db.read.QueryRowContext(ctx, `SELECT t.id, t.user_id, t.name, t.hash, t.created_at, t.last_used_at, t.revoked_at,
-		u.login, u.name FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1`, HashToken(secret))
+		u.login, u.name, u.disabled_at FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1`, HashToken(secret))
 	var tok plumb.Token
 	var created int64
-	var used, revoked sql.NullInt64
-	err := row.Scan(&tok.ID, &tok.UserID, &tok.Name, &tok.Hash, &created, &used, &revoked, &u.Login, &u.Name)
+	var used, revoked, disabled sql.NullInt64
+	err := row.Scan(&tok.ID, &tok.UserID, &tok.Name, &tok.Hash, &created, &used, &revoked, &u.Login, &u.Name, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is not valid.")
 	} else if err != nil {
@@ -217,6 +217,9 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plum
 	}
 	if revoked.Valid {
 		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token has been revoked.")
+	}
+	if disabled.Valid {
+		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token's user is disabled.")
 	}
 	tok.CreatedAt = fromUnix(created)
 	tok.LastUsedAt = fromNullUnix(used)

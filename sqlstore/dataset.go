@@ -206,14 +206,16 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*
 // components.
 func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc := &dataset.Document{}
-	err := eachRow(ctx, tx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at FROM users`, nil, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at FROM users`, nil, func(rows *sql.Rows) error {
 		var u dataset.User
 		var created, updated int64
-		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated); err != nil {
+		var disabled sql.NullInt64
+		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated, &disabled); err != nil {
 			return err
 		}
 		u.CreatedAt = fromUnix(created)
 		u.UpdatedAt = fromUnix(max(updated, created))
+		u.DisabledAt = fromNullUnix(disabled)
 		doc.Users = append(doc.Users, u)
 		return nil
 	})
@@ -587,9 +589,9 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		if updated.IsZero() {
 			updated = u.CreatedAt
 		}
-		if err := exec(`INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(updated)); err != nil {
+		if err := exec(`INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(updated), nullUnix(u.DisabledAt)); err != nil {
 			return fmt.Errorf("import user %s: %w", u.ID, err)
 		}
 	}

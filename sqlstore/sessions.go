@@ -189,6 +189,11 @@ func (db *DB) CreateSession(ctx context.Context, userID, hash, method, userAgent
 	}
 	s := Session{ID: NewID(), UserID: userID, Method: method, UserAgent: userAgent, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(ttl)}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if disabled, err := userDisabled(ctx, tx, userID); err != nil {
+			return err
+		} else if disabled {
+			return plumb.Errorf(plumb.EUNAUTHORIZED, "the user is disabled")
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, user_id, hash, method, user_agent, created_at, last_seen_at, expires_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, s.ID, s.UserID, hash, s.Method, s.UserAgent, unix(now), unix(now), unix(s.ExpiresAt))
 		return err
@@ -213,6 +218,11 @@ func (db *DB) SessionUser(ctx context.Context, hash string) (plumb.User, Session
 	now := db.now()
 	if !s.Active(now) {
 		return u, s, plumb.Errorf(plumb.EUNAUTHORIZED, "the session has ended")
+	}
+	if disabled, err := userDisabled(ctx, db.read, s.UserID); err != nil {
+		return u, s, err
+	} else if disabled {
+		return u, s, plumb.Errorf(plumb.EUNAUTHORIZED, "the user is disabled")
 	}
 	u.ID, u.CreatedAt = s.UserID, fromUnix(created)
 	if now.Sub(s.LastSeenAt) > time.Minute {

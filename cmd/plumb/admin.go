@@ -164,6 +164,135 @@ func applicationAddProject(ctx context.Context, db *sqlstore.DB, workspace, appl
 	return nil
 }
 
+// ---- the operator's listings and removals ----
+
+func userList(ctx context.Context, db *sqlstore.DB, stdout io.Writer) error {
+	users, err := db.ListUsers(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LOGIN\tNAME\tEMAIL\tTOKENS\tWORKSPACES\tCREATED\tDISABLED\tID")
+	for _, u := range users {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", u.Login, dash(u.Name), dash(u.Email), u.Tokens, u.Workspaces, when(&u.CreatedAt), when(u.DisabledAt), u.ID)
+	}
+	return tw.Flush()
+}
+
+func userDisable(ctx context.Context, db *sqlstore.DB, login string, disable bool, stdout io.Writer) error {
+	u, err := db.SetUserDisabled(ctx, login, disable)
+	if err != nil {
+		return err
+	}
+	if disable {
+		fmt.Fprintf(stdout, "disabled user %s (%s): their API tokens and web sessions are refused until 'plumb user enable %s'\n", u.Login, u.ID, u.Login)
+	} else {
+		fmt.Fprintf(stdout, "enabled user %s (%s)\n", u.Login, u.ID)
+	}
+	return nil
+}
+
+// confirmError refuses a destructive command without --yes, saying what it
+// would remove.
+func confirmError(what string) error {
+	return usageError{what + "; nothing was deleted: pass --yes to delete"}
+}
+
+func userDelete(ctx context.Context, db *sqlstore.DB, login string, yes bool, stdout io.Writer) error {
+	d, err := db.DeleteUser(ctx, login, !yes)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("user %s (%s) with %d token(s), %d membership(s), %d project admin role(s), %d session(s)", d.User.Login, d.User.ID, d.Tokens, d.Memberships, d.Admins, d.Sessions)
+	if !yes {
+		return confirmError("this deletes " + what)
+	}
+	fmt.Fprintf(stdout, "deleted %s\n", what)
+	return nil
+}
+
+func workspaceList(ctx context.Context, db *sqlstore.DB, stdout io.Writer) error {
+	rows, err := db.ListWorkspaces(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tMEMBERS\tPROJECTS\tAPPLICATIONS\tCREATED\tID")
+	for _, w := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", w.Key, w.Members, w.Projects, onOffText(w.ApplicationsEnabled), when(&w.CreatedAt), w.ID)
+	}
+	return tw.Flush()
+}
+
+func workspaceDelete(ctx context.Context, db *sqlstore.DB, key string, yes bool, stdout io.Writer) error {
+	w, d, err := db.DeleteWorkspace(ctx, key, !yes)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("workspace %s (%s), its members and applications, and %s", w.Key, w.ID, d)
+	if !yes {
+		return confirmError("this deletes " + what)
+	}
+	fmt.Fprintf(stdout, "deleted %s\n", what)
+	return nil
+}
+
+func memberList(ctx context.Context, db *sqlstore.DB, workspace string, stdout io.Writer) error {
+	rows, err := db.ListMembers(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LOGIN\tNAME\tROLE\tID")
+	for _, m := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.Login, dash(m.Name), m.Role, m.ID)
+	}
+	return tw.Flush()
+}
+
+func projectList(ctx context.Context, db *sqlstore.DB, workspace string, stdout io.Writer) error {
+	rows, err := db.ListProjects(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECT\tDEFAULT BRANCH\tCOMPONENTS\tSNAPSHOTS\tBUILDS\tCREATED\tID")
+	for _, p := range rows {
+		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%d\t%d\t%s\t%s\n", p.Workspace, p.Key, p.DefaultBranch, onOffText(p.ComponentsEnabled), p.Snapshots, p.Builds, when(&p.CreatedAt), p.ID)
+	}
+	return tw.Flush()
+}
+
+func projectDelete(ctx context.Context, db *sqlstore.DB, ref string, yes bool, stdout io.Writer) error {
+	d, err := db.DeleteProject(ctx, ref, !yes)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("project %s: %s", ref, d)
+	if !yes {
+		return confirmError("this deletes " + what)
+	}
+	fmt.Fprintf(stdout, "deleted %s\n", what)
+	return nil
+}
+
+func projectRename(ctx context.Context, db *sqlstore.DB, ref, newKey string, stdout io.Writer) error {
+	p, err := db.RenameProject(ctx, ref, newKey)
+	if err != nil {
+		return err
+	}
+	ws, _, _ := strings.Cut(ref, "/")
+	fmt.Fprintf(stdout, "renamed project %s to %s/%s (%s); its data stays, URLs with the old key answer 404\n", ref, ws, p.Key, p.ID)
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 // tokenRow is one line of a token listing (user or upload tokens); secrets
 // are never listed. CreatedBy is set for upload tokens only.
 type tokenRow struct {

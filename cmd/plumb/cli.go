@@ -20,11 +20,11 @@ type cli struct {
 	Export  exportCmd  `cmd:"" group:"Server" help:"Write the whole dataset as JSON (stdout by default)."`
 	Import  importCmd  `cmd:"" group:"Server" help:"Load a dataset into an empty database ('-' reads stdin)."`
 
-	User        userCmd        `cmd:"" group:"Administration (on the database)" help:"Create users and set their passwords."`
+	User        userCmd        `cmd:"" group:"Administration (on the database)" help:"Create, list, disable and delete users; set their passwords."`
 	Token       tokenCmd       `cmd:"" group:"Administration (on the database)" help:"Create, list and revoke users' API tokens."`
-	Workspace   workspaceCmd   `cmd:"" group:"Administration (on the database)" help:"Create workspaces, turn Applications on or off."`
-	Member      memberCmd      `cmd:"" group:"Administration (on the database)" help:"Add and remove workspace members."`
-	Project     projectCmd     `cmd:"" group:"Administration (on the database)" help:"Create projects, set their admins, components and upload tokens."`
+	Workspace   workspaceCmd   `cmd:"" group:"Administration (on the database)" help:"Create, list and delete workspaces; turn Applications on or off."`
+	Member      memberCmd      `cmd:"" group:"Administration (on the database)" help:"Add, remove and list workspace members."`
+	Project     projectCmd     `cmd:"" group:"Administration (on the database)" help:"Create, list, rename and delete projects; set their admins, components and upload tokens."`
 	Application applicationCmd `cmd:"" group:"Administration (on the database)" help:"Add projects to applications."`
 
 	Analyze     analyzeCmd     `cmd:"" group:"CI (to a running server)" help:"Measure a checkout (lines, complexity, duplication, issues) and upload it as an analysis."`
@@ -165,6 +165,77 @@ type userCmd struct {
 	Create   userCreateCmd   `cmd:"" help:"Create a user."`
 	Update   userUpdateCmd   `cmd:"" help:"Change a user's name, email, avatar or provider URL."`
 	Password userPasswordCmd `cmd:"" help:"Set a user's web sign-in password."`
+	List     userListCmd     `cmd:"" help:"List the users."`
+	Disable  userDisableCmd  `cmd:"" help:"Disable a user: their API tokens and web sessions are refused."`
+	Enable   userEnableCmd   `cmd:"" help:"Enable a disabled user again."`
+	Delete   userDeleteCmd   `cmd:"" help:"Delete a user with their tokens, memberships and sessions (--yes)."`
+}
+
+type userListCmd struct{ dbCmd }
+
+func (userListCmd) Help() string {
+	return `Examples:
+
+    plumb user list`
+}
+
+func (c *userListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userList(ctx, db, e.stdout) })
+}
+
+type userDisableCmd struct {
+	dbCmd
+	Login string `arg:"" name:"login" help:"The user's login or id."`
+}
+
+func (userDisableCmd) Help() string {
+	return `Reversible: nothing is deleted, and 'plumb user enable' undoes it.
+
+Examples:
+
+    plumb user disable mallory`
+}
+
+func (c *userDisableCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userDisable(ctx, db, c.Login, true, e.stdout) })
+}
+
+type userEnableCmd struct {
+	dbCmd
+	Login string `arg:"" name:"login" help:"The user's login or id."`
+}
+
+func (userEnableCmd) Help() string {
+	return `Examples:
+
+    plumb user enable mallory`
+}
+
+func (c *userEnableCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return userDisable(ctx, db, c.Login, false, e.stdout)
+	})
+}
+
+type userDeleteCmd struct {
+	dbCmd
+	Login string `arg:"" name:"login" help:"The user's login or id."`
+	Yes   bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+}
+
+func (userDeleteCmd) Help() string {
+	return `Removes the user, their API tokens, workspace memberships, project admin roles,
+sign-in identities and sessions, in one transaction. Without --yes it only says
+what it would delete (exit status 2).
+
+Examples:
+
+    plumb user delete mallory          # what would go
+    plumb user delete mallory --yes`
+}
+
+func (c *userDeleteCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userDelete(ctx, db, c.Login, c.Yes, e.stdout) })
 }
 
 type userCreateCmd struct {
@@ -267,6 +338,43 @@ func (c *tokenRevokeCmd) Run(e *runEnv) error {
 type workspaceCmd struct {
 	Create       workspaceCreateCmd       `cmd:"" help:"Create a workspace."`
 	Applications workspaceApplicationsCmd `cmd:"" help:"Turn Applications on or off for a workspace."`
+	List         workspaceListCmd         `cmd:"" help:"List the workspaces."`
+	Delete       workspaceDeleteCmd       `cmd:"" help:"Delete a workspace with all of its projects and their data (--yes)."`
+}
+
+type workspaceListCmd struct{ dbCmd }
+
+func (workspaceListCmd) Help() string {
+	return `Examples:
+
+    plumb workspace list`
+}
+
+func (c *workspaceListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return workspaceList(ctx, db, e.stdout) })
+}
+
+type workspaceDeleteCmd struct {
+	dbCmd
+	Key string `arg:"" name:"key" help:"The workspace's key."`
+	Yes bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+}
+
+func (workspaceDeleteCmd) Help() string {
+	return `Removes the workspace, its members and applications, and every project with all
+of its data, in one transaction. Without --yes it only says what it would delete
+(exit status 2).
+
+Examples:
+
+    plumb workspace delete old-org
+    plumb workspace delete old-org --yes`
+}
+
+func (c *workspaceDeleteCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return workspaceDelete(ctx, db, c.Key, c.Yes, e.stdout)
+	})
 }
 
 type workspaceCreateCmd struct {
@@ -310,6 +418,22 @@ func (c *workspaceApplicationsCmd) Run(e *runEnv) error {
 type memberCmd struct {
 	Add    memberAddCmd    `cmd:"" help:"Add a user to a workspace (or change their role)."`
 	Remove memberRemoveCmd `cmd:"" help:"Remove a user from a workspace."`
+	List   memberListCmd   `cmd:"" help:"List a workspace's members and their roles."`
+}
+
+type memberListCmd struct {
+	dbCmd
+	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
+}
+
+func (memberListCmd) Help() string {
+	return `Examples:
+
+    plumb member list my-org`
+}
+
+func (c *memberListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return memberList(ctx, db, c.Workspace, e.stdout) })
 }
 
 type memberAddCmd struct {
@@ -354,6 +478,69 @@ type projectCmd struct {
 	Components  projectComponentsCmd  `cmd:"" help:"Turn Components on or off for a project."`
 	Admin       projectAdminCmd       `cmd:"" help:"Make a user admin of a project."`
 	UploadToken projectUploadTokenCmd `cmd:"" name:"upload-token" help:"The operator's commands for a project's CI upload tokens."`
+	List        projectListCmd        `cmd:"" help:"List the projects (of one workspace, or all)."`
+	Rename      projectRenameCmd      `cmd:"" help:"Give a project a new key; its data stays."`
+	Delete      projectDeleteCmd      `cmd:"" help:"Delete a project and all of its data (--yes)."`
+}
+
+type projectListCmd struct {
+	dbCmd
+	Workspace string `arg:"" optional:"" name:"workspace" help:"Only this workspace's projects."`
+}
+
+func (projectListCmd) Help() string {
+	return `Examples:
+
+    plumb project list
+    plumb project list my-org`
+}
+
+func (c *projectListCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return projectList(ctx, db, c.Workspace, e.stdout) })
+}
+
+type projectRenameCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	NewKey  string `arg:"" name:"new-key" help:"The project's new key (in the same workspace)."`
+}
+
+func (projectRenameCmd) Help() string {
+	return `URLs with the old key answer 404 from then on; CI jobs need the new
+PLUMB_PROJECT.
+
+Examples:
+
+    plumb project rename my-org/my-repo my-service`
+}
+
+func (c *projectRenameCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectRename(ctx, db, c.Project, c.NewKey, e.stdout)
+	})
+}
+
+type projectDeleteCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	Yes     bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+}
+
+func (projectDeleteCmd) Help() string {
+	return `Removes the project with its snapshots, issues, builds, coverage, components,
+upload tokens and application links, in one transaction. Without --yes it only
+says what it would delete (exit status 2).
+
+Examples:
+
+    plumb project delete my-org/old-repo
+    plumb project delete my-org/old-repo --yes`
+}
+
+func (c *projectDeleteCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectDelete(ctx, db, c.Project, c.Yes, e.stdout)
+	})
 }
 
 type projectCreateCmd struct {
