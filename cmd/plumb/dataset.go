@@ -107,6 +107,12 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 			return fmt.Errorf("demo: remove the previous demo database: %w", err)
 		}
 	}
+	// Say at once when the address is taken, before building the dataset.
+	ln, err := listen(cfg.Addr)
+	if err != nil {
+		return err
+	}
+	ln.Close()
 	cfg.Database = "sqlite:" + path
 	log := newLogger(stderr, cfg.LogLevel)
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
@@ -114,12 +120,17 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 		return err
 	}
 	defer db.Close()
+	// What is happening, as it happens: building and loading take a few
+	// seconds, the first time after a long "go run" build.
+	started := time.Now()
+	fmt.Fprintf(stderr, "plumb demo: building the demo dataset (a year of analyses, coverage and builds)…\n")
 	token := sqlstore.NewTokenSecret()
 	doc := demo.Generate(time.Now(), token)
-	started := time.Now()
+	fmt.Fprintf(stderr, "plumb demo: loading %s into %s…\n", doc.Summary(), path)
 	if err := db.ImportDocument(ctx, &doc); err != nil {
 		return fmt.Errorf("demo: load the demo dataset: %w", err)
 	}
+	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), cfg.Addr)
 	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
 	return serve(ctx, cfg, db, log, func(addr string) {
 		fmt.Fprint(stdout, demoBanner(&doc, token, localURL(addr), path))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -87,6 +88,13 @@ func parseCurls(t *testing.T, out string) []curlCommand {
 // startDemo runs `plumb demo` on a free port and waits for its banner.
 func startDemo(t *testing.T, data string) (banner string, stop func() error) {
 	t.Helper()
+	banner, stop, _ = startDemoWithStderr(t, data)
+	return banner, stop
+}
+
+// startDemoWithStderr is startDemo that also returns the demo's stderr so far.
+func startDemoWithStderr(t *testing.T, data string) (banner string, stop func() error, stderrText func() string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr := &syncBuffer{}, &syncBuffer{}
 	errc := make(chan error, 1)
@@ -117,7 +125,7 @@ func startDemo(t *testing.T, data string) (banner string, stop func() error) {
 			}
 		})
 		return stopErr
-	}
+	}, stderr.String
 }
 
 // do runs one parsed curl command with net/http.
@@ -322,5 +330,39 @@ func TestExportImportThroughRun(t *testing.T) {
 	}
 	if _, err := runOut(t, nil, "export", "--out", filepath.Join(dir, "no", "such", "dir", "x.json"), "--database", dst); err == nil {
 		t.Errorf("export into a missing folder succeeded")
+	}
+}
+
+// The demo says what it does while it builds the dataset, and an address in
+// use names --addr (before any work is done).
+func TestDemoProgressAndAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, cmd := range []string{"demo", "serve"} {
+		var stderr bytes.Buffer
+		args := []string{cmd, "--addr", ln.Addr().String(), "--log-level", "warn"}
+		if cmd == "demo" {
+			args = append(args, "--data", t.TempDir())
+		} else {
+			args = append(args, "--database", "sqlite:"+filepath.Join(t.TempDir(), "p.db"))
+		}
+		err := run(context.Background(), args, noEnv, strings.NewReader(""), io.Discard, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "already in use") || !strings.Contains(err.Error(), "--addr") {
+			t.Errorf("%s on a taken address: %v", cmd, err)
+		}
+		if strings.Contains(stderr.String(), "building") {
+			t.Errorf("%s built the dataset before finding the address taken: %s", cmd, stderr.String())
+		}
+	}
+
+	_, stop, stderr := startDemoWithStderr(t, t.TempDir())
+	defer stop()
+	for _, want := range []string{"plumb demo: building the demo dataset", "plumb demo: loading ", "snapshots", "plumb demo: dataset ready in "} {
+		if !strings.Contains(stderr(), want) {
+			t.Errorf("demo progress lacks %q:\n%s", want, stderr())
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -41,9 +42,9 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := listen(cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		return err
 	}
 	srv := api.NewHTTPServer(site, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	ln = api.WrapListener(ln)
@@ -69,6 +70,19 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// listen listens on addr; an address in use says how to choose another.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("listen on %s: the address is already in use (another plumb, or another program, listens there); "+
+			"choose another with --addr or PLUMB_ADDR, for example --addr 127.0.0.1:8081", addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w (set the address with --addr or PLUMB_ADDR)", addr, err)
+	}
+	return ln, nil
 }
 
 // newHandler builds the API with its rate limiter: in-process, or on Redis
