@@ -89,3 +89,15 @@ func (r *route) matchPath(segs []string) (pathParams, bool) {
 	}
 	return params, true
 }
+
+// Route names the route a request goes to by its path template, such as
+// "/gh/{owner}/projects/{project}/issues", or "" when none matches (a 404,
+// a 405, or a path served in front of the API). Metrics label requests
+// with it: a bounded set, unlike raw paths.
+func (s *Server) Route(method, escapedPath string) string {
+	rt, _, _, err := s.router.match(method, escapedPath)
+	if err != nil || rt == nil {
+		return ""
+	}
+	return "/" + strings.Join(rt.segments, "/")
+}

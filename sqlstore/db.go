@@ -147,6 +147,15 @@ func redactURL(s string) string {
 	return u.String()
 }
 
+// Pools are the database's connection pools by name, for their statistics:
+// "read" and "write" on SQLite, "main" on PostgreSQL (one pool).
+func (db *DB) Pools() map[string]*sql.DB {
+	if db.read == db.write {
+		return map[string]*sql.DB{"main": db.read}
+	}
+	return map[string]*sql.DB{"read": db.read, "write": db.write}
+}
+
 // Close closes the database.
 func (db *DB) Close() error { return db.closePools() }
 

@@ -31,6 +31,9 @@ type config struct {
 	DBMaxIdleConns   int
 	DBConnLifetime   time.Duration
 	Web              web.Config // sign-in settings of the web pages
+	MetricsAddr      string     // Prometheus /metrics on its own address ("": on Addr)
+	AdminAddr        string     // pprof and /metrics for operators ("": off)
+	CORSOrigins      []string   // origins allowed to call the API from a browser
 }
 
 // storeOptions are the database pool settings of the configuration.
@@ -82,6 +85,9 @@ type serverFlags struct {
 	AuthFailureLimit int           `name:"auth-failure-limit" placeholder:"N" default:"100" penv:"PLUMB_AUTH_FAILURE_LIMIT" server:"" help:"Failed token lookups (unknown or revoked tokens) per client address per hour, then 429 (default ${default})."`
 	TrustHost        bool          `name:"trust-host" penv:"PLUMB_TRUST_HOST" server:"" help:"Without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets both)."`
 	Web              webFlags      `embed:""`
+	MetricsAddr      string        `name:"metrics-addr" placeholder:"HOST:PORT" penv:"PLUMB_METRICS_ADDR" server:"" help:"Serve Prometheus /metrics on this address instead of the main one."`
+	AdminAddr        string        `name:"admin-addr" placeholder:"HOST:PORT" penv:"PLUMB_ADMIN_ADDR" server:"" help:"Serve pprof (/debug/pprof/) and /metrics on this address, for operators only (default: off)."`
+	CORSOrigins      []string      `name:"cors-origins" placeholder:"ORIGIN,…" penv:"PLUMB_CORS_ORIGINS" server:"" help:"Origins allowed to call the API from a browser, such as https://dash.example.com, comma-separated; * for any (default: none)."`
 }
 
 // Validate checks the server flags' values.
@@ -108,7 +114,8 @@ func configOf(s *serverFlags, d *dbFlags) *config {
 		MaxBodyBytes: s.MaxBodyBytes, MaxUploadBytes: s.MaxUploadBytes, RequestTimeout: s.RequestTimeout,
 		BaseURL: s.BaseURL, TrustHost: s.TrustHost, AuthFailureLimit: s.AuthFailureLimit, LogLevel: d.LogLevel,
 		DBMaxConns: d.DBMaxConns, DBMaxIdleConns: d.DBMaxIdleConns, DBConnLifetime: d.DBConnLifetime,
-		Web: s.Web.config(),
+		Web:         s.Web.config(),
+		MetricsAddr: s.MetricsAddr, AdminAddr: s.AdminAddr, CORSOrigins: s.CORSOrigins,
 	}
 }
 

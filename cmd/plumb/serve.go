@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/ops"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -42,22 +43,63 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	if err != nil {
 		return err
 	}
+	b := currentBuild()
+	metrics := ops.NewMetrics(ops.BuildInfo{Version: b.Version, Commit: b.Commit, GoVersion: b.Go}, db.Pools())
+	front := metrics.Middleware(ops.CORS(cfg.CORSOrigins, site), handler.Route)
+	if cfg.MetricsAddr == "" {
+		// /metrics on the main address, unless it has its own.
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", metrics.Handler())
+		mux.Handle("/", front)
+		front = mux
+	}
 	ln, err := listen(cfg.Addr)
 	if err != nil {
 		return err
 	}
-	srv := api.NewHTTPServer(site, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	srv := api.NewHTTPServer(front, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	ln = api.WrapListener(ln)
+	servers := []*http.Server{srv}
+	errc := make(chan error, 3)
+	// The metrics and admin addresses, when set: plain servers of their own.
+	for _, side := range []struct {
+		name, addr string
+		h          http.Handler
+	}{{"metrics", cfg.MetricsAddr, metrics.Handler()}, {"admin (pprof, metrics)", cfg.AdminAddr, ops.AdminHandler(metrics)}} {
+		if side.addr == "" {
+			continue
+		}
+		sln, err := net.Listen("tcp", side.addr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s for %s: %w", side.addr, side.name, err)
+		}
+		h := side.h
+		if side.name == "metrics" {
+			mux := http.NewServeMux()
+			mux.Handle("/metrics", side.h)
+			h = mux
+		}
+		ssrv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		servers = append(servers, ssrv)
+		log.Info("plumb "+side.name+" listening", "addr", sln.Addr().String())
+		go func() { errc <- ssrv.Serve(sln) }()
+	}
 	log.Info("plumb listening", "addr", ln.Addr().String())
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
-	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		for _, s := range servers {
+			s.Close()
+		}
 		return err
 	case <-ctx.Done():
+	}
+	for _, s := range servers[1:] {
+		s.Close()
 	}
 	log.Info("shutting down; waiting for in-flight requests")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -65,8 +107,10 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range servers {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	log.Info("stopped")
 	return nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +27,16 @@ func TestConfiguration(t *testing.T) {
 	}
 	want := config{Addr: "127.0.0.1:9999", Database: "sqlite:data/plumb.db", RedisURL: "redis://example:6379/1", RateLimit: 7,
 		MaxBodyBytes: 2048, MaxUploadBytes: 2 << 30, RequestTimeout: 30 * time.Second, LogLevel: "debug", DBMaxConns: 7, DBConnLifetime: 30 * time.Minute, AuthFailureLimit: 100}
-	if *cfg != want {
+	if !reflect.DeepEqual(*cfg, want) {
 		t.Errorf("config\n got %+v\nwant %+v", *cfg, want)
 	}
+	// The operations flags, from flags or variables; --cors-origins is a list.
+	env["PLUMB_CORS_ORIGINS"] = "https://a.example,https://b.example"
+	cfg, err = parseServe([]string{"--metrics-addr", "127.0.0.1:9100", "--admin-addr=127.0.0.1:6060"}, getenv)
+	if err != nil || cfg.MetricsAddr != "127.0.0.1:9100" || cfg.AdminAddr != "127.0.0.1:6060" || !reflect.DeepEqual(cfg.CORSOrigins, []string{"https://a.example", "https://b.example"}) {
+		t.Errorf("operations flags: %+v, %v", cfg, err)
+	}
+	delete(env, "PLUMB_CORS_ORIGINS")
 	for _, bad := range [][]string{{"--rate-limit", "0"}, {"--rate-limit", "x"}, {"--max-body-bytes", "-1"}, {"--log-level", "loud"},
 		{"--db-max-conns", "-2"}, {"--db-conn-max-lifetime", "soon"}, {"--request-timeout", "-1s"}, {"--max-upload-bytes", "0"}, {"--no-such-flag"}} {
 		_, err := parseServe(bad, func(string) string { return "" })
