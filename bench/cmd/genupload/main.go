@@ -28,7 +28,7 @@ func main() {
 			if i > 0 {
 				fmt.Fprint(cw, ",")
 			}
-			fmt.Fprintf(cw, `{"path":"src/pkg%d/file%d.go","lines":%d,"loc":%d,"complexity":%d,"duplicatedLines":%d}`, i/50, i, 100+i%900, 80+i%700, i%40, i%13)
+			fmt.Fprintf(cw, `{"path":"src/pkg%d/file%d.go","lines":%d,"loc":%d,"complexity":%d,"duplicatedLines":%d}`, i/50, i, 1000+i%900, 80+i%700, i%40, i%13)
 		}
 		fmt.Fprint(cw, `],"sarif":[`)
 		sarifLog(cw, limit, cw.n)
