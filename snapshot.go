@@ -51,6 +51,7 @@ type CoverageInput struct {
 	Branch      string // branch the commit was on, if known
 	GitTag      string // git tag pointing at the commit, if any
 	CoverageTag string // e.g. "unit"; "default" when empty
+	PullRequest int    // pull request number the upload was made for; 0 none
 	UploadedAt  time.Time
 	Files       []CoverageFile
 }

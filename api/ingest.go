@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -411,6 +412,14 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	q := c.query
 	sha, branch, tag := commitParams(q)
 	covTag, _ := q.single("coverageTag")
+	pull := 0
+	if v, ok := q.single("pullRequestNumber"); ok && v != "" {
+		if n, err := strconv.Atoi(v); err != nil || n <= 0 || strconv.Itoa(n) != v {
+			q.fail("Query parameter pullRequestNumber must be a positive integer, got %q.", v)
+		} else {
+			pull = n
+		}
+	}
 	format, _ := q.single("format")
 	if format != "" && !plumb.Contains(formatNames(), format) {
 		q.fail("Query parameter format has the unknown value %q; accepted values are %s.", format, strings.Join(formatNames(), ", "))
@@ -442,7 +451,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 				return 0, nil, plumb.Errorf(plumb.EINVALID, "%v", err)
 			}
 		}
-		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, UploadedAt: s.now()}
+		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: s.now()}
 		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
 			// A failure to read or parse the report is the client's: it is
 			// answered here, before the store would take a reader's

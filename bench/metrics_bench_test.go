@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,4 +149,40 @@ func mustUser(b *testing.B, db *sqlstore.DB) plumb.User {
 		b.Fatal(err)
 	}
 	return u
+}
+
+// BenchmarkProjectMetrics reads the twelve metrics of the whole project.
+func BenchmarkProjectMetrics(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	benchGetP50(b, h, fix.Token, "/gh/bench/projects/huge/metrics")
+}
+
+// BenchmarkProjectSeries3YearsDaily reads every metric of the whole project
+// (100,000 files) over three years, one point a day.
+func BenchmarkProjectSeries3YearsDaily(b *testing.B) {
+	h, _, fix := metricsServer(b)
+	from := time.Now().UTC().AddDate(-3, 0, 0).Format("2006-01-02")
+	benchGetP50(b, h, fix.Token, "/gh/bench/projects/huge/metrics/series?interval=day&from="+from)
+}
+
+// benchGetP50 is benchGet that also reports the median request time
+// (p50-ms) and the slowest (max-ms).
+func benchGetP50(b *testing.B, h http.Handler, token, path string) {
+	b.Helper()
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := httptest.NewRequest("GET", path, nil)
+		r.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != 200 {
+			b.Fatalf("%s: %d %.300s", path, rec.Code, rec.Body.String())
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
 }

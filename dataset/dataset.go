@@ -217,6 +217,7 @@ type Coverage struct {
 	Branch      string         `json:"branch"`
 	GitTag      string         `json:"gitTag"`
 	CoverageTag string         `json:"coverageTag"`
+	PullRequest int            `json:"pullRequestNumber,omitempty"` // version 2; 0: none
 	UploadedAt  time.Time      `json:"uploadedAt"`
 	Files       []CoverageFile `json:"files"`
 }
@@ -275,13 +276,14 @@ type CoverageHead struct {
 	Branch      string    `json:"branch"`
 	GitTag      string    `json:"gitTag"`
 	CoverageTag string    `json:"coverageTag"`
+	PullRequest int       `json:"pullRequestNumber,omitempty"`
 	UploadedAt  time.Time `json:"uploadedAt"`
 }
 
 // Head returns the upload's fields before its files.
 func (c *Coverage) Head() CoverageHead {
 	return CoverageHead{ID: c.ID, ProjectID: c.ProjectID, CommitSHA: c.CommitSHA, Branch: c.Branch, GitTag: c.GitTag,
-		CoverageTag: c.CoverageTag, UploadedAt: c.UploadedAt}
+		CoverageTag: c.CoverageTag, PullRequest: c.PullRequest, UploadedAt: c.UploadedAt}
 }
 
 // Writer writes a document in the canonical layout, one piece at a time, so

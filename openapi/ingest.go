@@ -42,7 +42,7 @@ var ingestEndpoints = []endpoint{
 			"The body may be gzip-compressed (`Content-Encoding: gzip`, or a body starting with the gzip magic bytes). " +
 			"Reports for the same commit and coverage tag merge line by line (hit counts add up); across coverage tags a line is covered when any tag hit it. " +
 			"A report of the project's default branch updates the COV and LCOV metrics. A malformed report stores nothing.",
-		query:      []string{"ingestCommitSha", "ingestBranch", "ingestTag", "ingestCoverageTag", "ingestFormat", "ingestStripPrefix", "ingestAddPrefix", "ingestModulePath"},
+		query:      []string{"ingestCommitSha", "ingestBranch", "ingestTag", "ingestCoverageTag", "ingestPullRequest", "ingestFormat", "ingestStripPrefix", "ingestAddPrefix", "ingestModulePath"},
 		report:     "The coverage report as the tool wrote it, optionally gzip-compressed; any Content-Type.",
 		idempotent: true,
 		status:     http.StatusCreated,
@@ -211,6 +211,9 @@ func ingestParameters(m *omap[*param]) {
 	m.set("ingestTag", queryParam("tag", "A Git tag naming the commit (a `refs/tags/` prefix is removed), for `refs/tags/<tag>` references.", str()))
 	m.set("ingestCoverageTag", queryParam("coverageTag", "The coverage tag (such as unit or integration) the report's lines merge into.",
 		str().withDefault("default")))
+	m.set("ingestPullRequest", queryParam("pullRequestNumber",
+		"The pull request the coverage was measured for, so that `coverage/file?reference=refs/pull/<number>` finds its latest commit.",
+		integer().withMin(1)))
 	m.set("ingestFormat", queryParam("format", "The report's format; detected from the content when absent.", ref("CoverageFormat")))
 	m.set("ingestStripPrefix", queryParam("stripPrefix",
 		"Removed from the start of every path (after normalising: backslashes become slashes, `./` and duplicate slashes go).", str()))

@@ -81,7 +81,7 @@ func parameters() *omap[*param] {
 
 	m.set("filePath", requiredQueryParam("path", "Repository-relative file path.", str().withMinLength(1)))
 	m.set("coverageReference", requiredQueryParam("reference",
-		"A Git reference (`refs/heads/<branch>` or `refs/tags/<tag>`) or a commit SHA (40 hex digits, or a unique prefix of at least 7). A branch resolves to its commit with the most recent coverage upload.",
+		"A Git reference (`refs/heads/<branch>`, `refs/tags/<tag>` or `refs/pull/<number>`) or a commit SHA (40 hex digits, or a unique prefix of at least 7). A branch resolves to its commit with the most recent coverage upload; a pull request to the commit of the latest coverage upload made for it.",
 		str().withMinLength(1)))
 
 	m.set("seriesFrom", queryParam("from",

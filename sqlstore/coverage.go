@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ func validateCoverage(in *plumb.CoverageInput) error {
 	}
 	if in.UploadedAt.IsZero() {
 		errs = append(errs, "uploadedAt is required")
+	}
+	if in.PullRequest < 0 {
+		errs = append(errs, fmt.Sprintf("pullRequestNumber must be a positive integer, got %d", in.PullRequest))
 	}
 	if in.ID == "" {
 		in.ID = NewID()
@@ -171,8 +175,12 @@ func (db *DB) beginCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageIn
 	} else if err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, uploaded_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, unix(ci.at)); err != nil {
+	var pull any
+	if in.PullRequest > 0 {
+		pull = in.PullRequest
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, pull_request_number, uploaded_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, pull, unix(ci.at)); err != nil {
 		return nil, err
 	}
 	var err error
@@ -368,13 +376,21 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 	case strings.HasPrefix(ref, "refs/heads/"):
 		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND branch = $2
 			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/heads/")).Scan(&sha)
+	case strings.HasPrefix(ref, "refs/pull/"):
+		// The latest commit with coverage uploaded for the pull request.
+		n, perr := strconv.Atoi(strings.TrimPrefix(ref, "refs/pull/"))
+		if perr != nil || n <= 0 || strconv.Itoa(n) != strings.TrimPrefix(ref, "refs/pull/") {
+			return "", notFound(fmt.Sprintf("Reference %q is not refs/pull/<number> with a positive pull request number.", ref))
+		}
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND pull_request_number = $2
+			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, n).Scan(&sha)
 	case strings.HasPrefix(ref, "refs/tags/"):
 		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND git_tag = $2
 			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/tags/")).Scan(&sha)
 	default:
 		prefix := strings.ToLower(ref)
 		if len(prefix) < 7 || !shaPattern.MatchString(prefix) {
-			return "", notFound(fmt.Sprintf("Reference %q is neither refs/heads/<branch>, refs/tags/<tag> nor a commit SHA (40 hex characters or a unique prefix of at least 7).", ref))
+			return "", notFound(fmt.Sprintf("Reference %q is neither refs/heads/<branch>, refs/tags/<tag>, refs/pull/<number> nor a commit SHA (40 hex characters or a unique prefix of at least 7).", ref))
 		}
 		rows, qerr := q.QueryContext(ctx, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
 			projectID, prefix, prefix+"~")

@@ -464,14 +464,14 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	var after int64 = -1
 	for {
 		var page []header
-		err := eachRow(ctx, tx, `SELECT u.seq, u.id, u.project_id, u.commit_sha, u.branch, u.git_tag, u.coverage_tag, u.uploaded_at,
+		err := eachRow(ctx, tx, `SELECT u.seq, u.id, u.project_id, u.commit_sha, u.branch, u.git_tag, u.coverage_tag, coalesce(u.pull_request_number, 0), u.uploaded_at,
 				NOT EXISTS (SELECT 1 FROM coverage_uploads x WHERE x.project_id = u.project_id AND x.commit_sha = u.commit_sha
 					AND x.coverage_tag = u.coverage_tag AND x.seq < u.seq)
 			FROM coverage_uploads u WHERE u.seq > $1 ORDER BY u.seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
 			var h header
 			var at int64
 			if err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.CommitSHA, &h.head.Branch, &h.head.GitTag,
-				&h.head.CoverageTag, &at, &h.first); err != nil {
+				&h.head.CoverageTag, &h.head.PullRequest, &at, &h.first); err != nil {
 				return err
 			}
 			h.head.UploadedAt = fromUnix(at)
@@ -691,7 +691,7 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 	for i := range doc.Coverage {
 		c := &doc.Coverage[i]
 		in := plumb.CoverageInput{ID: c.ID, ProjectID: c.ProjectID, CommitSHA: c.CommitSHA, Branch: c.Branch, GitTag: c.GitTag,
-			CoverageTag: c.CoverageTag, UploadedAt: c.UploadedAt, Files: make([]plumb.CoverageFile, len(c.Files))}
+			CoverageTag: c.CoverageTag, PullRequest: c.PullRequest, UploadedAt: c.UploadedAt, Files: make([]plumb.CoverageFile, len(c.Files))}
 		if in.CoverageTag == "" {
 			in.CoverageTag = "default"
 		}

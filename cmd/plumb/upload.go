@@ -722,6 +722,9 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	setIf(q, "branch", info.Branch)
 	setIf(q, "tag", info.Tag)
 	setIf(q, "coverageTag", c.CoverageTag)
+	if info.PullRequest > 0 {
+		q.Set("pullRequestNumber", strconv.Itoa(info.PullRequest))
+	}
 	setIf(q, "format", c.Format)
 	setIf(q, "stripPrefix", c.StripPrefix)
 	setIf(q, "addPrefix", c.AddPrefix)

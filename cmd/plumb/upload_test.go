@@ -741,3 +741,18 @@ func TestGoModulePath(t *testing.T) {
 		t.Errorf("missing go.mod gave %q", got)
 	}
 }
+
+// The pull request (--pr here; detected in CI otherwise) goes with the
+// coverage upload, so refs/pull/<n> finds its commit.
+func TestUploadCoverageSendsPullRequest(t *testing.T) {
+	srv := newFakeIngest(t, coverageOK)
+	report := writeFile(t, "lcov.info", lcov)
+	res := runCLI(t, srv, ghPush, "", "upload", "coverage", report, "--pr", "42")
+	if res.err != nil {
+		t.Fatalf("upload: %v\nstderr: %s", res.err, res.stderr)
+	}
+	reqs := srv.requests()
+	if len(reqs) != 1 || reqs[0].Query.Get("pullRequestNumber") != "42" {
+		t.Fatalf("requests %+v, want one with pullRequestNumber=42", reqs)
+	}
+}
