@@ -304,6 +304,8 @@ var ingFormats = []struct {
 		"stripPrefix=/ci/app", "lib/a.rb", []int64{-1, 2, 0}},
 	{"istanbul", `{"/ci/app/src/a.js": {"path": "/ci/app/src/a.js", "statementMap": {"0": {"start": {"line": 1, "column": 0}, "end": {"line": 1, "column": 9}}, "1": {"start": {"line": 3, "column": 0}, "end": {"line": 3, "column": 9}}}, "fnMap": {}, "branchMap": {}, "s": {"0": 5, "1": 0}, "f": {}, "b": {}}}`,
 		"stripPrefix=/ci/app", "src/a.js", []int64{5, -1, 0}},
+	{"qlty", `{"path":"/ci/app/src/q.go","hits":["3","-1","0"]}` + "\n" + `{"path":"/ci/app/src/q.go","hits":["0"]}` + "\n",
+		"stripPrefix=/ci/app", "src/q.go", []int64{3, -1, 0}},
 }
 
 func countLines(hits []int64) (covered, missed int64) {

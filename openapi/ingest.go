@@ -9,7 +9,7 @@ import "net/http"
 
 // coverageFormats are the report formats, in the order the server detects
 // them (ingest/coverage.Formats).
-var coverageFormats = []string{"lcov", "go", "cobertura", "jacoco", "clover", "simplecov", "istanbul"}
+var coverageFormats = []string{"lcov", "go", "cobertura", "jacoco", "clover", "simplecov", "istanbul", "qlty"}
 
 // buildCreateStatuses are the statuses a new build may have.
 var buildCreateStatuses = []string{"submitted", "starting", "running"}

@@ -1,6 +1,6 @@
 // Package coverage reads coverage reports in the formats teams' tools write
 // (LCOV, Cobertura XML, JaCoCo XML, Clover XML, Go coverprofile, SimpleCov
-// JSON, Istanbul coverage-final.json) into Plumb's line hits, streaming: files
+// JSON, Istanbul coverage-final.json, the qlty JSON Lines format) into Plumb's line hits, streaming: files
 // are handed over one at a time, so a report of any size is read in bounded
 // memory.
 package coverage
@@ -27,10 +27,11 @@ const (
 	GoCover   Format = "go"
 	SimpleCov Format = "simplecov"
 	Istanbul  Format = "istanbul"
+	Qlty      Format = "qlty"
 )
 
 // Formats lists every format, in the order Detect tries them.
-var Formats = []Format{LCOV, GoCover, Cobertura, JaCoCo, Clover, SimpleCov, Istanbul}
+var Formats = []Format{LCOV, GoCover, Cobertura, JaCoCo, Clover, SimpleCov, Istanbul, Qlty}
 
 // Options maps the paths a report names to repository-relative paths.
 type Options struct {

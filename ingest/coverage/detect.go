@@ -33,7 +33,9 @@ const DetectBytes = 8 << 10
 //     SimpleCov .resultset.json; a top-level "meta" with "simplecov_version",
 //     "coverage" mapping paths to {"lines": …} or arrays, or "files" listing
 //     {"filename", "coverage"} objects is SimpleCov's JSON formatters'
-//     output.
+//     output;
+//   - JSON Lines whose first object has a string "path" and an array "hits"
+//     is the qlty format.
 //
 // Anything else is an error saying what was seen and listing the accepted
 // formats.
@@ -50,6 +52,9 @@ func Detect(head []byte) (Format, error) {
 	case '<':
 		return detectXML(head)
 	case '{':
+		if detectQlty(head) {
+			return Qlty, nil
+		}
 		return detectJSON(head)
 	case '[':
 		return "", detectFail("it is a JSON array; expected a JSON object (SimpleCov, Istanbul)")
@@ -336,4 +341,40 @@ func detectJSONSkip(dec *json.Decoder, depth int) error {
 			return nil
 		}
 	}
+}
+
+// detectQlty reports whether the first JSON object of head has a string
+// "path" and an array "hits" (the qlty format's first line). The object may
+// be cut short by the end of head once both are seen.
+func detectQlty(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	var path, hits bool
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, _ := t.(string)
+		v, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		d, isDelim := v.(json.Delim)
+		switch {
+		case key == "path":
+			_, path = v.(string)
+		case key == "hits":
+			hits = isDelim && d == '['
+		}
+		if path && hits {
+			return true
+		}
+		if isDelim && detectJSONSkip(dec, 1) != nil {
+			return false
+		}
+	}
+	return path && hits
 }
