@@ -335,6 +335,9 @@ func (ep *endpoint) errorStatuses() []int {
 	if ep.body != "" || ep.report != "" {
 		codes = append(codes, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
+	if ep.report != "" || ep.id == "uploadAnalysis" {
+		codes = append(codes, http.StatusRequestTimeout) // a stalled upload (its body is spooled)
+	}
 	slices.Sort(codes)
 	return slices.Compact(codes)
 }

@@ -99,10 +99,11 @@ var errorDefs = []errorDef{
 	{404, "The resource does not exist or is not visible to the token's user.", rateLimitRequired, nil},
 	{405, "The path does not support the method.", rateLimitOptional, []string{"Allow"}},
 	{406, "The Accept header allows none of the operation's response formats.", rateLimitRequired, nil},
+	{408, "The upload stalled: no bytes of the report arrived for 30 seconds; nothing is stored.", rateLimitRequired, nil},
 	{409, "The name is already taken (case-insensitively) by another component of the project or application of the workspace.", rateLimitRequired, nil},
 	{413, "The request body is larger than the configured limit.", rateLimitRequired, nil},
 	{415, "The request body is not application/json.", rateLimitRequired, nil},
-	{429, "The token's rate limit is exhausted.", rateLimitRequired, []string{"Retry-After"}},
+	{429, "The token's rate limit is exhausted, or the client address made too many requests with unknown or revoked tokens (then x-ratelimit-resource is auth).", rateLimitRequired, []string{"Retry-After"}},
 	{500, "An unexpected failure; the body carries no internal detail.", rateLimitOptional, nil},
 	{503, "The service is temporarily unavailable.", rateLimitOptional, nil},
 }
