@@ -14,12 +14,14 @@ const (
 	formatJSON format = iota
 	formatNDJSON
 	formatCSV
+	formatMarkdown // a comparison's summary (docs/pull-requests.md)
 )
 
 var mediaTypes = map[format]string{
-	formatJSON:   "application/json",
-	formatNDJSON: "application/x-ndjson",
-	formatCSV:    "text/csv",
+	formatJSON:     "application/json",
+	formatNDJSON:   "application/x-ndjson",
+	formatCSV:      "text/csv",
+	formatMarkdown: "text/markdown",
 }
 
 var (

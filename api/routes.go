@@ -49,6 +49,10 @@ func (s *Server) routes() {
 	rt.add("GET", project+"/components/{component}/metrics", jsonOnly, s.handleComponentMetrics)
 	rt.add("GET", project+"/components/{component}/metrics/series", allFormats, s.handleComponentSeries)
 
+	// Pull requests (docs/pull-requests.md).
+	rt.add("GET", project+"/compare", compareFormats, s.handleCompare)
+	rt.add("GET", project+"/pulls/{pull}", compareFormats, s.handlePullRequest)
+
 	// Ingestion (docs/ingest.md): user tokens of project admins, or the
 	// project's upload tokens.
 	const ingest = "/ingest" + project
@@ -57,6 +61,7 @@ func (s *Server) routes() {
 		rt.add("POST", ingest+"/sarif", jsonOnly, s.handleUploadSARIF),
 		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
 		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
+		rt.add("POST", ingest+"/changes", jsonOnly, s.handleUploadChange),
 		rt.add("POST", ingest+"/builds/{build}/status", jsonOnly, s.handleUpdateBuild),
 		rt.add("GET", ingest+"/upload-tokens", jsonOnly, s.handleListUploadTokens),
 		rt.add("POST", ingest+"/upload-tokens", jsonOnly, s.handleCreateUploadToken),

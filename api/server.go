@@ -113,13 +113,13 @@ func newRequestID() string {
 
 // pathMinLength is the spec's minimum length of each path parameter.
 var pathMinLength = map[string]int{
-	"owner": 3, "project": 3, "build": 3, "component": 1, "application": 1, "uploadToken": 1,
+	"owner": 3, "project": 3, "build": 3, "component": 1, "application": 1, "uploadToken": 1, "pull": 1,
 }
 
 var pathParamName = map[string]string{
 	"owner": "ownerKeyOrId", "project": "projectKeyOrId", "build": "buildId",
 	"component": "componentIdOrName", "application": "applicationIdOrName",
-	"uploadToken": "uploadTokenId",
+	"uploadToken": "uploadTokenId", "pull": "pullRequestNumber",
 }
 
 // ServeHTTP checks, in the contract's order: route and method, authentication,

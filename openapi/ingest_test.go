@@ -19,6 +19,7 @@ var ingestOps = map[string]string{
 	"POST " + ingestPrefix + "/analyses":                        "uploadAnalysis",
 	"POST " + ingestPrefix + "/builds":                          "createBuild",
 	"POST " + ingestPrefix + "/builds/{buildId}/status":         "reportBuildStatus",
+	"POST " + ingestPrefix + "/changes":                         "uploadChange",
 	"GET " + ingestPrefix + "/upload-tokens":                    "listUploadTokens",
 	"POST " + ingestPrefix + "/upload-tokens":                   "createUploadToken",
 	"GET " + ingestPrefix + "/upload-tokens/{uploadTokenId}":    "getUploadToken",

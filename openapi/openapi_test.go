@@ -200,8 +200,8 @@ func ingestDocsPaths(t *testing.T) map[string][]string {
 			sort.Strings(out[path])
 		}
 	}
-	if len(out) != 7 {
-		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 7: %v", len(out), out)
+	if len(out) != 8 {
+		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 8: %v", len(out), out)
 	}
 	return out
 }
@@ -486,16 +486,24 @@ func TestSchemaRequiredLists(t *testing.T) {
 	}
 }
 
+// markdownFormat are the operations that also offer a Markdown summary.
+var markdownFormat = map[string]bool{
+	"GET " + project + "/compare":                   true,
+	"GET " + project + "/pulls/{pullRequestNumber}": true,
+}
+
 // multiFormat are the operations that offer NDJSON and CSV besides JSON.
 var multiFormat = map[string]bool{
-	"GET /workspaces":                      true,
-	"GET /gh/{ownerKeyOrId}/applications":  true,
-	"GET " + project + "/issues":           true,
-	"GET " + project + "/builds":           true,
-	"GET " + project + "/components":       true,
-	"GET " + component + "/metrics/series": true,
-	"GET /gh/{ownerKeyOrId}/projects":      true,
-	"GET " + project + "/metrics/series":   true,
+	"GET /workspaces":                               true,
+	"GET /gh/{ownerKeyOrId}/applications":           true,
+	"GET " + project + "/issues":                    true,
+	"GET " + project + "/builds":                    true,
+	"GET " + project + "/components":                true,
+	"GET " + component + "/metrics/series":          true,
+	"GET /gh/{ownerKeyOrId}/projects":               true,
+	"GET " + project + "/metrics/series":            true,
+	"GET " + project + "/compare":                   true,
+	"GET " + project + "/pulls/{pullRequestNumber}": true,
 }
 
 var paginated = map[string]bool{
@@ -537,7 +545,8 @@ func TestResponses(t *testing.T) {
 		}
 		// Ingestion: Idempotency-Key conflicts, impossible build transitions.
 		tokenAdmin := strings.Contains(path, "/upload-tokens")
-		conflict := ingestion && !tokenAdmin || key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
+		change := strings.HasSuffix(path, "/changes") // no conflict: a change replaces the last
+		conflict := ingestion && !tokenAdmin && !change || key == "POST "+project+"/components" || key == "PUT "+component || key == "POST /gh/{ownerKeyOrId}/applications"
 		if slices.Contains(codes, "409") != conflict {
 			t.Errorf("%s: 409 documented = %v, want %v", key, !conflict, conflict)
 		}
@@ -565,7 +574,11 @@ func TestResponses(t *testing.T) {
 					t.Errorf("%s 204 has content %v", key, types)
 				}
 			case code == success && multiFormat[key]:
-				if !slices.Equal(types, []string{"application/json", "application/x-ndjson", "text/csv"}) {
+				want := []string{"application/json", "application/x-ndjson", "text/csv"}
+				if markdownFormat[key] {
+					want = append(want, "text/markdown")
+				}
+				if !slices.Equal(types, want) {
 					t.Errorf("%s %s: content %v", key, code, types)
 				}
 				nd := obj(t, obj(t, content["application/x-ndjson"], "ndjson")["schema"], "ndjson schema")

@@ -96,5 +96,6 @@ func parameters() *omap[*param] {
 	m.set("seriesMetric", arrayQueryParam("metric", "Metric keys to include.", ref("MetricKey"), "LOC", "COV"))
 	m.set("seriesCategory", arrayQueryParam("category", "Metric categories to include.", ref("MetricCategory"), "size", "coverage"))
 	ingestParameters(m)
+	pullParameters(m)
 	return m
 }

@@ -20,6 +20,7 @@ type endpoint struct {
 	okDesc       string   // success response description
 	result       *schema  // success body (JSON); nil for no content
 	export       *export  // NDJSON and CSV forms, for list endpoints
+	markdown     bool     // text/markdown form (docs/pull-requests.md)
 	paginated    bool     // Link header
 	location     bool     // Location header (201)
 	errors       []int    // operation-specific errors (400, 403, 404, 409)
@@ -55,6 +56,7 @@ var tags = []tag{
 	{tagComponents, "Named sets of path globs of a Project, and their metrics."},
 	{tagRateLimit, "The token's rate limit status."},
 	{tagDescription, "This OpenAPI description."},
+	{tagPulls, "Comparisons of a head commit with its base: coverage, patch coverage, issues and metrics (docs/pull-requests.md)."},
 	{tagIngestion, "Uploads from CI (docs/ingest.md): coverage reports, SARIF findings, analysis snapshots and build states, below /ingest so the v1 paths stay as specified. " +
 		"They take a project admin's user token or the project's upload token (`plbu_…`), which the other operations refuse (401)."},
 }
@@ -241,7 +243,7 @@ var pathParamPattern = regexp.MustCompile(`\{([^{}]+)\}`)
 // paths builds the paths object from the endpoints table, in table order.
 func paths() *omap[*pathItem] {
 	m := newOmap[*pathItem]()
-	all := append(append(slices.Clone(endpoints), surfaceEndpoints...), ingestEndpoints...)
+	all := append(append(append(append(slices.Clone(endpoints), surfaceEndpoints...), pullEndpoints...), ingestEndpoints...), pullIngestEndpoints...)
 	for i := range all {
 		ep := &all[i]
 		item, ok := m.get(ep.path)
@@ -364,6 +366,9 @@ func (ep *endpoint) success() *response {
 		r.Description += " JSON by default; application/x-ndjson or text/csv by the Accept header."
 	case ep.result != nil:
 		r.Content = jsonContent(ep.result)
+	}
+	if ep.markdown {
+		r.Content.set(mediaMarkdown, &mediaType{Schema: str().withDescription("The Markdown summary (for a pull request comment).")})
 	}
 	return r
 }

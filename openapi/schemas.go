@@ -314,5 +314,6 @@ func schemas() *omap[*schema] {
 
 	surfaceSchemas(m)
 	ingestSchemas(m)
+	pullSchemas(m)
 	return m
 }

@@ -540,13 +540,12 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
-// pathIDs returns the ids of the given paths, numbering new ones (and adding
-// new paths to the components whose globs match them).
-func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths []string) (map[string]int64, error) {
-	out := make(map[string]int64, len(paths))
+// knownPathIDs returns the ids of those of the given paths the project has
+// numbered.
+func knownPathIDs(ctx context.Context, q querier, projectID string, paths []string) (map[string]int64, error) {
 	known := map[string]int64{}
 	err := inBatches(paths, func(in string, args []any) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1 AND path IN (`+in+`)`, append([]any{projectID}, args...)...)
+		rows, err := q.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1 AND path IN (`+in+`)`, append([]any{projectID}, args...)...)
 		if err != nil {
 			return err
 		}
@@ -561,6 +560,14 @@ func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths [
 		}
 		return rows.Err()
 	})
+	return known, err
+}
+
+// pathIDs returns the ids of the given paths, numbering new ones (and adding
+// new paths to the components whose globs match them).
+func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(paths))
+	known, err := knownPathIDs(ctx, tx, projectID, paths)
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,7 @@ func newValidator(doc []byte) (*Validator, error) {
 	registerDecoders.Do(func() {
 		openapi3filter.RegisterBodyDecoder(mediaNDJSON, decodeNDJSON)
 		openapi3filter.RegisterBodyDecoder(mediaCSV, decodeCSV)
+		openapi3filter.RegisterBodyDecoder("text/markdown", decodeText)
 	})
 	d, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {
@@ -239,6 +240,12 @@ const (
 )
 
 var registerDecoders sync.Once
+
+// decodeText reads a text body (Markdown) as one string.
+func decodeText(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	data, err := io.ReadAll(body)
+	return string(data), err
+}
 
 // decodeNDJSON decodes each non-empty line as one JSON value and returns
 // them as an array.

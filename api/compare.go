@@ -1,0 +1,501 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/metric"
+	"github.com/plumbhq/plumb/sqlstore"
+)
+
+// compareFormats: the comparison as JSON or its Markdown summary; one of its
+// issue lists (issues=new|fixed|unchanged) as NDJSON or CSV.
+var compareFormats = []format{formatJSON, formatNDJSON, formatCSV, formatMarkdown}
+
+// maxListedIssues bounds each issue list in the JSON comparison; the full
+// lists are the NDJSON and CSV forms.
+const maxListedIssues = 100
+
+func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.project(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	headRef := c.query.required("head", 1)
+	baseRef, _ := c.query.single("base")
+	if err := c.query.err(); err != nil {
+		return err
+	}
+	head, err := s.store.ResolveCommit(r.Context(), p.ID, headRef)
+	if err != nil {
+		return err
+	}
+	ch, found, err := s.store.FindChange(r.Context(), p.ID, head)
+	if err != nil {
+		return err
+	}
+	if baseRef == "" {
+		if !found || (ch.BaseCommitSHA == "" && ch.BaseBranch == "") {
+			return plumb.Invalid([]string{fmt.Sprintf("Query parameter base is required: no upload for commit %s named its base.", head)})
+		}
+		baseRef = ch.BaseCommitSHA
+		if baseRef == "" {
+			baseRef = "refs/heads/" + ch.BaseBranch
+		}
+	}
+	base, err := s.store.ResolveCommit(r.Context(), p.ID, baseRef)
+	if err != nil {
+		return err
+	}
+	var change *compare.Change
+	if found {
+		change = &ch
+	}
+	return s.serveComparison(w, r, c, p, base, head, change, nil)
+}
+
+func (s *Server) handlePullRequest(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.project(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.params["pull"])
+	if err != nil || n < 1 {
+		return plumb.Invalid([]string{fmt.Sprintf("Path parameter pullRequestNumber must be a positive integer, got %q.", c.params["pull"])})
+	}
+	ch, err := s.store.FindPullRequest(r.Context(), p.ID, n)
+	if err != nil {
+		return err
+	}
+	baseRef := ch.BaseCommitSHA
+	if baseRef == "" {
+		baseRef = "refs/heads/" + ch.BaseBranch
+	}
+	base, err := s.store.ResolveCommit(r.Context(), p.ID, baseRef)
+	if err != nil {
+		return err
+	}
+	pr := &pullRequestView{Number: n, Branch: ch.Branch, BaseBranch: ch.BaseBranch}
+	return s.serveComparison(w, r, c, p, base, ch.CommitSHA, &ch, pr)
+}
+
+// CompareOptions are a comparison's query parameters.
+type CompareOptions struct {
+	CoverageTag string
+	Issues      plumb.IssueFilter
+}
+
+// Compare computes the comparison of two commits of a project (also used by
+// the quality gate and the code-host statuses).
+func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string, change *compare.Change, o CompareOptions) (*Comparison, error) {
+	var paths []string
+	if change != nil {
+		for _, f := range change.Files {
+			if f.Status != "deleted" {
+				paths = append(paths, f.Path)
+			}
+		}
+	}
+	if len(o.Issues.Statuses) == 0 {
+		o.Issues.Statuses = []string{"open"}
+	}
+	data, err := s.store.LoadComparison(ctx, p.ID, base, head, sqlstore.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: paths, Issues: o.Issues})
+	if err != nil {
+		return nil, err
+	}
+	cmp := &Comparison{data: data, issues: compare.ClassifyIssues(data.BaseIssues, data.HeadIssues)}
+	if change != nil {
+		patch := compare.PatchCoverage(change.Files, func(path string) []int64 { return data.HeadHits[path] })
+		cmp.patch = &patch
+	}
+	return cmp, nil
+}
+
+// Comparison is a computed comparison.
+type Comparison struct {
+	data   *sqlstore.Comparison
+	patch  *compare.Patch
+	issues compare.IssueSets
+}
+
+func (s *Server) serveComparison(w http.ResponseWriter, r *http.Request, c *call, p plumb.Project, base, head string, change *compare.Change, pr *pullRequestView) error {
+	q := c.query
+	o := CompareOptions{Issues: plumb.IssueFilter{
+		Categories: q.enumList("category", plumb.IssueCategories),
+		Levels:     q.enumList("level", plumb.IssueLevels),
+		Statuses:   q.enumList("status", plumb.IssueStatuses),
+		Tools:      dedupe(q.list("tool")),
+	}}
+	o.CoverageTag, _ = q.single("coverageTag")
+	class := compare.IssueNew
+	if v, ok := q.single("issues"); ok {
+		switch compare.IssueClass(v) {
+		case compare.IssueNew, compare.IssueFixed, compare.IssueUnchanged:
+			class = compare.IssueClass(v)
+		default:
+			q.fail("Query parameter issues must be one of new, fixed, unchanged, got %q.", v)
+		}
+	}
+	if v, ok := q.single("format"); ok {
+		switch v {
+		case "markdown":
+			c.format = formatMarkdown
+		case "json":
+			c.format = formatJSON
+		default:
+			q.fail("Query parameter format must be json or markdown, got %q.", v)
+		}
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	cmp, err := s.Compare(r.Context(), p, base, head, change, o)
+	if err != nil {
+		return err
+	}
+	view := cmp.View(pr)
+	switch c.format {
+	case formatMarkdown:
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, err := w.Write([]byte(view.Markdown()))
+		return err
+	case formatCSV, formatNDJSON:
+		rw := newRowWriter(w, c.format)
+		for _, is := range cmp.issues.Of(class) {
+			if err := rw.write(newIssueView(is)); err != nil {
+				return err
+			}
+		}
+		return rw.finish(reflect.TypeOf(issueView{}))
+	}
+	return writeJSON(w, http.StatusOK, view)
+}
+
+type pullRequestView struct {
+	Number     int    `json:"number"`
+	Branch     string `json:"branch"`
+	BaseBranch string `json:"baseBranch"`
+}
+
+type coverageFigures struct {
+	Covered   int64    `json:"covered"`
+	Coverable int64    `json:"coverable"`
+	Percent   *float64 `json:"percent"`
+}
+
+func figures(c compare.Coverage) coverageFigures {
+	return coverageFigures{c.Covered, c.Coverable, c.Percent()}
+}
+
+type analysisView struct {
+	SnapshotID string `json:"snapshotId"`
+	Branch     string `json:"branch"`
+	AnalyzedAt string `json:"analyzedAt"`
+}
+
+type sideView struct {
+	CommitSHA          string          `json:"commitSha"`
+	Coverage           coverageFigures `json:"coverage"`
+	CoverageTags       []string        `json:"coverageTags"`
+	CarriedForwardTags []string        `json:"carriedForwardTags"`
+	Analysis           *analysisView   `json:"analysis"`
+}
+
+type patchFileView struct {
+	Path           string   `json:"path"`
+	PreviousPath   *string  `json:"previousPath"`
+	Status         string   `json:"status"`
+	HasCoverage    bool     `json:"hasCoverage"`
+	Covered        int64    `json:"covered"`
+	Coverable      int64    `json:"coverable"`
+	Percent        *float64 `json:"percent"`
+	UncoveredLines [][2]int `json:"uncoveredLines"`
+}
+
+type patchView struct {
+	ChangedFiles int             `json:"changedFiles"`
+	ChangedLines int64           `json:"changedLines"`
+	Covered      int64           `json:"covered"`
+	Coverable    int64           `json:"coverable"`
+	Percent      *float64        `json:"percent"`
+	Files        []patchFileView `json:"files"`
+}
+
+type issueClassView struct {
+	Count int         `json:"count"`
+	Data  []issueView `json:"data"`
+}
+
+type issuesCompareView struct {
+	New       issueClassView `json:"new"`
+	Fixed     issueClassView `json:"fixed"`
+	Unchanged issueClassView `json:"unchanged"`
+}
+
+type metricDeltaView struct {
+	Key       string           `json:"key"`
+	Name      string           `json:"name"`
+	ValueType metric.ValueType `json:"valueType"`
+	Inverted  bool             `json:"inverted"`
+	Base      any              `json:"base"`
+	Head      any              `json:"head"`
+	Delta     float64          `json:"delta"`
+}
+
+type componentDeltaView struct {
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Metrics []metricDeltaView `json:"metrics"`
+}
+
+type metricsCompareView struct {
+	Project    []metricDeltaView    `json:"project"`
+	Components []componentDeltaView `json:"components"`
+}
+
+// ComparisonView is the JSON form of a comparison.
+type ComparisonView struct {
+	PullRequest   *pullRequestView    `json:"pullRequest"`
+	Base          sideView            `json:"base"`
+	Head          sideView            `json:"head"`
+	CoverageDelta *float64            `json:"coverageDelta"`
+	Patch         *patchView          `json:"patch"`
+	Issues        issuesCompareView   `json:"issues"`
+	Metrics       *metricsCompareView `json:"metrics"`
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+func metricDeltas(base, head metric.Totals, scope metric.Scope) []metricDeltaView {
+	bv, hv := metric.Values(base, scope), metric.Values(head, scope)
+	out := make([]metricDeltaView, len(bv))
+	for i := range bv {
+		out[i] = metricDeltaView{Key: bv[i].Key, Name: bv[i].Name, ValueType: bv[i].ValueType, Inverted: bv[i].Inverted,
+			Base: bv[i].Value, Head: hv[i].Value,
+			Delta: round2(metric.SeriesValue(bv[i].Key, head, scope) - metric.SeriesValue(bv[i].Key, base, scope))}
+	}
+	return out
+}
+
+// View gives the comparison its JSON form.
+func (cmp *Comparison) View(pr *pullRequestView) ComparisonView {
+	d := cmp.data
+	side := func(sc sqlstore.SideCoverage, snap *plumb.Snapshot) sideView {
+		v := sideView{CommitSHA: sc.Commit, CoverageTags: nonNil(sc.Tags), CarriedForwardTags: nonNil(sc.Carried),
+			Coverage: figures(compare.Coverage{Covered: sc.Coverage.Covered, Coverable: sc.Coverage.Covered + sc.Coverage.Missed})}
+		if snap != nil {
+			v.Analysis = &analysisView{SnapshotID: snap.ID, Branch: snap.Branch, AnalyzedAt: snap.AnalyzedAt.UTC().Format(time.RFC3339)}
+		}
+		return v
+	}
+	v := ComparisonView{PullRequest: pr, Base: side(d.Base, d.BaseSnapshot), Head: side(d.Head, d.HeadSnapshot)}
+	if b, h := v.Base.Coverage.Percent, v.Head.Coverage.Percent; b != nil && h != nil {
+		delta := round2(*h - *b)
+		v.CoverageDelta = &delta
+	}
+	if p := cmp.patch; p != nil {
+		pv := &patchView{ChangedLines: p.ChangedLines, Covered: p.Coverage.Covered, Coverable: p.Coverage.Coverable,
+			Percent: p.Coverage.Percent(), Files: []patchFileView{}, ChangedFiles: len(p.Files)}
+		for _, f := range p.Files {
+			fv := patchFileView{Path: f.Path, Status: f.Status, HasCoverage: f.HasCoverage, Covered: f.Coverage.Covered,
+				Coverable: f.Coverage.Coverable, Percent: f.Coverage.Percent(), UncoveredLines: [][2]int{}}
+			if f.PreviousPath != "" {
+				prev := f.PreviousPath
+				fv.PreviousPath = &prev
+			}
+			for _, r := range f.Uncovered {
+				fv.UncoveredLines = append(fv.UncoveredLines, [2]int{r.Start, r.End})
+			}
+			pv.Files = append(pv.Files, fv)
+		}
+		v.Patch = pv
+	}
+	list := func(is []plumb.Issue, withData bool) issueClassView {
+		cv := issueClassView{Count: len(is), Data: []issueView{}}
+		if withData {
+			for i, x := range is {
+				if i == maxListedIssues {
+					break
+				}
+				cv.Data = append(cv.Data, newIssueView(x))
+			}
+		}
+		return cv
+	}
+	v.Issues = issuesCompareView{New: list(cmp.issues.New, true), Fixed: list(cmp.issues.Fixed, true), Unchanged: list(cmp.issues.Unchanged, false)}
+	if m := d.Metrics; m != nil {
+		mv := &metricsCompareView{Project: metricDeltas(m.Base, m.Head, metric.ScopeProject), Components: []componentDeltaView{}}
+		for _, c := range m.Components {
+			mv.Components = append(mv.Components, componentDeltaView{ID: c.ID, Name: c.Name, Metrics: metricDeltas(c.Base, c.Head, metric.ScopeComponent)})
+		}
+		v.Metrics = mv
+	}
+	return v
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Markdown renders the comparison's summary for a pull request comment.
+func (v ComparisonView) Markdown() string {
+	var b strings.Builder
+	pct := func(p *float64) string {
+		if p == nil {
+			return "–"
+		}
+		return strconv.FormatFloat(*p, 'f', 2, 64) + "%"
+	}
+	short := func(sha string) string { return sha[:min(7, len(sha))] }
+	if v.PullRequest != nil {
+		fmt.Fprintf(&b, "## Plumb: pull request #%d\n\n", v.PullRequest.Number)
+	} else {
+		b.WriteString("## Plumb: comparison\n\n")
+	}
+	fmt.Fprintf(&b, "Head `%s` against base `%s`.\n\n", short(v.Head.CommitSHA), short(v.Base.CommitSHA))
+	b.WriteString("| | Base | Head | Change |\n|---|---:|---:|---:|\n")
+	delta := "–"
+	if v.CoverageDelta != nil {
+		delta = fmt.Sprintf("%+.2f", *v.CoverageDelta)
+	}
+	fmt.Fprintf(&b, "| Total coverage | %s | %s | %s |\n", pct(v.Base.Coverage.Percent), pct(v.Head.Coverage.Percent), delta)
+	if v.Patch != nil {
+		fmt.Fprintf(&b, "| Patch coverage | | %s | %d of %d changed lines covered |\n", pct(v.Patch.Percent), v.Patch.Covered, v.Patch.Coverable)
+	}
+	fmt.Fprintf(&b, "| Issues | | | %d new, %d fixed, %d unchanged |\n", v.Issues.New.Count, v.Issues.Fixed.Count, v.Issues.Unchanged.Count)
+	if len(v.Head.CarriedForwardTags) > 0 {
+		fmt.Fprintf(&b, "\nCoverage carried forward from the base for: %s.\n", strings.Join(v.Head.CarriedForwardTags, ", "))
+	}
+	if v.Patch != nil {
+		var missing []patchFileView
+		for _, f := range v.Patch.Files {
+			if len(f.UncoveredLines) > 0 {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			b.WriteString("\n### Changed lines not covered\n\n| File | Patch coverage | Lines |\n|---|---:|---|\n")
+			for i, f := range missing {
+				if i == 50 {
+					fmt.Fprintf(&b, "| … %d more files | | |\n", len(missing)-50)
+					break
+				}
+				var rs []string
+				for _, r := range f.UncoveredLines {
+					if r[0] == r[1] {
+						rs = append(rs, strconv.Itoa(r[0]))
+					} else {
+						rs = append(rs, fmt.Sprintf("%d-%d", r[0], r[1]))
+					}
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", mdEscape(f.Path), pct(f.Percent), strings.Join(rs, ", "))
+			}
+		}
+	}
+	if len(v.Issues.New.Data) > 0 {
+		b.WriteString("\n### New issues\n\n| Level | Rule | Location | Message |\n|---|---|---|---|\n")
+		for _, is := range v.Issues.New.Data {
+			loc := is.Location.Path
+			if is.Location.StartLine != nil {
+				loc += ":" + strconv.Itoa(*is.Location.StartLine)
+			}
+			fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", is.Level, mdEscape(is.RuleKey), mdEscape(loc), mdEscape(is.Message))
+		}
+		if v.Issues.New.Count > len(v.Issues.New.Data) {
+			fmt.Fprintf(&b, "\n… and %d more.\n", v.Issues.New.Count-len(v.Issues.New.Data))
+		}
+	}
+	return b.String()
+}
+
+// mdEscape keeps a value inside one Markdown table cell.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", "\\|", "\n", " ", "\r", " ", "`", "'", "<", "&lt;", ">", "&gt;")
+	return r.Replace(s)
+}
+
+// handleUploadChange records what a head commit changes against its base
+// (sent by `plumb upload` and `plumb analyze` in a pull request).
+func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return err
+	}
+	f := &fields{obj: obj}
+	var ch compare.Change
+	ch.CommitSHA, _ = f.str("commitSha", true, 7, 64)
+	ch.Branch, _ = f.str("branch", false, 0, 500)
+	ch.BaseCommitSHA, _ = f.str("baseCommitSha", false, 7, 64)
+	ch.BaseBranch, _ = f.str("baseBranch", false, 0, 500)
+	ch.CommitSHA, ch.BaseCommitSHA = strings.ToLower(ch.CommitSHA), strings.ToLower(ch.BaseCommitSHA)
+	for name, v := range map[string]string{"commitSha": ch.CommitSHA, "baseCommitSha": ch.BaseCommitSHA} {
+		if v != "" && strings.Trim(v, "0123456789abcdef") != "" {
+			f.fail("Field %s must be a hexadecimal commit SHA.", name)
+		}
+	}
+	if ch.BaseCommitSHA == "" && ch.BaseBranch == "" {
+		f.fail("Field baseCommitSha or baseBranch is required.")
+	}
+	if raw, ok := obj["pullRequestNumber"]; ok && string(raw) != "null" {
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
+			f.fail("Field pullRequestNumber must be a positive integer.")
+		} else {
+			ch.PullRequestNumber = &n
+		}
+	}
+	raw, ok := obj["files"]
+	if !ok || string(raw) == "null" {
+		f.fail("Field files is required (an empty array for a change without files).")
+	} else {
+		var files []struct {
+			Path         string   `json:"path"`
+			PreviousPath string   `json:"previousPath"`
+			Status       string   `json:"status"`
+			AddedLines   [][2]int `json:"addedLines"`
+		}
+		if err := json.Unmarshal(raw, &files); err != nil {
+			f.fail("Field files must be an array of {path, previousPath, status, addedLines: [[start, end], …]}: %v.", err)
+		}
+		for _, x := range files {
+			fc := compare.FileChange{Path: x.Path, PreviousPath: x.PreviousPath, Status: x.Status}
+			for _, r := range x.AddedLines {
+				fc.AddedLines = append(fc.AddedLines, compare.LineRange{Start: r[0], End: r[1]})
+			}
+			ch.Files = append(ch.Files, fc)
+		}
+		for _, problem := range ch.Validate() {
+			f.fail("Field %s", problem)
+		}
+	}
+	if err := f.err(); err != nil {
+		return err
+	}
+	if err := s.store.PutChange(r.Context(), p.ID, ch, s.now()); err != nil {
+		return err
+	}
+	lines := 0
+	for _, fc := range ch.Files {
+		for _, r := range fc.AddedLines {
+			lines += r.End - r.Start + 1
+		}
+	}
+	return writeJSON(w, http.StatusCreated, map[string]any{"commitSha": ch.CommitSHA, "files": len(ch.Files), "changedLines": lines})
+}

@@ -1,0 +1,166 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/plumbhq/plumb"
+)
+
+const (
+	baseSHA = "b000000000000000000000000000000000000001"
+	headSHA = "e000000000000000000000000000000000000002"
+)
+
+// compareFixture: a base on main and a head on a feature branch, with
+// coverage under two tags on the base and one on the head (the other is
+// carried forward), analyses with issues, a component, and the head's change
+// uploaded as CI sends it.
+func compareFixture(t *testing.T) *world {
+	t.Helper()
+	w := newWorld(t)
+	ctx := context.Background()
+	w.projectAdmin(t, "acme/web", "alice")
+	_, err := w.DB.CreateComponent(ctx, plumb.Component{ProjectID: w.Web.ID, Name: "core", PathGlobs: []string{"a.go"}, CreatorID: w.AliceToken.UserID})
+	check(t, err)
+	cov := func(sha, branch, tag string, files map[string][]int64) {
+		in := plumb.CoverageInput{ProjectID: w.Web.ID, CommitSHA: sha, Branch: branch, CoverageTag: tag, UploadedAt: w.Clock.Now()}
+		for p, h := range files {
+			in.Files = append(in.Files, plumb.CoverageFile{Path: p, Hits: h})
+		}
+		_, err := w.DB.AddCoverage(ctx, in)
+		check(t, err)
+	}
+	cov(baseSHA, "main", "unit", map[string][]int64{"a.go": {1, 1, 0, 1}, "old.go": {1, 0, 1}, "gone.go": {1, 1}})
+	cov(baseSHA, "main", "integration", map[string][]int64{"a.go": {-1, 1, -1, -1, -1}})
+	cov(headSHA, "feature", "unit", map[string][]int64{"a.go": {1, 0, 0, 1, 0}, "new.go": {0, 1, 1}})
+	line := func(n int) *int { return &n }
+	issue := func(fp, level, category, path string) plumb.Issue {
+		return plumb.Issue{Fingerprint: fp, Tool: "lint", RuleKey: "R-" + fp, Message: "m " + fp, Category: category, Level: level, Path: path, StartLine: line(3)}
+	}
+	w.snapshot(t, plumb.SnapshotInput{ProjectID: w.Web.ID, Branch: "main", CommitSHA: baseSHA, AnalyzedAt: t0, FullTree: true,
+		Files:  []plumb.FileFigures{{Path: "a.go", Lines: 5, LOC: 4, Complexity: 2}, {Path: "old.go", Lines: 3, LOC: 3}, {Path: "gone.go", Lines: 2, LOC: 2}},
+		Issues: []plumb.Issue{issue("fp1", "high", "bug", "a.go"), issue("fp2", "low", "lint", "a.go")}})
+	w.snapshot(t, plumb.SnapshotInput{ProjectID: w.Web.ID, Branch: "feature", CommitSHA: headSHA, AnalyzedAt: t0.Add(3600e9),
+		Files:  []plumb.FileFigures{{Path: "a.go", Lines: 5, LOC: 5}},
+		Issues: []plumb.Issue{issue("fp2", "low", "lint", "a.go"), issue("fp3", "high", "vulnerability", "a.go"), issue("fp4", "medium", "lint", "a.go")}})
+	w.do(t, "POST", "/ingest/gh/acme/projects/web/changes", w.Alice, hdr("Content-Type", "application/json"), `{
+		"commitSha": "`+headSHA+`", "branch": "feature", "baseCommitSha": "`+baseSHA+`", "baseBranch": "main", "pullRequestNumber": 7,
+		"files": [
+			{"path": "a.go", "status": "modified", "addedLines": [[2, 3], [5, 5]]},
+			{"path": "new.go", "previousPath": "old.go", "status": "renamed", "addedLines": [[3, 3], [1, 1]]},
+			{"path": "gone.go", "status": "deleted"},
+			{"path": "docs.md", "status": "added", "addedLines": [[1, 4]]}
+		]}`).wantJSON(t, 201, `{"commitSha": "`+headSHA+`", "files": 4, "changedLines": 9}`)
+	return w
+}
+
+// The figures, by hand:
+//   - base total: per file the union of unit and integration: a.go
+//     [1,1,0,1,-1] 3/4, old.go 2/3, gone.go 2/2 → 7/9 = 77.78 %.
+//   - head: unit, plus integration carried forward from the base: a.go
+//     [1,1,0,1,0] 3/5, new.go 2/3 → 5/8 = 62.5 %; delta −15.28.
+//   - patch: a.go lines 2 (covered by the carried integration), 3 and 5
+//     missed → 1/3, uncovered 3 and 5; new.go 1 missed, 3 covered → 1/2;
+//     docs.md has no coverage; gone.go deleted → 2/5 = 40 %.
+//   - issues: new fp3, fp4; fixed fp1; unchanged fp2.
+//   - metrics (head on another branch: the base's files with the head's
+//     issues): ISS 2 → 3, SECI 0 → 1; FILES stays 3.
+func TestCompare(t *testing.T) {
+	w := compareFixture(t)
+	r := w.get(t, "/gh/acme/projects/web/compare?base=refs/heads/main&head="+headSHA[:10], w.Alice).wantStatus(t, 200)
+	v := r.json(t).(map[string]any)
+	want := `{
+		"commitSha": "` + baseSHA + `", "coverage": {"covered": 7, "coverable": 9, "percent": 77.78},
+		"coverageTags": ["integration", "unit"], "carriedForwardTags": [],
+		"analysis": {"snapshotId": "` + v["base"].(map[string]any)["analysis"].(map[string]any)["snapshotId"].(string) + `", "branch": "main", "analyzedAt": "2026-03-02T10:00:00Z"}}`
+	assertJSON(t, []byte(mustJSON(v["base"])), want)
+	head := v["head"].(map[string]any)
+	assertJSON(t, []byte(mustJSON(head["coverage"])), `{"covered": 5, "coverable": 8, "percent": 62.5}`)
+	assertJSON(t, []byte(mustJSON(head["carriedForwardTags"])), `["integration"]`)
+	assertJSON(t, []byte(mustJSON(v["coverageDelta"])), `-15.28`)
+	assertJSON(t, []byte(mustJSON(v["patch"])), `{"changedFiles": 3, "changedLines": 9, "covered": 2, "coverable": 5, "percent": 40, "files": [
+		{"path": "a.go", "previousPath": null, "status": "modified", "hasCoverage": true, "covered": 1, "coverable": 3, "percent": 33.33, "uncoveredLines": [[3, 3], [5, 5]]},
+		{"path": "docs.md", "previousPath": null, "status": "added", "hasCoverage": false, "covered": 0, "coverable": 0, "percent": null, "uncoveredLines": []},
+		{"path": "new.go", "previousPath": "old.go", "status": "renamed", "hasCoverage": true, "covered": 1, "coverable": 2, "percent": 50, "uncoveredLines": [[1, 1]]}]}`)
+	issues := v["issues"].(map[string]any)
+	fps := func(class string) string {
+		var out []string
+		for _, is := range issues[class].(map[string]any)["data"].([]any) {
+			out = append(out, is.(map[string]any)["fingerprint"].(string))
+		}
+		return strings.Join(out, ",")
+	}
+	if fps("new") != "fp3,fp4" || fps("fixed") != "fp1" || issues["unchanged"].(map[string]any)["count"].(float64) != 1 {
+		t.Errorf("issues = %s", mustJSON(issues))
+	}
+	metrics := map[string][2]any{}
+	for _, m := range v["metrics"].(map[string]any)["project"].([]any) {
+		m := m.(map[string]any)
+		metrics[m["key"].(string)] = [2]any{m["base"], m["head"]}
+	}
+	for key, want := range map[string][2]any{"ISS": {2.0, 3.0}, "SECI": {0.0, 1.0}, "FILES": {3.0, 3.0}, "LCOV": {77.78, 62.5}} {
+		if metrics[key] != want {
+			t.Errorf("metric %s = %v, want %v", key, metrics[key], want)
+		}
+	}
+	comps := v["metrics"].(map[string]any)["components"].([]any)
+	if len(comps) != 1 || comps[0].(map[string]any)["name"] != "core" {
+		t.Fatalf("components = %s", mustJSON(comps))
+	}
+
+	// The issue list's filters apply.
+	r = w.get(t, "/gh/acme/projects/web/compare?base="+baseSHA+"&head="+headSHA+"&level=high", w.Alice).wantStatus(t, 200)
+	issues = r.json(t).(map[string]any)["issues"].(map[string]any)
+	if fps("new") != "fp3" || fps("fixed") != "fp1" {
+		t.Errorf("level=high issues = %s", mustJSON(issues))
+	}
+	// One coverage tag: no carry-forward of the other.
+	r = w.get(t, "/gh/acme/projects/web/compare?base="+baseSHA+"&head="+headSHA+"&coverageTag=unit", w.Alice).wantStatus(t, 200)
+	v = r.json(t).(map[string]any)
+	assertJSON(t, []byte(mustJSON(v["patch"].(map[string]any)["percent"])), `20`) // a.go 0/3, new.go 1/2
+	assertJSON(t, []byte(mustJSON(v["head"].(map[string]any)["carriedForwardTags"])), `[]`)
+}
+
+func TestComparePullRequestAndFormats(t *testing.T) {
+	w := compareFixture(t)
+	r := w.get(t, "/gh/acme/projects/web/pulls/7", w.Alice).wantStatus(t, 200)
+	v := r.json(t).(map[string]any)
+	assertJSON(t, []byte(mustJSON(v["pullRequest"])), `{"number": 7, "branch": "feature", "baseBranch": "main"}`)
+	assertJSON(t, []byte(mustJSON(v["patch"].(map[string]any)["percent"])), `40`)
+
+	md := w.get(t, "/gh/acme/projects/web/pulls/7", w.Alice, hdr("Accept", "text/markdown")).wantStatus(t, 200)
+	body := string(md.Body)
+	for _, s := range []string{"## Plumb: pull request #7", "| Total coverage | 77.78% | 62.50% | -15.28 |", "| Patch coverage | | 40.00% | 2 of 5 changed lines covered |",
+		"| `a.go` | 33.33% | 3, 5 |", "| `new.go` | 50.00% | 1 |", "2 new, 1 fixed, 1 unchanged", "carried forward from the base for: integration"} {
+		if !strings.Contains(body, s) {
+			t.Errorf("markdown lacks %q:\n%s", s, body)
+		}
+	}
+	if got := w.get(t, "/gh/acme/projects/web/compare?head="+headSHA+"&format=markdown", w.Alice).wantStatus(t, 200); string(got.Body) != strings.Replace(body, "pull request #7", "comparison", 1) {
+		t.Errorf("format=markdown without base:\n%s", got.Body)
+	}
+	csv := w.get(t, "/gh/acme/projects/web/pulls/7?issues=fixed", w.Alice, hdr("Accept", "text/csv")).wantStatus(t, 200)
+	lines := strings.Split(strings.TrimSpace(string(csv.Body)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], "fp1") {
+		t.Errorf("fixed issues CSV = %q", csv.Body)
+	}
+	nd := w.get(t, "/gh/acme/projects/web/pulls/7", w.Alice, hdr("Accept", "application/x-ndjson")).wantStatus(t, 200)
+	if n := len(ndjsonLines(t, nd.Body)); n != 2 {
+		t.Errorf("new issues NDJSON has %d lines, want 2", n)
+	}
+
+	w.get(t, "/gh/acme/projects/web/pulls/8", w.Alice).wantError(t, 404, "Pull request #8")
+	w.get(t, "/gh/acme/projects/web/pulls/x", w.Alice).wantError(t, 400, "positive integer")
+	w.get(t, "/gh/acme/projects/web/compare?head="+baseSHA, w.Alice).wantError(t, 400, "base is required")
+	w.get(t, "/gh/acme/projects/web/compare", w.Alice).wantError(t, 400, "head")
+	w.get(t, "/gh/acme/projects/web/compare?head=abcdef0123&base=main", w.Alice).wantError(t, 404, "abcdef0123")
+	w.get(t, "/gh/acme/projects/web/compare?head="+headSHA+"&issues=all", w.Alice).wantError(t, 400, "issues must be one of")
+	w.get(t, "/gh/globex/projects/vault/compare?head="+headSHA, w.Alice).wantStatus(t, 404)
+
+	// Bad change uploads store nothing.
+	w.do(t, "POST", "/ingest/gh/acme/projects/web/changes", w.Alice, hdr("Content-Type", "application/json"),
+		`{"commitSha": "abc", "files": [{"path": "a", "status": "moved", "addedLines": [[3, 1]]}]}`).
+		wantError(t, 400, "commitSha", "baseCommitSha or baseBranch", "status must be one of", "[3, 1]")
+}

@@ -1,0 +1,144 @@
+package openapi
+
+import (
+	"net/http"
+	"slices"
+)
+
+// Pull requests (docs/pull-requests.md): comparisons of a head commit with
+// its base, and the change CI uploads for them.
+
+const tagPulls = "Pull requests"
+
+const mediaMarkdown = "text/markdown"
+
+var pullEndpoints = []endpoint{
+	{
+		method: http.MethodGet, path: project + "/compare", id: "compareCommits", tag: tagPulls,
+		summary: "Compare a head commit with its base",
+		description: "Total line coverage of both commits and its delta; patch coverage (covered ÷ coverable among the lines the head changed, per file, with the changed lines left uncovered), " +
+			"when CI uploaded the head's change (POST …/changes); issues new in the head, fixed by it and unchanged, by fingerprint, with the issue list's filters; " +
+			"and the twelve metrics of the project and of each component on both sides (null when the base has no default-branch analysis). " +
+			"A head without coverage for a coverage tag the base has uses the base's (carry-forward, listed in head.carriedForwardTags). " +
+			"JSON by default; the Markdown summary with `Accept: text/markdown` or `format=markdown`; one issue list (`issues`, default new) as NDJSON or CSV.",
+		query:    []string{"compareHead", "compareBase", "compareCoverageTag", "compareIssues", "compareFormat", "issueCategory", "issueLevel", "issueStatus", "issueTool"},
+		okDesc:   "The comparison.",
+		result:   ref("Comparison"),
+		export:   compareExport,
+		markdown: true,
+		errors:   []int{400, 403, 404},
+	},
+	{
+		method: http.MethodGet, path: project + "/pulls/{pullRequestNumber}", id: "comparePullRequest", tag: tagPulls,
+		summary:     "Compare a pull request's head with its base",
+		description: "The comparison of the head and base commits of the pull request's latest upload (see compareCommits).",
+		query:       []string{"compareCoverageTag", "compareIssues", "compareFormat", "issueCategory", "issueLevel", "issueStatus", "issueTool"},
+		okDesc:      "The comparison.",
+		result:      ref("Comparison"),
+		export:      compareExport,
+		markdown:    true,
+		errors:      []int{400, 403, 404},
+	},
+}
+
+var compareExport = &export{row: "Issue", noun: "Issue", csvRow: "issue", columns: []string{
+	"id", "fingerprint", "tool", "ruleKey", "message", "category", "level", "status",
+	"documentationUrl", "location.path", "location.startLine", "location.endLine"}}
+
+var pullIngestEndpoints = []endpoint{
+	{
+		method: http.MethodPost, path: ingest + "/changes", id: "uploadChange", tag: tagIngestion,
+		summary: "Upload a commit's change against its base",
+		description: "Records the lines a head commit adds or modifies per file against its base (as `git diff -M --unified=0 base...head` gives them, renames followed), " +
+			"with its pull request and base. `plumb upload` and `plumb analyze` send it in a pull request. A later upload for the same commit replaces it.",
+		body:   "ChangeUpload",
+		status: http.StatusCreated,
+		okDesc: "The change was recorded.",
+		result: ref("ChangeResult"),
+		errors: []int{400, 403, 404},
+	},
+}
+
+func pullParameters(m *omap[*param]) {
+	m.set("pullRequestNumber", pathParam("pullRequestNumber", "Pull request (merge request) number.", 1))
+	m.set("compareHead", requiredQueryParam("head",
+		"The head: `refs/heads/<branch>` or a bare branch name, `refs/tags/<tag>`, or a commit SHA (40 hex digits or a unique prefix of at least 7).", str().withMinLength(1)))
+	m.set("compareBase", queryParam("base",
+		"The base, in the same forms as head. Defaults to the base the head's uploaded change names.", str().withMinLength(1)))
+	m.set("compareCoverageTag", queryParam("coverageTag", "Only this coverage tag's reports; every tag when absent.", str().withMinLength(1)))
+	m.set("compareIssues", queryParam("issues", "The issue list of the NDJSON and CSV forms.", enum("new", "fixed", "unchanged").withDefault("new")))
+	m.set("compareFormat", queryParam("format", "`markdown` answers the Markdown summary whatever the Accept header.", enum("json", "markdown")))
+}
+
+func pullSchemas(m *omap[*schema]) {
+	cov := func() *schema {
+		return object(req("covered", integer().withMin(0)), req("coverable", integer().withMin(0)),
+			req("percent", nullable(number()).withDescription("covered ÷ coverable in percent, two decimals; null when nothing is coverable.")))
+	}
+	m.set("CoverageFigures", cov())
+	m.set("ComparisonSide", object(
+		req("commitSha", str().withPattern(storedShaPattern)),
+		req("coverage", ref("CoverageFigures")),
+		req("coverageTags", arrayOf(str())),
+		req("carriedForwardTags", arrayOf(str()).withDescription("Coverage tags taken from the base (head side only).")),
+		req("analysis", nullable(object(req("snapshotId", uuid()), req("branch", str()), req("analyzedAt", timestamp())))),
+	))
+	m.set("PatchFile", object(
+		req("path", str()),
+		req("previousPath", nullable(str())),
+		req("status", enum("added", "modified", "renamed")),
+		req("hasCoverage", boolean().withDescription("Whether the head has coverage of the file; without, its lines count nowhere.")),
+		req("covered", integer().withMin(0)),
+		req("coverable", integer().withMin(0)),
+		req("percent", nullable(number())),
+		req("uncoveredLines", arrayOf(arrayOf(integer().withMin(1)).withMinItems(2).withMaxItems(2)).withDescription("Changed coverable lines not hit, as [start, end] ranges.")),
+	))
+	m.set("PatchCoverage", object(
+		req("changedFiles", integer().withMin(0)),
+		req("changedLines", integer().withMin(0)),
+		req("covered", integer().withMin(0)),
+		req("coverable", integer().withMin(0)),
+		req("percent", nullable(number())),
+		req("files", arrayOf(ref("PatchFile"))),
+	))
+	m.set("ComparedIssues", object(req("count", integer().withMin(0)), req("data", arrayOf(ref("Issue")).withDescription("The first 100 (always empty for unchanged issues); the NDJSON and CSV forms list them all."))))
+	value := func() *schema {
+		return &schema{OneOf: []*schema{number(), enum(append(slices.Clone(ratingGrades), sizeClasses...)...)}}
+	}
+	m.set("MetricDelta", object(
+		req("key", ref("MetricKey")),
+		req("name", str()),
+		req("valueType", ref("MetricValueType")),
+		req("inverted", boolean()),
+		req("base", value()),
+		req("head", value()),
+		req("delta", number().withDescription("head − base as numbers (grades A=1…F=5, sizes XS=1…XL=5).")),
+	))
+	m.set("Comparison", object(
+		req("pullRequest", nullable(object(req("number", integer().withMin(1)), req("branch", str()), req("baseBranch", str())))),
+		req("base", ref("ComparisonSide")),
+		req("head", ref("ComparisonSide")),
+		req("coverageDelta", nullable(number()).withDescription("Head minus base total coverage, in points.")),
+		req("patch", (&schema{OneOf: []*schema{ref("PatchCoverage"), typed("null")}}).withDescription("Null when no change was uploaded for the head.")),
+		req("issues", object(req("new", ref("ComparedIssues")), req("fixed", ref("ComparedIssues")), req("unchanged", ref("ComparedIssues")))),
+		req("metrics", nullable(object(
+			req("project", arrayOf(ref("MetricDelta"))),
+			req("components", arrayOf(object(req("id", uuid()), req("name", str()), req("metrics", arrayOf(ref("MetricDelta")))))),
+		))),
+	))
+	m.set("ChangeFile", object(
+		req("path", str().withMinLength(1).withDescription("The head path.")),
+		opt("previousPath", str().withDescription("The base path of a renamed file.")),
+		req("status", enum("added", "modified", "renamed", "deleted")),
+		opt("addedLines", arrayOf(arrayOf(integer().withMin(1)).withMinItems(2).withMaxItems(2)).withDescription("Head lines added or modified, as [start, end] ranges.")),
+	))
+	m.set("ChangeUpload", object(
+		req("commitSha", str().withMinLength(7).withMaxLength(64).withPattern(shaPattern)),
+		opt("branch", str()),
+		opt("baseCommitSha", str().withMinLength(7).withMaxLength(64).withPattern(shaPattern).withDescription("The merge base (`git merge-base`); baseCommitSha or baseBranch is required.")),
+		opt("baseBranch", str()),
+		opt("pullRequestNumber", integer().withMin(1)),
+		req("files", arrayOf(ref("ChangeFile"))),
+	))
+	m.set("ChangeResult", object(req("commitSha", str()), req("files", integer().withMin(0)), req("changedLines", integer().withMin(0))))
+}

@@ -1,0 +1,406 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/metric"
+)
+
+// PutChange records what a head commit changes against its base (sent by CI
+// with its uploads). A later upload for the same commit replaces it.
+func (db *DB) PutChange(ctx context.Context, projectID string, ch compare.Change, at time.Time) error {
+	files, err := json.Marshal(ch.Files)
+	if err != nil {
+		return err
+	}
+	var pr any
+	if ch.PullRequestNumber != nil {
+		pr = *ch.PullRequestNumber
+	}
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_changes WHERE project_id = $1 AND commit_sha = $2`, projectID, ch.CommitSHA); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO commit_changes (project_id, commit_sha, branch, base_commit_sha, base_branch, pull_request_number, files, uploaded_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, projectID, ch.CommitSHA, ch.Branch, ch.BaseCommitSHA, ch.BaseBranch, pr, string(files), unix(at))
+		return err
+	})
+}
+
+const changeColumns = `commit_sha, branch, base_commit_sha, base_branch, pull_request_number, files`
+
+func scanChange(row *sql.Row) (compare.Change, error) {
+	var ch compare.Change
+	var pr sql.NullInt64
+	var files string
+	if err := row.Scan(&ch.CommitSHA, &ch.Branch, &ch.BaseCommitSHA, &ch.BaseBranch, &pr, &files); err != nil {
+		return ch, err
+	}
+	if pr.Valid {
+		n := int(pr.Int64)
+		ch.PullRequestNumber = &n
+	}
+	return ch, json.Unmarshal([]byte(files), &ch.Files)
+}
+
+// FindChange returns the change recorded for a head commit; found is false
+// when CI sent none.
+func (db *DB) FindChange(ctx context.Context, projectID, commit string) (ch compare.Change, found bool, err error) {
+	ch, err = scanChange(db.read.QueryRowContext(ctx, `SELECT `+changeColumns+` FROM commit_changes WHERE project_id = $1 AND commit_sha = $2`, projectID, commit))
+	if errors.Is(err, sql.ErrNoRows) {
+		return ch, false, nil
+	}
+	return ch, err == nil, err
+}
+
+// FindPullRequest returns the change of a pull request's latest upload.
+func (db *DB) FindPullRequest(ctx context.Context, projectID string, number int) (compare.Change, error) {
+	ch, err := scanChange(db.read.QueryRowContext(ctx, `SELECT `+changeColumns+` FROM commit_changes
+		WHERE project_id = $1 AND pull_request_number = $2 ORDER BY uploaded_at DESC, commit_sha DESC LIMIT 1`, projectID, number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return ch, notFound(fmt.Sprintf("Pull request #%d has no upload in this project (uploads name it with pullRequestNumber; see docs/pull-requests.md).", number))
+	}
+	return ch, err
+}
+
+// ResolveCommit turns a reference into a commit the project knows of from
+// coverage, analyses or recorded changes: refs/heads/<branch> (or a bare
+// branch name), refs/tags/<tag>, a full SHA or a unique prefix of 7 or more.
+func (db *DB) ResolveCommit(ctx context.Context, projectID, ref string) (string, error) {
+	sha, err := resolveReference(ctx, db.read, projectID, ref)
+	if err == nil || plumb.ErrorCode(err) != plumb.ENOTFOUND {
+		return sha, err
+	}
+	branch := strings.TrimPrefix(ref, "refs/heads/")
+	lower := strings.ToLower(ref)
+	var q string
+	var args []any
+	switch {
+	case strings.HasPrefix(ref, "refs/tags/"):
+		return "", err
+	case shaPattern.MatchString(lower) && !strings.HasPrefix(ref, "refs/heads/"):
+		q = `SELECT DISTINCT commit_sha FROM (SELECT commit_sha FROM snapshots WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3
+			UNION SELECT commit_sha FROM commit_changes WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3) c LIMIT 2`
+		args = []any{projectID, lower, lower + "~"}
+	default:
+		// A branch: its latest coverage upload (refs/heads/ did not find
+		// one), else its latest analysis.
+		if !strings.HasPrefix(ref, "refs/heads/") {
+			if s, e := resolveReference(ctx, db.read, projectID, "refs/heads/"+branch); e == nil {
+				return s, nil
+			}
+		}
+		q = `SELECT commit_sha FROM snapshots WHERE project_id = $1 AND branch = $2 ORDER BY analyzed_at DESC, seq DESC LIMIT 1`
+		args = []any{projectID, branch}
+	}
+	rows, qerr := db.read.QueryContext(ctx, q, args...)
+	if qerr != nil {
+		return "", qerr
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return "", err
+		}
+		found = append(found, s)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	switch len(found) {
+	case 0:
+		return "", notFound(fmt.Sprintf("Reference %q names no commit with coverage or an analysis in this project.", ref))
+	case 1:
+		return found[0], nil
+	}
+	return "", notFound(fmt.Sprintf("Commit prefix %q is ambiguous; give more characters of the SHA.", ref))
+}
+
+// SideCoverage is the coverage of one side of a comparison.
+type SideCoverage struct {
+	Commit string
+	// Tags are the coverage tags uploaded for the commit (or the one asked
+	// for); Carried are the tags taken from the base because the head has
+	// none of them (carry-forward, head side only).
+	Tags, Carried []string
+	Coverage      metric.Coverage
+}
+
+// Comparison holds what the store knows of a base and a head commit.
+type Comparison struct {
+	Base, Head SideCoverage
+	// HeadHits are the head's merged hits of the changed paths that have
+	// coverage.
+	HeadHits map[string][]int64
+	// BaseSnapshot and HeadSnapshot are the latest analyses of each commit
+	// (nil when there is none), with their issues.
+	BaseSnapshot, HeadSnapshot *plumb.Snapshot
+	BaseIssues, HeadIssues     []plumb.Issue
+	// BaseIssuesAll and HeadIssuesAll are every issue, unfiltered.
+	BaseIssuesAll, HeadIssuesAll []plumb.Issue
+	headIssuePaths               map[string]int64
+	// Metrics are the project's and each component's totals on both sides
+	// (nil when either commit has no default-branch analysis to start from).
+	Metrics *MetricsComparison
+}
+
+// ComparisonOptions narrow a comparison.
+type ComparisonOptions struct {
+	CoverageTag string   // only this coverage tag ("" every tag)
+	Paths       []string // the head paths whose hits are wanted
+	Issues      plumb.IssueFilter
+}
+
+type coverageSource struct {
+	commit string
+	tags   []string
+}
+
+// LoadComparison reads both commits' coverage, the head's hits of the
+// changed paths, and both commits' latest analyses and issues.
+func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, o ComparisonOptions) (*Comparison, error) {
+	cmp := &Comparison{Base: SideCoverage{Commit: base}, Head: SideCoverage{Commit: head}}
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		baseTags, err := commitTags(ctx, tx, projectID, base)
+		if err != nil {
+			return err
+		}
+		headTags, err := commitTags(ctx, tx, projectID, head)
+		if err != nil {
+			return err
+		}
+		if o.CoverageTag != "" {
+			keep := func(tags []string) []string {
+				if slices.Contains(tags, o.CoverageTag) {
+					return []string{o.CoverageTag}
+				}
+				return nil
+			}
+			baseTags, headTags = keep(baseTags), keep(headTags)
+		}
+		cmp.Base.Tags, cmp.Head.Tags = baseTags, headTags
+		for _, t := range baseTags {
+			if !slices.Contains(headTags, t) {
+				cmp.Head.Carried = append(cmp.Head.Carried, t)
+			}
+		}
+		baseSrc := []coverageSource{{base, baseTags}}
+		headSrc := []coverageSource{{head, headTags}}
+		if len(cmp.Head.Carried) > 0 {
+			headSrc = append(headSrc, coverageSource{base, cmp.Head.Carried})
+		}
+		if cmp.Base.Coverage, err = sideTotal(ctx, tx, projectID, baseSrc, o.CoverageTag != ""); err != nil {
+			return err
+		}
+		if cmp.Head.Coverage, err = sideTotal(ctx, tx, projectID, headSrc, o.CoverageTag != ""); err != nil {
+			return err
+		}
+		if cmp.HeadHits, err = mergedHits(ctx, tx, projectID, headSrc, o.Paths); err != nil {
+			return err
+		}
+		var baseSeq, headSeq int64
+		if cmp.BaseSnapshot, baseSeq, err = latestSnapshotOf(ctx, tx, projectID, base); err != nil {
+			return err
+		}
+		if cmp.HeadSnapshot, headSeq, err = latestSnapshotOf(ctx, tx, projectID, head); err != nil {
+			return err
+		}
+		if cmp.BaseIssuesAll, err = snapshotIssues(ctx, tx, projectID, baseSeq); err != nil {
+			return err
+		}
+		if cmp.HeadIssuesAll, err = snapshotIssues(ctx, tx, projectID, headSeq); err != nil {
+			return err
+		}
+		cmp.BaseIssues, cmp.HeadIssues = filterIssues(cmp.BaseIssuesAll, o.Issues), filterIssues(cmp.HeadIssuesAll, o.Issues)
+		cmp.Metrics, err = compareMetrics(ctx, tx, projectID, cmp, baseSeq, headSeq)
+		return err
+	})
+	return cmp, err
+}
+
+func commitTags(ctx context.Context, q querier, projectID, commit string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, commit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var tags []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		tags = append(tags, t)
+	}
+	return tags, rows.Err()
+}
+
+// sideTotal sums one side's coverage. A single commit with all its tags is
+// the stored union; one tag its stored counts; a carried-forward side is
+// merged line by line from the reports.
+func sideTotal(ctx context.Context, q querier, projectID string, src []coverageSource, oneTag bool) (metric.Coverage, error) {
+	var c metric.Coverage
+	switch {
+	case len(src) == 1 && len(src[0].tags) == 0:
+		return c, nil
+	case len(src) == 1 && !oneTag:
+		err := q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_union WHERE project_id = $1 AND commit_sha = $2`,
+			projectID, src[0].commit).Scan(&c.Covered, &c.Missed)
+		return c, err
+	case len(src) == 1:
+		err := q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3`,
+			projectID, src[0].commit, src[0].tags[0]).Scan(&c.Covered, &c.Missed)
+		return c, err
+	}
+	hits, err := mergedHits(ctx, q, projectID, src, nil)
+	for _, h := range hits {
+		for _, n := range h {
+			switch {
+			case n > 0:
+				c.Covered++
+			case n == 0:
+				c.Missed++
+			}
+		}
+	}
+	return c, err
+}
+
+// mergedHits returns, per path, the union (largest count per line) of the
+// sources' reports: every path, or only the given ones.
+func mergedHits(ctx context.Context, q querier, projectID string, src []coverageSource, only []string) (map[string][]int64, error) {
+	out := map[string][]int64{}
+	ids := map[int64]string{}
+	if only != nil {
+		known, err := knownPathIDs(ctx, q, projectID, only)
+		if err != nil || len(known) == 0 {
+			return out, err
+		}
+		for p, id := range known {
+			ids[id] = p
+		}
+	}
+	idList := make([]string, 0, len(ids))
+	for id := range ids {
+		idList = append(idList, fmt.Sprint(id))
+	}
+	for _, s := range src {
+		for _, tag := range s.tags {
+			read := func(cond string, args []any) error {
+				rows, err := q.QueryContext(ctx, `SELECT p.path, f.hits FROM coverage_files f JOIN paths p ON p.id = f.path_id
+					WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.coverage_tag = $3`+cond, append([]any{projectID, s.commit, tag}, args...)...)
+				if err != nil {
+					return err
+				}
+				defer rows.Close()
+				for rows.Next() {
+					var p string
+					var blob []byte
+					if err := rows.Scan(&p, &blob); err != nil {
+						return err
+					}
+					h, err := decodeHits(blob)
+					if err != nil {
+						return err
+					}
+					if prev, ok := out[p]; ok {
+						h = unionHits(prev, h)
+					}
+					out[p] = h
+				}
+				return rows.Err()
+			}
+			if only == nil {
+				if err := read("", nil); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			for start := 0; start < len(idList); start += 400 {
+				part := idList[start:min(start+400, len(idList))]
+				if err := read(` AND f.path_id IN (`+strings.Join(part, ",")+`)`, nil); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// latestSnapshotOf returns a commit's latest analysis and its seq (nil, 0
+// when it has none).
+func latestSnapshotOf(ctx context.Context, q querier, projectID, commit string) (*plumb.Snapshot, int64, error) {
+	s := plumb.Snapshot{ProjectID: projectID, CommitSHA: commit}
+	var seq, at, measured int64
+	err := q.QueryRowContext(ctx, `SELECT seq, id, branch, analyzed_at, measured FROM snapshots WHERE project_id = $1 AND commit_sha = $2
+		ORDER BY analyzed_at DESC, seq DESC LIMIT 1`, projectID, commit).Scan(&seq, &s.ID, &s.Branch, &at, &measured)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, 0, nil
+	} else if err != nil {
+		return nil, 0, err
+	}
+	s.AnalyzedAt, s.Measured = fromUnix(at), measured == 1
+	return &s, seq, nil
+}
+
+// snapshotIssues returns a snapshot's issues with the status their
+// fingerprint has now, in listing order.
+func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64) ([]plumb.Issue, error) {
+	if seq == 0 {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT i.seq, i.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level,
+		coalesce(st.status, i.status), i.documentation_url, i.path, i.start_line, i.end_line
+		FROM issues i LEFT JOIN issue_states st ON st.project_id = $1 AND st.fingerprint = i.fingerprint
+		WHERE i.snapshot_seq = $2 ORDER BY i.seq`, projectID, seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []plumb.Issue
+	for rows.Next() {
+		_, is, err := scanIssue(rows)
+		if err != nil {
+			return nil, err
+		}
+		is.ProjectID = projectID
+		out = append(out, is)
+	}
+	return out, rows.Err()
+}
+
+func filterIssues(all []plumb.Issue, f plumb.IssueFilter) []plumb.Issue {
+	var out []plumb.Issue
+	for _, is := range all {
+		if issueMatches(is, f) {
+			out = append(out, is)
+		}
+	}
+	return out
+}
+
+func issueMatches(is plumb.Issue, f plumb.IssueFilter) bool {
+	in := func(vals []string, v string, fold bool) bool {
+		if len(vals) == 0 {
+			return true
+		}
+		for _, x := range vals {
+			if x == v || fold && strings.EqualFold(x, v) {
+				return true
+			}
+		}
+		return false
+	}
+	return in(f.Categories, is.Category, false) && in(f.Levels, is.Level, false) && in(f.Statuses, is.Status, false) && in(f.Tools, is.Tool, true)
+}
