@@ -18,7 +18,8 @@ type ciInfo struct {
 	Commit      string
 	Branch      string
 	Tag         string
-	PullRequest int // 0 when the run is not for a pull request
+	PullRequest int    // 0 when the run is not for a pull request
+	BaseBranch  string // the pull request's target branch, when the CI names it
 }
 
 // gitTimeout bounds each git command run for detection.
@@ -92,6 +93,7 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		if head := env("GITHUB_HEAD_REF"); head != "" {
 			info.Branch = head
 		}
+		info.BaseBranch = env("GITHUB_BASE_REF")
 		// On pull_request events GITHUB_SHA is GitHub's merge of the pull
 		// request into its base, a commit nobody pushed; the event payload
 		// names the pull request's head commit, which is what is reported.
@@ -111,6 +113,7 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		if info.Branch == "" && info.Tag == "" {
 			info.Branch = env("CI_COMMIT_REF_NAME")
 		}
+		info.BaseBranch = env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME")
 	case env("CIRCLECI") == "true":
 		info = ciInfo{Provider: "CircleCI", Commit: env("CIRCLE_SHA1"), Branch: env("CIRCLE_BRANCH"), Tag: env("CIRCLE_TAG")}
 		// CIRCLE_PULL_REQUEST is the pull request's URL: …/pull/123.
@@ -122,12 +125,13 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		}
 	case env("BUILDKITE") == "true":
 		info = ciInfo{Provider: "Buildkite", Commit: env("BUILDKITE_COMMIT"), Branch: env("BUILDKITE_BRANCH"), Tag: env("BUILDKITE_TAG"),
-			PullRequest: positive(env("BUILDKITE_PULL_REQUEST"))} // "false" when not a pull request
+			PullRequest: positive(env("BUILDKITE_PULL_REQUEST")), // "false" when not a pull request
+			BaseBranch:  env("BUILDKITE_PULL_REQUEST_BASE_BRANCH")}
 		if strings.EqualFold(info.Commit, "HEAD") {
 			info.Commit = "" // a build of "HEAD" names no commit: ask git
 		}
 	case env("JENKINS_URL") != "":
-		info = ciInfo{Provider: "Jenkins", Commit: env("GIT_COMMIT"), Tag: env("TAG_NAME"), PullRequest: positive(env("CHANGE_ID"))}
+		info = ciInfo{Provider: "Jenkins", Commit: env("GIT_COMMIT"), Tag: env("TAG_NAME"), PullRequest: positive(env("CHANGE_ID")), BaseBranch: env("CHANGE_TARGET")}
 		if b := env("CHANGE_BRANCH"); b != "" {
 			info.Branch = b
 		} else if b := env("GIT_BRANCH"); b != "" {
@@ -138,9 +142,12 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		if info.Tag != "" && info.Branch == info.Tag {
 			info.Branch = "" // a tag build names the tag as its branch
 		}
+	default:
+		info = detectMoreCI(env)
 	}
 	info.Branch = strings.TrimPrefix(info.Branch, "refs/heads/")
 	info.Tag = strings.TrimPrefix(info.Tag, "refs/tags/")
+	info.BaseBranch = strings.TrimPrefix(info.BaseBranch, "refs/heads/")
 	return info
 }
 

@@ -53,7 +53,7 @@ func TestDetectCIFromEnvironment(t *testing.T) {
 			ciInfo{Provider: "GitHub Actions", Commit: shaA, Tag: "v1.2.0"}},
 		{"GitHub pull request", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF": "refs/pull/42/merge",
 			"GITHUB_REF_NAME": "42/merge", "GITHUB_HEAD_REF": "fix-bug", "GITHUB_BASE_REF": "main"},
-			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "fix-bug", PullRequest: 42}},
+			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "fix-bug", PullRequest: 42, BaseBranch: "main"}},
 		{"GitHub short names only", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF_NAME": "main", "GITHUB_REF_TYPE": "branch"},
 			ciInfo{Provider: "GitHub Actions", Commit: shaA, Branch: "main"}},
 		{"GitHub pull request by ref name", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": shaA, "GITHUB_REF_NAME": "7/merge", "GITHUB_HEAD_REF": "topic"},

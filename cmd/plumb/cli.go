@@ -712,6 +712,7 @@ type uploadCoverageCmd struct {
 	StripPrefix string      `name:"strip-prefix" placeholder:"PREFIX" help:"Prefix removed from report paths."`
 	AddPrefix   string      `name:"add-prefix" placeholder:"PREFIX" help:"Prefix added to report paths."`
 	ModulePath  string      `name:"module-path" placeholder:"MODULE" help:"Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)."`
+	Change      changeFlags `embed:""`
 }
 
 func (uploadCoverageCmd) Help() string {
@@ -752,6 +753,7 @@ type uploadAnalysisCmd struct {
 	SARIF      []string    `name:"sarif" sep:"none" placeholder:"FILE" help:"SARIF file (repeatable)."`
 	FullTree   bool        `name:"full-tree" default:"true" negatable:"" help:"The stats list every file of the tree: files not listed are gone (default ${default}; --full-tree=false or --no-full-tree for a partial analysis)."`
 	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+	Change     changeFlags `embed:""`
 }
 
 func (uploadAnalysisCmd) Help() string {

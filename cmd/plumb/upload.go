@@ -172,7 +172,7 @@ func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 		info.PullRequest = n
 	}
 	if info.Commit == "" {
-		return info, usageError{"could not tell which commit this is: pass --commit, or run in a git checkout or on a supported CI (GitHub Actions, GitLab CI, CircleCI, Buildkite, Jenkins)"}
+		return info, usageError{"could not tell which commit this is: pass --commit, or run in a git checkout or on a supported CI (GitHub Actions, GitLab CI, CircleCI, Buildkite, Jenkins, Azure Pipelines, Bitbucket Pipelines, Travis CI, Drone, Woodpecker)"}
 	}
 	if len(info.Commit) < 7 || len(info.Commit) > 64 || strings.Trim(strings.ToLower(info.Commit), "0123456789abcdef") != "" {
 		return info, usageError{fmt.Sprintf("the commit must be a SHA of 7 to 64 hex digits, got %q", info.Commit)}
@@ -749,6 +749,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	}
 	fmt.Fprintf(stdout, "uploaded %s: %d files, %d covered / %d missed lines%s, format %s, commit %s%s\n",
 		file.name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
+	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
 }
 
@@ -1118,6 +1119,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	fmt.Fprintf(stdout, "uploaded analysis: %d files, %d removed, %d SARIF file(s), %s\n", nfiles, nremoved, len(sarifPaths), res.describe())
+	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
 }
 
