@@ -30,37 +30,50 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
+	base, head, change, err := s.queryComparison(r.Context(), c, p)
+	if err != nil {
+		return err
+	}
+	return s.serveComparison(w, r, c, p, base, head, change, nil)
+}
+
+// queryComparison resolves the head and base query parameters.
+func (s *Server) queryComparison(ctx context.Context, c *call, p plumb.Project) (base, head string, change *compare.Change, err error) {
 	headRef := c.query.required("head", 1)
 	baseRef, _ := c.query.single("base")
 	if err := c.query.err(); err != nil {
-		return err
+		return "", "", nil, err
 	}
-	head, err := s.store.ResolveCommit(r.Context(), p.ID, headRef)
+	return s.resolveComparison(ctx, p, headRef, baseRef)
+}
+
+// resolveComparison resolves a head and a base reference; without a base,
+// the one the head's uploaded change names.
+func (s *Server) resolveComparison(ctx context.Context, p plumb.Project, headRef, baseRef string) (base, head string, change *compare.Change, err error) {
+	head, err = s.store.ResolveCommit(ctx, p.ID, headRef)
 	if err != nil {
-		return err
+		return "", "", nil, err
 	}
-	ch, found, err := s.store.FindChange(r.Context(), p.ID, head)
+	ch, found, err := s.store.FindChange(ctx, p.ID, head)
 	if err != nil {
-		return err
+		return "", "", nil, err
 	}
 	if baseRef == "" {
 		if !found || (ch.BaseCommitSHA == "" && ch.BaseBranch == "") {
-			return plumb.Invalid([]string{fmt.Sprintf("Query parameter base is required: no upload for commit %s named its base.", head)})
+			return "", "", nil, plumb.Invalid([]string{fmt.Sprintf("Query parameter base is required: no upload for commit %s named its base.", head)})
 		}
 		baseRef = ch.BaseCommitSHA
 		if baseRef == "" {
 			baseRef = "refs/heads/" + ch.BaseBranch
 		}
 	}
-	base, err := s.store.ResolveCommit(r.Context(), p.ID, baseRef)
-	if err != nil {
-		return err
+	if base, err = s.store.ResolveCommit(ctx, p.ID, baseRef); err != nil {
+		return "", "", nil, err
 	}
-	var change *compare.Change
 	if found {
 		change = &ch
 	}
-	return s.serveComparison(w, r, c, p, base, head, change, nil)
+	return base, head, change, nil
 }
 
 func (s *Server) handlePullRequest(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -113,10 +126,20 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 		return nil, err
 	}
 	cmp := &Comparison{data: data, issues: compare.ClassifyIssues(data.BaseIssues, data.HeadIssues)}
+	gin := compare.GateInput{BaseCoverage: percentOf(data.Base.Coverage), HeadCoverage: percentOf(data.Head.Coverage)}
 	if change != nil {
 		patch := compare.PatchCoverage(change.Files, func(path string) []int64 { return data.HeadHits[path] })
 		cmp.patch = &patch
+		gin.Patch = &patch.Coverage
 	}
+	// The gate judges every open issue, whatever the filters.
+	open := plumb.IssueFilter{Statuses: []string{"open"}}
+	gin.NewIssues = compare.ClassifyIssues(filterOpen(data.BaseIssuesAll, open), filterOpen(data.HeadIssuesAll, open)).New
+	gate, _, err := s.store.Gate(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	cmp.Gate = gate.Evaluate(gin)
 	return cmp, nil
 }
 
@@ -125,6 +148,22 @@ type Comparison struct {
 	data   *sqlstore.Comparison
 	patch  *compare.Patch
 	issues compare.IssueSets
+	// Gate is the project's quality gate's outcome.
+	Gate compare.GateResult
+}
+
+func percentOf(c metric.Coverage) *float64 {
+	return compare.Coverage{Covered: c.Covered, Coverable: c.Covered + c.Missed}.Percent()
+}
+
+func filterOpen(all []plumb.Issue, f plumb.IssueFilter) []plumb.Issue {
+	var out []plumb.Issue
+	for _, is := range all {
+		if plumb.Contains(f.Statuses, is.Status) {
+			out = append(out, is)
+		}
+	}
+	return out
 }
 
 func (s *Server) serveComparison(w http.ResponseWriter, r *http.Request, c *call, p plumb.Project, base, head string, change *compare.Change, pr *pullRequestView) error {
@@ -272,6 +311,7 @@ type ComparisonView struct {
 	Patch         *patchView          `json:"patch"`
 	Issues        issuesCompareView   `json:"issues"`
 	Metrics       *metricsCompareView `json:"metrics"`
+	Gate          compare.GateResult  `json:"gate"`
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -298,7 +338,7 @@ func (cmp *Comparison) View(pr *pullRequestView) ComparisonView {
 		}
 		return v
 	}
-	v := ComparisonView{PullRequest: pr, Base: side(d.Base, d.BaseSnapshot), Head: side(d.Head, d.HeadSnapshot)}
+	v := ComparisonView{PullRequest: pr, Base: side(d.Base, d.BaseSnapshot), Head: side(d.Head, d.HeadSnapshot), Gate: cmp.Gate}
 	if b, h := v.Base.Coverage.Percent, v.Head.Coverage.Percent; b != nil && h != nil {
 		delta := round2(*h - *b)
 		v.CoverageDelta = &delta
@@ -365,7 +405,7 @@ func (v ComparisonView) Markdown() string {
 	} else {
 		b.WriteString("## Plumb: comparison\n\n")
 	}
-	fmt.Fprintf(&b, "Head `%s` against base `%s`.\n\n", short(v.Head.CommitSHA), short(v.Base.CommitSHA))
+	fmt.Fprintf(&b, "Head `%s` against base `%s`. Quality gate: **%s**.\n\n", short(v.Head.CommitSHA), short(v.Base.CommitSHA), v.Gate.Status)
 	b.WriteString("| | Base | Head | Change |\n|---|---:|---:|---:|\n")
 	delta := "–"
 	if v.CoverageDelta != nil {
@@ -376,6 +416,12 @@ func (v ComparisonView) Markdown() string {
 		fmt.Fprintf(&b, "| Patch coverage | | %s | %d of %d changed lines covered |\n", pct(v.Patch.Percent), v.Patch.Covered, v.Patch.Coverable)
 	}
 	fmt.Fprintf(&b, "| Issues | | | %d new, %d fixed, %d unchanged |\n", v.Issues.New.Count, v.Issues.Fixed.Count, v.Issues.Unchanged.Count)
+	if len(v.Gate.Conditions) > 0 {
+		b.WriteString("\n| Condition | Threshold | Actual | |\n|---|---|---|---|\n")
+		for _, c := range v.Gate.Conditions {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Condition, c.Threshold, c.Actual, c.Status)
+		}
+	}
 	if len(v.Head.CarriedForwardTags) > 0 {
 		fmt.Fprintf(&b, "\nCoverage carried forward from the base for: %s.\n", strings.Join(v.Head.CarriedForwardTags, ", "))
 	}

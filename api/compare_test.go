@@ -164,3 +164,47 @@ func TestComparePullRequestAndFormats(t *testing.T) {
 		`{"commitSha": "abc", "files": [{"path": "a", "status": "moved", "addedLines": [[3, 1]]}]}`).
 		wantError(t, 400, "commitSha", "baseCommitSha or baseBranch", "status must be one of", "[3, 1]")
 }
+
+func TestQualityGate(t *testing.T) {
+	w := compareFixture(t)
+	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantJSON(t, 200,
+		`{"custom": false, "patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0}`)
+	// The default gate fails the fixture's change on every condition.
+	w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantJSON(t, 200, `{
+		"status": "failed", "baseCommitSha": "`+baseSHA+`", "headCommitSha": "`+headSHA+`", "patchCoverage": 40, "coverageDelta": -15.28,
+		"conditions": [
+			{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "40.00% (2 of 5 lines)"},
+			{"condition": "coverage_drop", "status": "failed", "threshold": "≤ 1.00 points", "actual": "77.78% → 62.50%"},
+			{"condition": "new_issues", "status": "failed", "threshold": "≤ 0 of level high or worse", "actual": "1"},
+			{"condition": "new_security_issues", "status": "failed", "threshold": "≤ 0", "actual": "1"}]}`)
+
+	w.user(t, "carol")
+	carol := w.token(t, "carol")
+	w.member(t, "acme", "carol", plumb.RoleMember)
+	gate := `{"patchCoverage": 40, "coverageDrop": 15.28, "newIssues": {"level": "medium", "max": 2}, "newSecurityIssues": null}`
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", carol, hdr("Content-Type", "application/json"), gate).wantError(t, 403, "project admin")
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"),
+		`{"patchCoverage": 101, "coverageDrop": "x", "newIssues": {"level": "severe", "max": -1}, "extra": 1}`).
+		wantError(t, 400, "extra is not a quality gate condition", "coverageDrop must be a number", "newSecurityIssues is required")
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"),
+		`{"patchCoverage": 101, "coverageDrop": 1, "newIssues": {"level": "severe", "max": -1}, "newSecurityIssues": 0}`).
+		wantError(t, 400, "patchCoverage must be a percentage", "newIssues.level must be one of", "newIssues.max must be 0 or more")
+	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantStatus(t, 200) // unchanged by the refusals
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), gate).
+		wantJSON(t, 200, `{"custom": true, "patchCoverage": 40, "coverageDrop": 15.28, "newIssues": {"level": "medium", "max": 2}, "newSecurityIssues": null}`)
+	r := w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantStatus(t, 200)
+	if s := r.json(t).(map[string]any)["status"]; s != "passed" {
+		t.Errorf("relaxed gate: %s", r.Body)
+	}
+	// The comparison carries the outcome, and so does its Markdown.
+	v := w.get(t, "/gh/acme/projects/web/pulls/7", carol).wantStatus(t, 200).json(t).(map[string]any)
+	if v["gate"].(map[string]any)["status"] != "passed" || len(v["gate"].(map[string]any)["conditions"].([]any)) != 3 {
+		t.Errorf("gate in comparison = %s", mustJSON(v["gate"]))
+	}
+	md := string(w.get(t, "/gh/acme/projects/web/pulls/7?format=markdown", carol).wantStatus(t, 200).Body)
+	if !strings.Contains(md, "Quality gate: **passed**") || !strings.Contains(md, "| new_issues | ≤ 2 of level medium or worse | 2 | passed |") {
+		t.Errorf("markdown gate:\n%s", md)
+	}
+	w.get(t, "/ingest/gh/acme/projects/web/gate?head=ffffffffff", w.Alice).wantError(t, 404, "ffffffffff")
+	w.get(t, "/ingest/gh/acme/projects/web/gate", w.Alice).wantError(t, 400, "head")
+}

@@ -52,6 +52,8 @@ func (s *Server) routes() {
 	// Pull requests (docs/pull-requests.md).
 	rt.add("GET", project+"/compare", compareFormats, s.handleCompare)
 	rt.add("GET", project+"/pulls/{pull}", compareFormats, s.handlePullRequest)
+	rt.add("GET", project+"/gate", jsonOnly, s.handleGetGate)
+	rt.add("PUT", project+"/gate", jsonOnly, s.handlePutGate)
 
 	// Ingestion (docs/ingest.md): user tokens of project admins, or the
 	// project's upload tokens.
@@ -62,6 +64,7 @@ func (s *Server) routes() {
 		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
 		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
 		rt.add("POST", ingest+"/changes", jsonOnly, s.handleUploadChange),
+		rt.add("GET", ingest+"/gate", jsonOnly, s.handleGateStatus),
 		rt.add("POST", ingest+"/builds/{build}/status", jsonOnly, s.handleUpdateBuild),
 		rt.add("GET", ingest+"/upload-tokens", jsonOnly, s.handleListUploadTokens),
 		rt.add("POST", ingest+"/upload-tokens", jsonOnly, s.handleCreateUploadToken),

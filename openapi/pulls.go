@@ -41,6 +41,26 @@ var pullEndpoints = []endpoint{
 	},
 }
 
+var gateEndpoints = []endpoint{
+	{
+		method: http.MethodGet, path: project + "/gate", id: "getQualityGate", tag: tagPulls,
+		summary:     "Get the quality gate",
+		description: "The project's quality gate: its own conditions, or the default (patch coverage at least 80 %, total coverage down by at most 1 point, no new high-level issue, no new security issue) while `custom` is false.",
+		okDesc:      "The quality gate.",
+		result:      ref("QualityGate"),
+		errors:      []int{403, 404},
+	},
+	{
+		method: http.MethodPut, path: project + "/gate", id: "replaceQualityGate", tag: tagPulls,
+		summary:     "Replace the quality gate",
+		description: "Sets every condition of the project's quality gate (null turns one off). Project admins only.",
+		body:        "QualityGateWrite",
+		okDesc:      "The quality gate as stored.",
+		result:      ref("QualityGate"),
+		errors:      []int{400, 403, 404},
+	},
+}
+
 var compareExport = &export{row: "Issue", noun: "Issue", csvRow: "issue", columns: []string{
 	"id", "fingerprint", "tool", "ruleKey", "message", "category", "level", "status",
 	"documentationUrl", "location.path", "location.startLine", "location.endLine"}}
@@ -55,6 +75,16 @@ var pullIngestEndpoints = []endpoint{
 		status: http.StatusCreated,
 		okDesc: "The change was recorded.",
 		result: ref("ChangeResult"),
+		errors: []int{400, 403, 404},
+	},
+	{
+		method: http.MethodGet, path: ingest + "/gate", id: "evaluateQualityGate", tag: tagIngestion,
+		summary: "Evaluate the quality gate for a head commit",
+		description: "The quality gate's outcome for a head commit against its base (by default the base its uploaded change names), as `plumb gate` prints it. " +
+			"Conditions without data (no changed coverable line, a side without coverage) are `no_data` and do not fail the gate.",
+		query:  []string{"compareHead", "compareBase"},
+		okDesc: "The gate's outcome.",
+		result: ref("GateStatus"),
 		errors: []int{400, 403, 404},
 	},
 }
@@ -125,7 +155,31 @@ func pullSchemas(m *omap[*schema]) {
 			req("project", arrayOf(ref("MetricDelta"))),
 			req("components", arrayOf(object(req("id", uuid()), req("name", str()), req("metrics", arrayOf(ref("MetricDelta")))))),
 		))),
+		req("gate", ref("GateResult")),
 	))
+	gateProps := func() []prop {
+		return []prop{
+			req("patchCoverage", nullable(number().withMin(0).withMax(100)).withDescription("Least patch coverage, percent.")),
+			req("coverageDrop", nullable(number().withMin(0).withMax(100)).withDescription("Most points total coverage may fall.")),
+			req("newIssues", nullable(object(req("level", ref("IssueLevel")), req("max", integer().withMin(0)))).withDescription("At most max new issues of this level or worse.")),
+			req("newSecurityIssues", nullable(integer().withMin(0)).withDescription("Most new issues of the security categories.")),
+		}
+	}
+	m.set("QualityGateWrite", object(gateProps()...))
+	m.set("QualityGate", object(append([]prop{req("custom", boolean().withDescription("False while the default gate applies."))}, gateProps()...)...))
+	m.set("GateCondition", object(
+		req("condition", enum("patch_coverage", "coverage_drop", "new_issues", "new_security_issues")),
+		req("status", enum("passed", "failed", "no_data")),
+		req("threshold", str()),
+		req("actual", str()),
+	))
+	gateResult := func(extra ...prop) *schema {
+		return object(append([]prop{req("status", enum("passed", "failed")), req("conditions", arrayOf(ref("GateCondition")))}, extra...)...)
+	}
+	m.set("GateResult", gateResult())
+	m.set("GateStatus", gateResult(
+		req("baseCommitSha", str()), req("headCommitSha", str()),
+		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number()))))
 	m.set("ChangeFile", object(
 		req("path", str().withMinLength(1).withDescription("The head path.")),
 		opt("previousPath", str().withDescription("The base path of a renamed file.")),

@@ -30,6 +30,7 @@ type cli struct {
 	Analyze     analyzeCmd     `cmd:"" group:"CI (to a running server)" help:"Measure a checkout (lines, complexity, duplication, issues) and upload it as an analysis."`
 	Upload      uploadCmd      `cmd:"" group:"CI (to a running server)" help:"Upload coverage, SARIF or an analysis for a commit."`
 	Build       buildCmd       `cmd:"" group:"CI (to a running server)" help:"Start a build and report its status."`
+	Gate        gateCmd        `cmd:"" group:"CI (to a running server)" help:"Evaluate the quality gate for the current commit: exit 0 passed, 1 failed."`
 	UploadToken uploadTokenCmd `cmd:"" name:"upload-token" group:"CI (to a running server)" help:"A project admin's upload tokens for CI, through the API."`
 
 	VersionCmd versionCmd    `cmd:"" name:"version" group:"Other" help:"Print the version, commit and build details."`

@@ -1,0 +1,162 @@
+package compare
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/plumbhq/plumb"
+)
+
+// Gate is a project's quality gate: the conditions a change must meet. A
+// nil field is a condition turned off.
+type Gate struct {
+	// PatchCoverage is the least patch coverage, in percent.
+	PatchCoverage *float64 `json:"patchCoverage"`
+	// CoverageDrop is how many points total coverage may fall.
+	CoverageDrop *float64 `json:"coverageDrop"`
+	// NewIssues bounds the new issues of a level or worse.
+	NewIssues *IssueBound `json:"newIssues"`
+	// NewSecurityIssues bounds the new issues of the security categories.
+	NewSecurityIssues *int `json:"newSecurityIssues"`
+}
+
+// IssueBound: at most Max new issues of level Level or more severe.
+type IssueBound struct {
+	Level string `json:"level"`
+	Max   int    `json:"max"`
+}
+
+// DefaultGate: patch coverage at least 80 %, total coverage down by at most
+// one point, no new high-level issue, no new security issue.
+func DefaultGate() Gate {
+	pc, drop, sec := 80.0, 1.0, 0
+	return Gate{PatchCoverage: &pc, CoverageDrop: &drop, NewIssues: &IssueBound{Level: "high", Max: 0}, NewSecurityIssues: &sec}
+}
+
+// Validate names every problem of a gate.
+func (g Gate) Validate() []string {
+	var p []string
+	if g.PatchCoverage != nil && (*g.PatchCoverage < 0 || *g.PatchCoverage > 100) {
+		p = append(p, fmt.Sprintf("patchCoverage must be a percentage from 0 to 100, got %v.", *g.PatchCoverage))
+	}
+	if g.CoverageDrop != nil && (*g.CoverageDrop < 0 || *g.CoverageDrop > 100) {
+		p = append(p, fmt.Sprintf("coverageDrop must be from 0 to 100 points, got %v.", *g.CoverageDrop))
+	}
+	if b := g.NewIssues; b != nil {
+		if !plumb.Contains(plumb.IssueLevels, b.Level) {
+			p = append(p, fmt.Sprintf("newIssues.level must be one of high, medium, low, note, fmt, got %q.", b.Level))
+		}
+		if b.Max < 0 {
+			p = append(p, fmt.Sprintf("newIssues.max must be 0 or more, got %d.", b.Max))
+		}
+	}
+	if g.NewSecurityIssues != nil && *g.NewSecurityIssues < 0 {
+		p = append(p, fmt.Sprintf("newSecurityIssues must be 0 or more, got %d.", *g.NewSecurityIssues))
+	}
+	return p
+}
+
+// Condition states.
+const (
+	ConditionPassed  = "passed"
+	ConditionFailed  = "failed"
+	ConditionNoData  = "no_data" // nothing to judge: never fails the gate
+	GatePassed       = "passed"
+	GateFailed       = "failed"
+	conditionPatch   = "patch_coverage"
+	conditionDrop    = "coverage_drop"
+	conditionNew     = "new_issues"
+	conditionNewSecu = "new_security_issues"
+)
+
+// ConditionResult is one condition's outcome.
+type ConditionResult struct {
+	Condition string `json:"condition"`
+	Status    string `json:"status"`
+	Threshold string `json:"threshold"`
+	Actual    string `json:"actual"`
+}
+
+// GateResult is a gate's outcome for a change.
+type GateResult struct {
+	Status     string            `json:"status"`
+	Conditions []ConditionResult `json:"conditions"`
+}
+
+// GateInput are the figures a gate judges.
+type GateInput struct {
+	Patch                      *Coverage // nil: no change uploaded
+	BaseCoverage, HeadCoverage *float64  // percent, nil when unknown
+	NewIssues                  []plumb.Issue
+}
+
+var levelRank = map[string]int{"fmt": 1, "note": 2, "low": 3, "medium": 4, "high": 5}
+
+func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "%" }
+
+// Evaluate judges a change. Conditions without data (no patch lines, a side
+// without coverage) do not fail the gate.
+func (g Gate) Evaluate(in GateInput) GateResult {
+	r := GateResult{Status: GatePassed, Conditions: []ConditionResult{}}
+	add := func(c ConditionResult, ok bool) {
+		switch {
+		case c.Status == ConditionNoData:
+		case ok:
+			c.Status = ConditionPassed
+		default:
+			c.Status = ConditionFailed
+			r.Status = GateFailed
+		}
+		r.Conditions = append(r.Conditions, c)
+	}
+	if g.PatchCoverage != nil {
+		c := ConditionResult{Condition: conditionPatch, Threshold: "≥ " + pct(*g.PatchCoverage), Actual: "no changed coverable line", Status: ConditionNoData}
+		var p *float64
+		if in.Patch != nil {
+			p = in.Patch.Percent()
+		}
+		if p != nil {
+			c.Status, c.Actual = "", fmt.Sprintf("%s (%d of %d lines)", pct(*p), in.Patch.Covered, in.Patch.Coverable)
+		}
+		add(c, p != nil && *p >= *g.PatchCoverage)
+	}
+	if g.CoverageDrop != nil {
+		c := ConditionResult{Condition: conditionDrop, Threshold: "≤ " + strconv.FormatFloat(*g.CoverageDrop, 'f', 2, 64) + " points", Actual: "no coverage on one side", Status: ConditionNoData}
+		var drop float64
+		if in.BaseCoverage != nil && in.HeadCoverage != nil {
+			drop = roundPoints(*in.BaseCoverage - *in.HeadCoverage)
+			c.Status, c.Actual = "", fmt.Sprintf("%s → %s", pct(*in.BaseCoverage), pct(*in.HeadCoverage))
+		}
+		add(c, drop <= *g.CoverageDrop)
+	}
+	if b := g.NewIssues; b != nil {
+		n := 0
+		for _, is := range in.NewIssues {
+			if levelRank[is.Level] >= levelRank[b.Level] {
+				n++
+			}
+		}
+		add(ConditionResult{Condition: conditionNew, Threshold: fmt.Sprintf("≤ %d of level %s or worse", b.Max, b.Level), Actual: strconv.Itoa(n)}, n <= b.Max)
+	}
+	if g.NewSecurityIssues != nil {
+		n := 0
+		for _, is := range in.NewIssues {
+			if plumb.IsSecurityCategory(is.Category) {
+				n++
+			}
+		}
+		add(ConditionResult{Condition: conditionNewSecu, Threshold: fmt.Sprintf("≤ %d", *g.NewSecurityIssues), Actual: strconv.Itoa(n)}, n <= *g.NewSecurityIssues)
+	}
+	return r
+}
+
+func roundPoints(v float64) float64 {
+	return float64(int64(v*100+0.5*sign(v))) / 100
+}
+
+func sign(v float64) float64 {
+	if v < 0 {
+		return -1
+	}
+	return 1
+}

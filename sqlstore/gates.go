@@ -1,0 +1,39 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/plumbhq/plumb/compare"
+)
+
+// Gate returns a project's quality gate; custom is false when the project
+// has none of its own and the default applies.
+func (db *DB) Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error) {
+	var conditions string
+	err = db.read.QueryRowContext(ctx, `SELECT conditions FROM quality_gates WHERE project_id = $1`, projectID).Scan(&conditions)
+	if errors.Is(err, sql.ErrNoRows) {
+		return compare.DefaultGate(), false, nil
+	} else if err != nil {
+		return g, false, err
+	}
+	return g, true, json.Unmarshal([]byte(conditions), &g)
+}
+
+// PutGate replaces a project's quality gate.
+func (db *DB) PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM quality_gates WHERE project_id = $1`, projectID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO quality_gates (project_id, conditions, updated_at) VALUES ($1, $2, $3)`, projectID, string(b), unix(at))
+		return err
+	})
+}
