@@ -537,6 +537,7 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 	if err := s.store.PutChange(r.Context(), p.ID, ch, s.now()); err != nil {
 		return err
 	}
+	s.notifyCodeHost(p, ch.CommitSHA)
 	lines := 0
 	for _, fc := range ch.Files {
 		for _, r := range fc.AddedLines {

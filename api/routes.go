@@ -54,6 +54,8 @@ func (s *Server) routes() {
 	rt.add("GET", project+"/pulls/{pull}", compareFormats, s.handlePullRequest)
 	rt.add("GET", project+"/gate", jsonOnly, s.handleGetGate)
 	rt.add("PUT", project+"/gate", jsonOnly, s.handlePutGate)
+	rt.add("GET", project+"/code-host", jsonOnly, s.handleGetCodeHost)
+	rt.add("PUT", project+"/code-host", jsonOnly, s.handlePutCodeHost)
 
 	// Ingestion (docs/ingest.md): user tokens of project admins, or the
 	// project's upload tokens.

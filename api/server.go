@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -59,6 +60,8 @@ type Server struct {
 	readyChecks []readyCheck
 	// authFailures counts failed token lookups per client address.
 	authFailures ratelimit.Limiter
+	// deliveries tracks the code-host deliveries under way (codehost.go).
+	deliveries sync.WaitGroup
 }
 
 // NewServer returns the API handler with every dependency given explicitly.

@@ -61,6 +61,27 @@ var gateEndpoints = []endpoint{
 	},
 }
 
+var codeHostEndpoints = []endpoint{
+	{
+		method: http.MethodGet, path: project + "/code-host", id: "getCodeHost", tag: tagPulls,
+		summary:     "Get the code host settings",
+		description: "Where the project's commit statuses and pull request comment go, and the outcome of the latest delivery. The token is never returned. Project admins only.",
+		okDesc:      "The code host settings.",
+		result:      ref("CodeHost"),
+		errors:      []int{403, 404},
+	},
+	{
+		method: http.MethodPut, path: project + "/code-host", id: "replaceCodeHost", tag: tagPulls,
+		summary: "Set the code host",
+		description: "GitHub (`baseUrl` default https://api.github.com; GitHub Enterprise: https://HOST/api/v3) or GitLab (default https://gitlab.com; self-managed: its address). " +
+			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set and one pull request comment is created or updated in place, in the background with retries. Project admins only.",
+		body:   "CodeHostWrite",
+		okDesc: "The code host settings as stored (without the token).",
+		result: ref("CodeHost"),
+		errors: []int{400, 403, 404},
+	},
+}
+
 var compareExport = &export{row: "Issue", noun: "Issue", csvRow: "issue", columns: []string{
 	"id", "fingerprint", "tool", "ruleKey", "message", "category", "level", "status",
 	"documentationUrl", "location.path", "location.startLine", "location.endLine"}}
@@ -180,6 +201,25 @@ func pullSchemas(m *omap[*schema]) {
 	m.set("GateStatus", gateResult(
 		req("baseCommitSha", str()), req("headCommitSha", str()),
 		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number()))))
+	m.set("CodeHostWrite", object(
+		req("kind", enum("github", "gitlab")),
+		req("repository", str().withMinLength(1).withDescription("OWNER/NAME on GitHub; the project path (group/sub/name) or id on GitLab.")),
+		req("token", str().withMinLength(1).withDescription("A token allowed to set commit statuses and write comments.")),
+		opt("baseUrl", str().withDescription("The API's base URL (GitHub Enterprise, self-managed GitLab).")),
+	))
+	m.set("CodeHost", object(
+		req("configured", boolean()),
+		req("kind", nullable(enum("github", "gitlab"))),
+		req("baseUrl", nullable(str())),
+		req("repository", nullable(str())),
+		req("lastDelivery", nullable(object(
+			req("commitSha", str()),
+			req("state", enum("delivered", "failed")),
+			req("attempts", integer().withMin(1)),
+			req("detail", str().withDescription("The last error, when failed.")),
+			req("at", timestamp()),
+		))),
+	))
 	m.set("ChangeFile", object(
 		req("path", str().withMinLength(1).withDescription("The head path.")),
 		opt("previousPath", str().withDescription("The base path of a renamed file.")),

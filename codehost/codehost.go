@@ -1,0 +1,255 @@
+// Package codehost tells a code host about a change: commit statuses (the
+// quality gate, patch coverage) and one pull request comment kept up to date
+// in place, on GitHub (and GitHub Enterprise) and GitLab (and self-managed
+// GitLab), over their plain REST APIs (docs/pull-requests.md).
+package codehost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kinds of code host.
+const (
+	GitHub = "github"
+	GitLab = "gitlab"
+)
+
+// Marker is the hidden line that identifies Plumb's own comment, so each push
+// updates it instead of adding another.
+const Marker = "<!-- plumb:pull-request-summary -->"
+
+// Target is where a project's statuses and comment go.
+type Target struct {
+	Kind       string // github or gitlab
+	BaseURL    string // https://api.github.com, https://ghe.example/api/v3, https://gitlab.example.com
+	Repository string // owner/name (GitHub) or a project path or id (GitLab)
+	Token      string
+}
+
+// Status is one commit status.
+type Status struct {
+	Context     string // e.g. plumb/quality-gate
+	State       string // success, failure, pending, error
+	Description string
+	TargetURL   string
+}
+
+// Delivery is what to publish for a head commit.
+type Delivery struct {
+	CommitSHA   string
+	PullRequest int // 0: statuses only
+	Statuses    []Status
+	Comment     string // Markdown; the marker is added
+}
+
+// Client publishes deliveries.
+type Client struct {
+	HTTP *http.Client
+}
+
+// Publish sends the statuses, then creates or updates the comment. It
+// returns the comment's id.
+func (c *Client) Publish(ctx context.Context, t Target, d Delivery) (commentID string, err error) {
+	switch t.Kind {
+	case GitHub, GitLab:
+	default:
+		return "", fmt.Errorf("unknown code host kind %q", t.Kind)
+	}
+	for _, s := range d.Statuses {
+		if err := c.status(ctx, t, d.CommitSHA, s); err != nil {
+			return "", err
+		}
+	}
+	if d.PullRequest == 0 || d.Comment == "" {
+		return "", nil
+	}
+	return c.comment(ctx, t, d.PullRequest, Marker+"\n"+d.Comment)
+}
+
+func (c *Client) base(t Target) string { return strings.TrimRight(t.BaseURL, "/") }
+
+func (c *Client) gitlabProject(t Target) string {
+	return c.base(t) + "/api/v4/projects/" + url.PathEscape(t.Repository)
+}
+
+// gitlabState maps a commit state to GitLab's names.
+func gitlabState(s string) string {
+	switch s {
+	case "failure", "error":
+		return "failed"
+	case "pending":
+		return "pending"
+	}
+	return "success"
+}
+
+func (c *Client) status(ctx context.Context, t Target, sha string, s Status) error {
+	if t.Kind == GitHub {
+		body := map[string]string{"state": s.State, "context": s.Context, "description": truncate(s.Description, 140)}
+		if s.TargetURL != "" {
+			body["target_url"] = s.TargetURL
+		}
+		return c.call(ctx, t, http.MethodPost, c.base(t)+"/repos/"+t.Repository+"/statuses/"+sha, body, nil)
+	}
+	body := map[string]string{"state": gitlabState(s.State), "name": s.Context, "description": truncate(s.Description, 255)}
+	if s.TargetURL != "" {
+		body["target_url"] = s.TargetURL
+	}
+	return c.call(ctx, t, http.MethodPost, c.gitlabProject(t)+"/statuses/"+sha, body, nil)
+}
+
+type note struct {
+	ID   int64  `json:"id"`
+	Body string `json:"body"`
+}
+
+// comment finds Plumb's comment by its marker (first page of 100, newest
+// pages are not searched further) and edits it, or creates it.
+func (c *Client) comment(ctx context.Context, t Target, pr int, body string) (string, error) {
+	var list, create string
+	var editURL func(id int64) string
+	method := http.MethodPatch
+	if t.Kind == GitHub {
+		list = c.base(t) + "/repos/" + t.Repository + "/issues/" + strconv.Itoa(pr) + "/comments?per_page=100"
+		create = c.base(t) + "/repos/" + t.Repository + "/issues/" + strconv.Itoa(pr) + "/comments"
+		editURL = func(id int64) string {
+			return c.base(t) + "/repos/" + t.Repository + "/issues/comments/" + strconv.FormatInt(id, 10)
+		}
+	} else {
+		notes := c.gitlabProject(t) + "/merge_requests/" + strconv.Itoa(pr) + "/notes"
+		list, create = notes+"?per_page=100&sort=asc", notes
+		editURL = func(id int64) string { return notes + "/" + strconv.FormatInt(id, 10) }
+		method = http.MethodPut
+	}
+	var existing []note
+	if err := c.call(ctx, t, http.MethodGet, list, nil, &existing); err != nil {
+		return "", err
+	}
+	payload := map[string]string{"body": body}
+	for _, n := range existing {
+		if strings.Contains(n.Body, Marker) {
+			if n.Body == body {
+				return strconv.FormatInt(n.ID, 10), nil // unchanged: no edit
+			}
+			return strconv.FormatInt(n.ID, 10), c.call(ctx, t, method, editURL(n.ID), payload, nil)
+		}
+	}
+	var created note
+	if err := c.call(ctx, t, http.MethodPost, create, payload, &created); err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(created.ID, 10), nil
+}
+
+// HTTPError is a code host's refusal.
+type HTTPError struct {
+	Method, URL string
+	Status      int
+	Body        string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("%s %s: %d %s", e.Method, e.URL, e.Status, e.Body)
+}
+
+// Retryable reports whether an error may go away on its own: network
+// failures, 429 and 5xx.
+func Retryable(err error) bool {
+	if he, ok := err.(*HTTPError); ok {
+		return he.Status == http.StatusTooManyRequests || he.Status >= 500
+	}
+	return err != nil
+}
+
+func (c *Client) call(ctx context.Context, t Target, method, u string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if t.Kind == GitHub {
+		req.Header.Set("Accept", "application/vnd.github+json")
+		req.Header.Set("Authorization", "Bearer "+t.Token)
+		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	} else {
+		req.Header.Set("PRIVATE-TOKEN", t.Token)
+	}
+	req.Header.Set("User-Agent", "plumb")
+	hc := c.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if res.StatusCode/100 != 2 {
+		// The URL has no secret (tokens go in headers); the body is the
+		// host's error message, cut short.
+		return &HTTPError{Method: method, URL: u, Status: res.StatusCode, Body: truncate(strings.TrimSpace(string(data)), 300)}
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// Result is the outcome of a delivery with retries.
+type Result struct {
+	State     string // delivered or failed
+	Attempts  int
+	Detail    string // the last error, for people
+	CommentID string
+}
+
+// Deliver publishes with up to attempts tries, waiting backoff(n) after the
+// n-th failure when it may go away on its own.
+func (c *Client) Deliver(ctx context.Context, t Target, d Delivery, attempts int, backoff func(n int) time.Duration) Result {
+	var r Result
+	for r.Attempts < max(attempts, 1) {
+		r.Attempts++
+		id, err := c.Publish(ctx, t, d)
+		if err == nil {
+			return Result{State: "delivered", Attempts: r.Attempts, CommentID: id}
+		}
+		r.State, r.Detail = "failed", err.Error()
+		if !Retryable(err) || r.Attempts == attempts {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			r.Detail += "; " + ctx.Err().Error()
+			return r
+		case <-time.After(backoff(r.Attempts)):
+		}
+	}
+	return r
+}
