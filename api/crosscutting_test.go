@@ -718,7 +718,8 @@ func TestPagination(t *testing.T) {
 
 func TestOpenAPIDocument(t *testing.T) {
 	w := newWorld(t)
-	want := openapi.Document()
+	// servers names the address the request reached (no base URL is set).
+	want := openapi.DocumentFor(w.URL)
 	for _, tc := range []struct {
 		name, token string
 		header      map[string]string
@@ -763,6 +764,14 @@ func TestOpenAPIDocument(t *testing.T) {
 	})
 	t.Run("406 for CSV", func(t *testing.T) {
 		w.get(t, "/openapi.json", "", hdr("Accept", "text/csv")).wantError(t, http.StatusNotAcceptable, "application/json")
+	})
+	t.Run("servers is the configured base URL", func(t *testing.T) {
+		b := newWorld(t, withConfig(api.Config{BaseURL: "https://plumb.example.com/"}))
+		var doc struct{ Servers []struct{ URL string } }
+		r := b.get(t, "/openapi.json", "").wantStatus(t, http.StatusOK)
+		if err := json.Unmarshal(r.Body, &doc); err != nil || len(doc.Servers) != 1 || doc.Servers[0].URL != "https://plumb.example.com" {
+			t.Errorf("servers %+v (%v)", doc.Servers, err)
+		}
 	})
 }
 

@@ -81,7 +81,7 @@ func (s *Server) routes() {
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	_, err := w.Write(openapi.Document())
+	_, err := w.Write(openapi.DocumentFor(s.baseURL(r)))
 	return err
 }
 

@@ -13,6 +13,7 @@ import (
 type document struct {
 	OpenAPI    string           `json:"openapi"`
 	Info       info             `json:"info"`
+	Servers    []server         `json:"servers,omitempty"`
 	Tags       []tag            `json:"tags"`
 	Security   []secReq         `json:"security"`
 	Paths      *omap[*pathItem] `json:"paths"`
@@ -20,8 +21,19 @@ type document struct {
 }
 
 type info struct {
-	Title       string `json:"title"`
-	Version     string `json:"version"`
+	Title       string  `json:"title"`
+	Version     string  `json:"version"`
+	Description string  `json:"description,omitempty"`
+	License     license `json:"license"`
+}
+
+type license struct {
+	Name       string `json:"name"`
+	Identifier string `json:"identifier"`
+}
+
+type server struct {
+	URL         string `json:"url"`
 	Description string `json:"description,omitempty"`
 }
 

@@ -37,6 +37,28 @@ func Document() []byte {
 	return slices.Clone(docJSON)
 }
 
+var withServers sync.Map // server URL → []byte
+
+// DocumentFor is Document with `servers` naming the URL this server is
+// reached at (its configured base URL, or the request's), so clients
+// generated from it call this server. One document per URL is built once.
+func DocumentFor(serverURL string) []byte {
+	if serverURL == "" {
+		return Document()
+	}
+	if b, ok := withServers.Load(serverURL); ok {
+		return slices.Clone(b.([]byte))
+	}
+	d := build()
+	d.Servers = []server{{URL: serverURL, Description: "This Plumb server."}}
+	b, err := marshal(d)
+	if err != nil {
+		panic("openapi: " + err.Error())
+	}
+	withServers.Store(serverURL, b)
+	return slices.Clone(b)
+}
+
 const description = "Code-quality data of source repositories (Projects) grouped by owner (Workspaces): " +
 	"applications, issues, builds, file metrics, coverage, components and their metrics, and the rate limit status.\n\n" +
 	"Every operation but this description needs `Authorization: Bearer <token>` " +
@@ -50,7 +72,7 @@ const description = "Code-quality data of source repositories (Projects) grouped
 func build() *document {
 	return &document{
 		OpenAPI:  "3.1.0",
-		Info:     info{Title: Title, Version: Version, Description: description},
+		Info:     info{Title: Title, Version: Version, Description: description, License: license{Name: "MIT License", Identifier: "MIT"}},
 		Tags:     append(slices.Clone(tags), surfaceTags...),
 		Security: []secReq{{"bearerAuth": {}}, {"basicAuth": {}}},
 		Paths:    paths(),

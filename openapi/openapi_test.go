@@ -313,7 +313,7 @@ func TestParameters(t *testing.T) {
 		{"PUT", component, "componentIdOrName", str(1), true},
 		{"GET", "/gh/{ownerKeyOrId}/applications/{applicationIdOrName}", "applicationIdOrName", str(1), true},
 		{"GET", "/workspaces", "page[limit]", `{"type":"integer","default":20,"minimum":1,"maximum":100}`, false},
-		{"GET", "/workspaces", "page[offset]", `{"type":["integer","null"],"default":0,"minimum":0}`, false},
+		{"GET", "/workspaces", "page[offset]", `{"type":"integer","default":0,"minimum":0}`, false},
 		{"GET", project + "/builds", "status", `{"$ref":"#/components/schemas/BuildStatus"}`, false},
 		{"GET", "/gh/{ownerKeyOrId}/applications", "name", `{"type":"string"}`, false},
 		{"GET", project + "/files", "path", str(1), true},

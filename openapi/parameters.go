@@ -2,7 +2,14 @@ package openapi
 
 import "fmt"
 
-func paramRef(name string) *param { return &param{Ref: "#/components/parameters/" + name} }
+// paramSuffix ends every components/parameters name, so that no parameter
+// shares a name with a schema (issueCategory and IssueCategory would both
+// be the Go type IssueCategory in a generated client).
+const paramSuffix = "Param"
+
+func paramRef(name string) *param {
+	return &param{Ref: "#/components/parameters/" + name + paramSuffix}
+}
 
 func pathParam(name, description string, minLength int) *param {
 	return &param{
@@ -66,8 +73,8 @@ func parameters() *omap[*param] {
 		"Page size. For application/x-ndjson and text/csv an omitted page[limit] returns every matching row (an export); given explicitly, paging applies as for JSON.",
 		integer().withMin(1).withMax(100).withDefault(20)))
 	m.set("pageOffset", queryParam("page[offset]",
-		"Number of rows to skip. May be empty (null), which means 0.",
-		nullable(integer()).withMin(0).withDefault(0)))
+		"Number of rows to skip. May be given empty (`page[offset]=`), which means 0.",
+		integer().withMin(0).withDefault(0)))
 
 	m.set("issueCategory", arrayQueryParam("category", "Issue categories to include.", ref("IssueCategory"), "bug", "lint"))
 	m.set("issueLevel", arrayQueryParam("level", "Issue levels to include.", ref("IssueLevel"), "high", "low"))
@@ -97,5 +104,9 @@ func parameters() *omap[*param] {
 	m.set("seriesCategory", arrayQueryParam("category", "Metric categories to include.", ref("MetricCategory"), "size", "coverage"))
 	ingestParameters(m)
 	pullParameters(m)
-	return m
+	out := newOmap[*param]()
+	for _, k := range m.keys {
+		out.set(k+paramSuffix, m.vals[k])
+	}
+	return out
 }

@@ -107,10 +107,11 @@ var endpoints = []endpoint{
 	},
 	{
 		method: http.MethodGet, path: "/gh/{ownerKeyOrId}/applications/{applicationIdOrName}", id: "getApplication", tag: tagApplications,
-		summary: "Get an application",
-		okDesc:  "The application.",
-		result:  ref("ApplicationWithCount"),
-		errors:  []int{400, 404},
+		summary:     "Get an application",
+		description: "One application of the workspace, by ID or name (case-insensitive), with the number of its projects.",
+		okDesc:      "The application.",
+		result:      ref("ApplicationWithCount"),
+		errors:      []int{400, 404},
 	},
 	{
 		method: http.MethodGet, path: project + "/issues", id: "listIssues", tag: tagIssues,
@@ -139,10 +140,11 @@ var endpoints = []endpoint{
 	},
 	{
 		method: http.MethodGet, path: project + "/builds/{buildId}", id: "getBuild", tag: tagBuilds,
-		summary: "Get a build",
-		okDesc:  "The build, with all its fields.",
-		result:  ref("Build"),
-		errors:  []int{400, 404},
+		summary:     "Get a build",
+		description: "One build of the project by its ID, with every field (timings, status reason, conclusion, exit code, pull request).",
+		okDesc:      "The build, with all its fields.",
+		result:      ref("Build"),
+		errors:      []int{400, 404},
 	},
 	{
 		method: http.MethodGet, path: project + "/files", id: "getFileMetrics", tag: tagFiles,

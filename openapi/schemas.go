@@ -240,7 +240,7 @@ func schemas() *omap[*schema] {
 		req("category", ref("MetricCategory")),
 		req("value", &schema{
 			Description: "By valueType: an integer for number, a number with at most two decimals for percentage, a letter A to F for grade (MNT, SEC, COV), a size class XS to XL for size (SIZE).",
-			OneOf:       []*schema{number(), enum(append(slices.Clone(ratingGrades), sizeClasses...)...)},
+			OneOf:       []*schema{number().withFormat("double"), enum(append(slices.Clone(ratingGrades), sizeClasses...)...)},
 		}),
 		req("inverted", boolean().withDescription("Whether a lower value is better.")),
 		req("valueType", ref("MetricValueType")),
@@ -258,7 +258,7 @@ func schemas() *omap[*schema] {
 	))
 	m.set("SeriesPoint", object(
 		req("timestamp", timestamp().withDescription("The last second of the point's bucket (its inclusive end).")),
-		req("value", number()),
+		req("value", number().withFormat("double").withDescription("The metric's value; grades and size classes as numbers (A=1 … F=5, XS=1 … XL=5).")),
 	))
 	m.set("SeriesEntry", object(
 		req("metric", ref("MetricDescriptor")),
