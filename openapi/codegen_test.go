@@ -16,8 +16,8 @@ const oapiCodegen = "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2
 // A Go client generated from the document with oapi-codegen's default
 // options compiles, and has a method for every operation. oapi-codegen v2
 // reads OpenAPI 3.0 schemas: the one 3.1 construct it does not read, a type
-// array with "null" (["string", "null"]), is rewritten to the 3.0 form (type
-// "string", nullable: true) first; nothing else is changed.
+// array with "null" (["string", "null"]) or a oneOf with {type: "null"}, is rewritten to the
+// 3.0 form (type "string", nullable: true) first; nothing else is changed.
 func TestGeneratedGoClientCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: downloads and runs oapi-codegen")
@@ -70,11 +70,26 @@ func TestGeneratedGoClientCompiles(t *testing.T) {
 	}
 }
 
-// nullableTo30 rewrites every type array that includes "null" to the
-// OpenAPI 3.0 form: the other type and nullable: true.
+// nullableTo30 rewrites every type array that includes "null", and every
+// oneOf of a schema and {type: null}, to the OpenAPI 3.0 form: the other
+// schema and nullable: true.
 func nullableTo30(v any) {
 	switch x := v.(type) {
 	case map[string]any:
+		// oneOf [X, {type: null}] is X, nullable.
+		if alts, ok := x["oneOf"].([]any); ok && len(alts) == 2 {
+			if n, _ := alts[1].(map[string]any); len(n) == 1 && n["type"] == "null" {
+				delete(x, "oneOf")
+				if _, isRef := alts[0].(map[string]any)["$ref"]; isRef {
+					x["allOf"] = []any{alts[0]} // 3.0: a nullable reference
+				} else {
+					for k, v := range alts[0].(map[string]any) {
+						x[k] = v
+					}
+				}
+				x["nullable"] = true
+			}
+		}
 		if ts, ok := x["type"].([]any); ok {
 			var rest []any
 			for _, t := range ts {

@@ -11,7 +11,7 @@ func typed(t ...string) *schema { return &schema{Type: types(t)} }
 
 func str() *schema     { return typed("string") }
 func integer() *schema { return typed("integer") }
-func number() *schema  { return typed("number") }
+func number() *schema  { return typed("number").withFormat("double") } // non-integer numbers are doubles
 func boolean() *schema { return typed("boolean") }
 
 func enum(values ...string) *schema {
