@@ -9,9 +9,18 @@ type Snapshot struct {
 	Branch     string
 	CommitSHA  string
 	AnalyzedAt time.Time
-	// Measured is true when the snapshot entered the default branch's metric
-	// history (it was the newest default-branch analysis when it arrived).
+	// Measured is true when the snapshot became the project's current one
+	// (it was the newest default-branch analysis when it arrived).
 	Measured bool
+	// History is true when the snapshot entered the default branch's metric
+	// history: as the current snapshot, or, older than the current one, at
+	// its own time.
+	History bool
+	// Kept and Replaced count, per tool, the issues of the commit's earlier
+	// snapshot on the same branch that an analysis upload kept (its tools
+	// were not in the upload) or replaced (the upload brought that tool's
+	// own issues).
+	Kept, Replaced map[string]int
 }
 
 // FileFigures are one file's analysis figures as a tool reports them.

@@ -373,6 +373,7 @@ type coverageUploadView struct {
 	Files        int    `json:"files"`
 	CoveredLines int64  `json:"coveredLines"`
 	MissedLines  int64  `json:"missedLines"`
+	UploadedAt   string `json:"uploadedAt"`
 }
 
 // commitSHAPattern is a commit SHA as uploads give it (docs/ingest.md).
@@ -428,6 +429,8 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	opt.StripPrefix, _ = q.single("stripPrefix")
 	opt.AddPrefix, _ = q.single("addPrefix")
 	opt.ModulePath, _ = q.single("modulePath")
+	rawAt, _ := q.single("uploadedAt")
+	uploadedAt := s.dateParam("uploadedAt", rawAt, q)
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -451,7 +454,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 				return 0, nil, plumb.Errorf(plumb.EINVALID, "%v", err)
 			}
 		}
-		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: s.now()}
+		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: uploadedAt}
 		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
 			// A failure to read or parse the report is the client's: it is
 			// answered here, before the store would take a reader's
@@ -478,7 +481,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		}
 		s.notifyCodeHost(p, sum.CommitSHA) // asynchronous: never fails the upload
 		return http.StatusCreated, coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
-			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed}, nil
+			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}, nil
 	})
 }
 
@@ -497,16 +500,39 @@ type snapshotView struct {
 	AnalyzedAt string `json:"analyzedAt"`
 	Issues     int    `json:"issues"`
 	Current    bool   `json:"current"`
+	// History: the snapshot entered the default branch's metric history
+	// (current, or older than the current one and placed at its time).
+	History bool `json:"history"`
+	// Kept and Replaced: per tool, the issues of the commit's earlier
+	// snapshot on the branch kept or replaced by this upload.
+	Kept     map[string]int `json:"keptIssues"`
+	Replaced map[string]int `json:"replacedIssues"`
+}
+
+func newSnapshotView(snap plumb.Snapshot, issues int) snapshotView {
+	return snapshotView{ID: snap.ID, CommitSHA: snap.CommitSHA, Branch: snap.Branch, AnalyzedAt: ts(snap.AnalyzedAt), Issues: issues,
+		Current: snap.Measured, History: snap.History, Kept: nonNilCounts(snap.Kept), Replaced: nonNilCounts(snap.Replaced)}
+}
+
+func nonNilCounts(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
 }
 
 // analyzedAt reads the optional analyzedAt parameter (RFC 3339), now by default.
-func (s *Server) analyzedAt(raw string, q *query) time.Time {
+func (s *Server) analyzedAt(raw string, q *query) time.Time { return s.dateParam("analyzedAt", raw, q) }
+
+// dateParam reads an optional date-time parameter (RFC 3339) that dates an
+// upload in the history (docs/ingest.md), now by default.
+func (s *Server) dateParam(name, raw string, q *query) time.Time {
 	if raw == "" {
 		return s.now().UTC().Truncate(time.Second)
 	}
 	t, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
-		q.fail("analyzedAt must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z, got %q.", raw)
+		q.fail("%s must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z, got %q.", name, raw)
 	}
 	return t.UTC().Truncate(time.Second)
 }
@@ -564,7 +590,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, snapshotView{ID: snap.ID, CommitSHA: sha, Branch: branch, AnalyzedAt: ts(snap.AnalyzedAt), Issues: len(issues), Current: snap.Measured}, nil
+		return http.StatusCreated, newSnapshotView(snap, len(issues)), nil
 	})
 }
 
@@ -634,12 +660,11 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
 			AnalyzedAt: at, Removed: a.removed, FullTree: up.FullTree == nil || *up.FullTree, Files: a.files, Issues: a.issues}
-		snap, err := s.store.AddSnapshot(r.Context(), in)
+		snap, err := s.store.AddAnalysis(r.Context(), in)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, snapshotView{ID: snap.ID, CommitSHA: in.CommitSHA, Branch: in.Branch, AnalyzedAt: ts(snap.AnalyzedAt),
-			Issues: len(in.Issues), Current: snap.Measured}, nil
+		return http.StatusCreated, newSnapshotView(snap, len(in.Issues)), nil
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"github.com/plumbhq/plumb"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -171,9 +172,13 @@ type Snapshot struct {
 	Branch     string    `json:"branch"`
 	CommitSHA  string    `json:"commitSha"`
 	AnalyzedAt time.Time `json:"analyzedAt"`
-	Files      []File    `json:"files"`
-	Removed    []string  `json:"removed"`
-	Issues     []Issue   `json:"issues"`
+	// FullTree: Files are the whole tree (files not listed are absent), as
+	// for a default-branch snapshot that entered the history after a newer
+	// one (docs/dataset.md).
+	FullTree bool     `json:"fullTree,omitempty"`
+	Files    []File   `json:"files"`
+	Removed  []string `json:"removed"`
+	Issues   []Issue  `json:"issues"`
 }
 
 // File holds one file's analysis figures.
@@ -261,11 +266,12 @@ type SnapshotHead struct {
 	Branch     string    `json:"branch"`
 	CommitSHA  string    `json:"commitSha"`
 	AnalyzedAt time.Time `json:"analyzedAt"`
+	FullTree   bool      `json:"fullTree,omitempty"`
 }
 
 // Head returns the snapshot's fields before its lists.
 func (s *Snapshot) Head() SnapshotHead {
-	return SnapshotHead{ID: s.ID, ProjectID: s.ProjectID, Branch: s.Branch, CommitSHA: s.CommitSHA, AnalyzedAt: s.AnalyzedAt}
+	return SnapshotHead{ID: s.ID, ProjectID: s.ProjectID, Branch: s.Branch, CommitSHA: s.CommitSHA, AnalyzedAt: s.AnalyzedAt, FullTree: s.FullTree}
 }
 
 // CoverageHead is the part of a Coverage upload before its files.
@@ -610,6 +616,12 @@ func (d *Document) Summary() string {
 		len(d.IdempotencyKeys))
 }
 
+// measuredTree is the tree of one default-branch measurement.
+type measuredTree struct {
+	at    time.Time
+	files map[string]File
+}
+
 // Canonical returns doc as an export of the database it imports into would
 // give it back, given that doc is valid:
 //
@@ -757,6 +769,10 @@ func Canonical(in *Document) *Document {
 		files  map[string]File
 		latest time.Time
 		any    bool
+		// history: the trees of the measurements so far, by time, for
+		// snapshots that arrive after a newer one (their tree is written
+		// whole, with fullTree).
+		history []measuredTree
 	}
 	trees := map[string]*tree{}
 	d.Snapshots = make([]Snapshot, len(in.Snapshots))
@@ -796,6 +812,34 @@ func Canonical(in *Document) *Document {
 			}
 			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 			sort.Strings(removed)
+			t.history = append(t.history, measuredTree{s.AnalyzedAt, maps.Clone(t.files)})
+			s.FullTree = false
+		} else if s.Branch == defaultBranch[s.ProjectID] {
+			// Older than the project's latest: in the history at its time,
+			// its tree that of the measurement before it with its changes
+			// (or its own files, for a full tree).
+			pos := 0
+			for pos < len(t.history) && !t.history[pos].at.After(s.AnalyzedAt) {
+				pos++
+			}
+			whole := map[string]File{}
+			if !s.FullTree && pos > 0 {
+				whole = maps.Clone(t.history[pos-1].files)
+			}
+			for _, p := range s.Removed {
+				delete(whole, p)
+			}
+			for _, f := range s.Files {
+				whole[f.Path] = f
+			}
+			t.history = slices.Insert(t.history, pos, measuredTree{s.AnalyzedAt, whole})
+			for _, f := range whole {
+				files = append(files, f)
+			}
+			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+			s.FullTree = true
+		} else {
+			s.FullTree = false
 		}
 		s.Files, s.Removed = files, removed
 		d.Snapshots[i] = s

@@ -42,7 +42,7 @@ var ingestEndpoints = []endpoint{
 			"The body may be gzip-compressed (`Content-Encoding: gzip`, or a body starting with the gzip magic bytes). " +
 			"Reports for the same commit and coverage tag merge line by line (hit counts add up); across coverage tags a line is covered when any tag hit it. " +
 			"A report of the project's default branch updates the COV and LCOV metrics. A malformed report stores nothing.",
-		query:      []string{"ingestCommitSha", "ingestBranch", "ingestTag", "ingestCoverageTag", "ingestPullRequest", "ingestFormat", "ingestStripPrefix", "ingestAddPrefix", "ingestModulePath"},
+		query:      []string{"ingestCommitSha", "ingestBranch", "ingestTag", "ingestCoverageTag", "ingestPullRequest", "ingestFormat", "ingestStripPrefix", "ingestAddPrefix", "ingestModulePath", "ingestUploadedAt"},
 		report:     "The coverage report as the tool wrote it, optionally gzip-compressed; any Content-Type.",
 		idempotent: true,
 		status:     http.StatusCreated,
@@ -78,7 +78,8 @@ var ingestEndpoints = []endpoint{
 		summary: "Upload an analysis snapshot",
 		description: "Stores an analysis of a commit: per-file figures (physical lines, lines of code, cognitive complexity, duplicated lines) and the issues of any number of SARIF logs. " +
 			"With `fullTree` (the default) the files listed are every file of the tree; otherwise they are the changed files and `removed` lists the deleted ones. " +
-			"A default-branch snapshot at least as new as the current one becomes the project's current state (file metrics, component metrics, issues). " +
+			"A default-branch snapshot at least as new as the current one becomes the project's current state (file metrics, component metrics, issues); an older one enters the metric history at its analyzedAt. " +
+			"Issues of the commit's earlier snapshot on the branch (such as a SARIF upload before it) are kept for every tool the analysis brings no issues of; `keptIssues` and `replacedIssues` say which. " +
 			"The body may be gzip-compressed.",
 		query:      []string{"ingestStripPrefix", "ingestAddPrefix", "ingestRepoRoot"},
 		body:       "AnalysisUpload",
@@ -222,8 +223,18 @@ func ingestParameters(m *omap[*param]) {
 		"Go coverprofiles: the module path (from go.mod) import paths are made relative to; when absent, the longest common directory of the import paths.", str()))
 	m.set("ingestRepoRoot", queryParam("repoRoot",
 		"The absolute checkout path the tool ran in (a path or a file:// URI), removed from absolute `file://` locations of the SARIF logs.", str()))
+	m.set("ingestUploadedAt", queryParam("uploadedAt",
+		"When the coverage was measured, RFC 3339 (truncated to whole seconds); now when absent. A default-branch commit's coverage enters the COV and LCOV history at this time, "+
+			"so older commits can be uploaded in any order.", str().withFormat("date-time")))
 	m.set("ingestAnalyzedAt", queryParam("analyzedAt", "When the analysis ran, RFC 3339 (truncated to whole seconds); now when absent.",
 		str().withFormat("date-time")))
+}
+
+// toolCountMap is an object of issue counts by tool name.
+func toolCountMap(desc string) *schema {
+	s := typed("object").withDescription(desc)
+	s.AdditionalProperties = integer().withMin(1)
+	return s
 }
 
 // ingestSchemas adds the ingestion operations' bodies and results to
@@ -240,6 +251,7 @@ func ingestSchemas(m *omap[*schema]) {
 		req("files", integer().withMin(0).withDescription("Number of distinct files in the report.")),
 		req("coveredLines", integer().withMin(0).withDescription("Lines this report covers (hit at least once).")),
 		req("missedLines", integer().withMin(0).withDescription("Coverable lines this report does not hit.")),
+		req("uploadedAt", timestamp().withDescription("The time the upload is dated in the history: uploadedAt when given, else now.")),
 	))
 	m.set("SnapshotResult", object(
 		req("id", uuid().withDescription("The snapshot's ID.")),
@@ -248,6 +260,9 @@ func ingestSchemas(m *omap[*schema]) {
 		req("analyzedAt", timestamp()),
 		req("issues", integer().withMin(0).withDescription("Number of issues the upload's SARIF logs gave (issues kept from other tools not included).")),
 		req("current", boolean().withDescription("Whether the snapshot became the project's current state: a default-branch snapshot at least as new as the current one.")),
+		req("history", boolean().withDescription("Whether the snapshot entered the default branch's metric history: as the current state, or, older than the current one, at its own analyzedAt (the measurements after it are unchanged).")),
+		req("keptIssues", toolCountMap("Per tool, the issues of the commit's earlier snapshot on the branch that this upload kept: tools it brought no issues of.")),
+		req("replacedIssues", toolCountMap("Per tool, the issues of the commit's earlier snapshot on the branch that this upload replaced with its own issues of that tool.")),
 	))
 	m.set("AnalysisFile", object(
 		req("path", str().withMinLength(1).withDescription("Repository-relative path (stripPrefix and addPrefix apply).")),

@@ -235,8 +235,9 @@ func TestValidatorIngestionResponses(t *testing.T) {
 	b := func(v any) string { return string(js(t, v)) }
 	const cov = "/ingest/gh/acme/projects/web/coverage?commitSha=abcdef0"
 	covBody := J{"id": uuid1, "commitSha": "abcdef0", "branch": "main", "tag": "", "coverageTag": "default", "format": "lcov",
-		"files": 2, "coveredLines": 21, "missedLines": 7}
-	snap := J{"id": uuid1, "commitSha": "abcdef0", "branch": "main", "analyzedAt": ts, "issues": 3, "current": true}
+		"files": 2, "coveredLines": 21, "missedLines": 7, "uploadedAt": ts}
+	snap := J{"id": uuid1, "commitSha": "abcdef0", "branch": "main", "analyzedAt": ts, "issues": 3, "current": true, "history": true,
+		"keptIssues": J{"gosec": 2}, "replacedIssues": J{}}
 	jsonH := headers("application/json")
 	cases := []respCase{
 		{"coverage", "POST", cov, 201, jsonH, b(covBody), ""},

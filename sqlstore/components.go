@@ -47,7 +47,7 @@ func loadComponents(ctx context.Context, q querier, projectID string) ([]plumb.C
 // number of files of the current default-branch snapshot it matches.
 func (db *DB) ListComponents(ctx context.Context, projectID string) ([]plumb.Component, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+componentColumns+`,
-		coalesce((SELECT t.files FROM component_snapshot_totals t WHERE t.component_id = c.id ORDER BY t.snapshot_seq DESC LIMIT 1), 0)
+		coalesce((SELECT t.files FROM component_snapshot_totals t WHERE t.component_id = c.id ORDER BY t.at DESC, t.snapshot_seq DESC LIMIT 1), 0)
 		FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, projectID)
 	if err != nil {
 		return nil, err
@@ -222,6 +222,9 @@ func backfillComponent(ctx context.Context, tx *sql.Tx, c plumb.Component) error
 		}
 	}
 	if err := backfillSnapshotTotals(ctx, tx, c); err != nil {
+		return err
+	}
+	if err := historyComponentTotals(ctx, tx, c); err != nil {
 		return err
 	}
 	return backfillCoverageTotals(ctx, tx, c)

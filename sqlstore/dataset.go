@@ -353,7 +353,7 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	type header struct {
 		seq      int64
 		head     dataset.SnapshotHead
-		measured bool
+		measured int
 	}
 	var after int64 = -1
 	for {
@@ -366,6 +366,7 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 				return err
 			}
 			h.head.AnalyzedAt = fromUnix(at)
+			h.head.FullTree = h.measured == measuredHistory
 			page = append(page, h)
 			return nil
 		})
@@ -378,14 +379,19 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 		for _, h := range page {
 			w.OpenRecord(h.head)
 			w.OpenList("files", true)
-			if h.measured {
+			switch h.measured {
+			case 1:
 				if err := exportSnapshotFiles(ctx, tx, w, h.seq); err != nil {
+					return err
+				}
+			case measuredHistory:
+				if err := exportHistoryFiles(ctx, tx, w, h.seq); err != nil {
 					return err
 				}
 			}
 			w.CloseList()
 			w.OpenList("removed", false)
-			if h.measured {
+			if h.measured == 1 {
 				err := eachRow(ctx, tx, `SELECT p.path FROM file_versions v JOIN paths p ON p.id = v.path_id
 					WHERE v.since_seq = $1 AND v.deleted = 1 ORDER BY p.path`, []any{h.seq}, func(rows *sql.Rows) error {
 					var p string
@@ -423,6 +429,20 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 		}
 		after = page[len(page)-1].seq
 	}
+}
+
+// exportHistoryFiles writes the whole tree kept for a snapshot that entered
+// the history after a newer one.
+func exportHistoryFiles(ctx context.Context, tx *sql.Tx, w *dataset.Writer, seq int64) error {
+	return eachRow(ctx, tx, `SELECT p.path, f.lines, f.loc, f.complexity, f.duplicated_lines FROM snapshot_files f
+		JOIN paths p ON p.id = f.path_id WHERE f.snapshot_seq = $1 ORDER BY p.path`, []any{seq}, func(rows *sql.Rows) error {
+		var f dataset.File
+		if err := rows.Scan(&f.Path, &f.Lines, &f.LOC, &f.Complexity, &f.DuplicatedLines); err != nil {
+			return err
+		}
+		w.Element(&f)
+		return w.Err()
+	})
 }
 
 // exportSnapshotFiles writes the files of a measured snapshot whose base
@@ -652,7 +672,7 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 	for i := range doc.Snapshots {
 		s := &doc.Snapshots[i]
 		in := plumb.SnapshotInput{ID: s.ID, ProjectID: s.ProjectID, Branch: s.Branch, CommitSHA: s.CommitSHA, AnalyzedAt: s.AnalyzedAt,
-			Files: make([]plumb.FileFigures, len(s.Files)), Removed: s.Removed, KeepStatus: true, Issues: make([]plumb.Issue, len(s.Issues))}
+			Files: make([]plumb.FileFigures, len(s.Files)), Removed: s.Removed, FullTree: s.FullTree, KeepStatus: true, Issues: make([]plumb.Issue, len(s.Issues))}
 		for j, f := range s.Files {
 			in.Files[j] = plumb.FileFigures{Path: f.Path, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines}
 		}
@@ -1084,10 +1104,8 @@ func validateDataset(doc *dataset.Document) error {
 					p.add(rec, "files and removed are kept only for the project's default branch %q; this snapshot is of branch %q and must list neither", branch, s.Branch)
 				}
 			case seen && at.Before(h.at):
-				if len(s.Files) > 0 || len(s.Removed) > 0 {
-					p.add(rec, "files and removed would be dropped: analyzedAt %s is before that of snapshots[%d] (%s), listed earlier on the same default branch, so this snapshot does not enter the metric history; list default-branch snapshots oldest first",
-						at.Format(time.RFC3339), h.index, h.at.Format(time.RFC3339))
-				}
+				// Older than one listed before it: it enters the metric
+				// history at its own time (docs/dataset.md).
 			default:
 				latest[s.ProjectID] = history{at, i}
 			}

@@ -311,10 +311,10 @@ func TestDatasetRoundTripHandBuilt(t *testing.T) {
 		files, removed []string
 	}{
 		{1, []string{"a.go", "b.go", "c.go", "lib/x.go"}, []string{}},
-		{2, []string{}, []string{}},                     // another branch
-		{3, []string{"b.go", "d.go"}, []string{"c.go"}}, // a.go's issue figures changed only
-		{4, []string{}, []string{}},                     // a.go listed unchanged
-		{5, []string{}, []string{}},                     // older than the current one: not measured
+		{2, []string{}, []string{}},                                   // another branch
+		{3, []string{"b.go", "d.go"}, []string{"c.go"}},               // a.go's issue figures changed only
+		{4, []string{}, []string{}},                                   // a.go listed unchanged
+		{5, []string{"a.go", "b.go", "d.go", "lib/x.go"}, []string{}}, // older than the current one: in the history at its time, whole (fullTree)
 		{6, []string{"c.go"}, []string{"lib/x.go"}},
 	} {
 		s := byID[did(kSnapshot, c.n)]
@@ -957,7 +957,6 @@ func TestImportValidation(t *testing.T) {
 		{"file loc", func(d *dataset.Document) { d.Snapshots[0].Files[0].LOC = 11 }, []string{`files[0]: loc and duplicatedLines must not exceed lines (10)`}},
 		{"removed and changed", func(d *dataset.Document) { d.Snapshots[2].Removed = []string{"d.go"} }, []string{`snapshots[2] (id ` + did(kSnapshot, 3) + `): removed[0] "d.go" is also files[0]`}},
 		{"files on a branch", func(d *dataset.Document) { d.Snapshots[1].Files = []dataset.File{{Path: "a.go"}} }, []string{`snapshots[1] (id ` + did(kSnapshot, 2) + `): files and removed are kept only for the project's default branch "main"`}},
-		{"files on an old analysis", func(d *dataset.Document) { d.Snapshots[4].Removed = []string{"a.go"} }, []string{`snapshots[4] (id ` + did(kSnapshot, 5) + `): files and removed would be dropped: analyzedAt 2026-01-16T21:00:00Z is before that of snapshots[3]`}},
 		{"issue category", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Category = "oops" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): issues[1] (id ` + did(kIssue, 2) + `): category "oops" is not one of bug,`}},
 		{"issue level", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Level = "critical" }, []string{`issues[1] (id ` + did(kIssue, 2) + `): level "critical" is not one of high, medium, low, note, fmt`}},
 		{"issue status", func(d *dataset.Document) { d.Snapshots[0].Issues[1].Status = "fixed" }, []string{`issues[1] (id ` + did(kIssue, 2) + `): status "fixed" is not one of open, ignored`}},

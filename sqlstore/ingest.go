@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -364,6 +365,29 @@ func (db *DB) FindProjectByKeys(ctx context.Context, workspace, project string) 
 // issues in the commit's latest snapshot, other tools' issues are kept, and
 // the files' figures are unchanged. It returns the new snapshot.
 func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []string) (plumb.Snapshot, error) {
+	replaced := map[string]bool{}
+	for _, t := range tools {
+		replaced[t] = true
+	}
+	return db.addCarrying(ctx, in, replaced)
+}
+
+// AddAnalysis stores an analysis upload as a new snapshot of its commit. The
+// issues of the commit's latest snapshot on the same branch (for example a
+// SARIF upload made before it) are kept for every tool the analysis brings no
+// issues of; the tools it brings issues of replace theirs. The snapshot tells
+// what was kept and replaced, per tool.
+func (db *DB) AddAnalysis(ctx context.Context, in plumb.SnapshotInput) (plumb.Snapshot, error) {
+	replaced := map[string]bool{}
+	for _, is := range in.Issues {
+		replaced[is.Tool] = true
+	}
+	return db.addCarrying(ctx, in, replaced)
+}
+
+// addCarrying adds a snapshot with, besides its own issues, the issues of the
+// commit's latest snapshot on the branch whose tool is not in replaced.
+func (db *DB) addCarrying(ctx context.Context, in plumb.SnapshotInput, replaced map[string]bool) (plumb.Snapshot, error) {
 	var s plumb.Snapshot
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
@@ -375,11 +399,9 @@ func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []s
 		if err != nil {
 			return err
 		}
+		kept, gone := map[string]int{}, map[string]int{}
 		if prev.Valid {
-			replaced := map[string]bool{}
-			for _, t := range tools {
-				replaced[t] = true
-			}
+			in.Issues = slices.Clone(in.Issues)
 			rows, err := tx.QueryContext(ctx, `SELECT `+issueColumns+` FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, prev.Int64)
 			if err != nil {
 				return err
@@ -390,10 +412,13 @@ func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []s
 					rows.Close()
 					return err
 				}
-				if !replaced[is.Tool] {
-					is.ID = ""
-					in.Issues = append(in.Issues, is)
+				if replaced[is.Tool] {
+					gone[is.Tool]++
+					continue
 				}
+				kept[is.Tool]++
+				is.ID = ""
+				in.Issues = append(in.Issues, is)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
@@ -404,6 +429,7 @@ func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []s
 			return err
 		}
 		s, err = db.addSnapshot(ctx, tx, in)
+		s.Kept, s.Replaced = kept, gone
 		return err
 	})
 	return s, err

@@ -169,9 +169,16 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 		return s, err
 	}
 	s.Measured = in.Branch == defaultBranch && (!currentAt.Valid || unix(s.AnalyzedAt) >= currentAt.Int64)
+	// An older analysis of the default branch enters the metric history at
+	// its own time (measured = 2) and leaves the current files alone.
+	s.History = in.Branch == defaultBranch
+	measured := boolInt(s.Measured)
+	if s.History && !s.Measured {
+		measured = measuredHistory
+	}
 	var seq int64
 	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), boolInt(s.Measured), db.now().Unix()).Scan(&seq); err != nil {
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), measured, db.now().Unix()).Scan(&seq); err != nil {
 		return s, err
 	}
 	in.Issues = slices.Clone(in.Issues) // sorted here; the caller's slice stays as it was
@@ -181,6 +188,9 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 		return s, err
 	}
 	if !s.Measured {
+		if s.History {
+			return s, db.recordHistory(ctx, tx, in, seq, s.AnalyzedAt, issues)
+		}
 		return s, nil
 	}
 	if err := db.recordFiles(ctx, tx, in, seq, s.AnalyzedAt, issues); err != nil {
@@ -396,31 +406,11 @@ func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 	if err != nil {
 		return err
 	}
-	// The new tree: the old figures, then the snapshot's changes.
-	next := make(map[string]metric.FileStats, len(old)+len(in.Files))
-	if !in.FullTree {
-		for p, f := range old {
-			st := f.stats
-			st.OpenIssues, st.RemediationMinutes, st.SecurityIssues = 0, 0, metric.LevelCounts{}
-			next[p] = st
-		}
+	base := make(map[string]metric.FileStats, len(old))
+	for p, f := range old {
+		base[p] = f.stats
 	}
-	for _, p := range in.Removed {
-		delete(next, p)
-	}
-	for _, f := range in.Files {
-		next[f.Path] = metric.FileStats{Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines}
-	}
-	// Issue figures come from this snapshot's open issues on each file.
-	for _, is := range issues {
-		st, ok := next[is.Path]
-		if !ok || is.Status != "open" {
-			continue
-		}
-		lv, _ := metric.ParseLevel(is.Level)
-		st.AddOpenIssue(lv, is.Category)
-		next[is.Path] = st
-	}
+	next := nextTree(base, in, issues)
 	paths, err := db.pathIDs(ctx, tx, in.ProjectID, keys(next))
 	if err != nil {
 		return err
@@ -521,6 +511,35 @@ func (db *DB) recordFiles(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 		}
 	}
 	return nil
+}
+
+// nextTree is the tree a snapshot describes: for a full tree its files, for
+// changes the base tree's figures with its changes applied; either way with
+// the issue figures of the snapshot's open issues.
+func nextTree(base map[string]metric.FileStats, in plumb.SnapshotInput, issues []plumb.Issue) map[string]metric.FileStats {
+	next := make(map[string]metric.FileStats, len(base)+len(in.Files))
+	if !in.FullTree {
+		for p, st := range base {
+			st.OpenIssues, st.RemediationMinutes, st.SecurityIssues = 0, 0, metric.LevelCounts{}
+			next[p] = st
+		}
+	}
+	for _, p := range in.Removed {
+		delete(next, p)
+	}
+	for _, f := range in.Files {
+		next[f.Path] = metric.FileStats{Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines}
+	}
+	for _, is := range issues {
+		st, ok := next[is.Path]
+		if !ok || is.Status != "open" {
+			continue
+		}
+		lv, _ := metric.ParseLevel(is.Level)
+		st.AddOpenIssue(lv, is.Category)
+		next[is.Path] = st
+	}
+	return next
 }
 
 // sortIssues puts issues in listing order: file path, then start line (an
@@ -694,7 +713,7 @@ func insertProjectTotals(ctx context.Context, q querier, projectID string, seq i
 func latestTotalsRow(ctx context.Context, q querier, table, keyCol, key string) (metric.Totals, error) {
 	var t metric.Totals
 	err := q.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM `+table+`
-		WHERE `+keyCol+` = $1 ORDER BY snapshot_seq DESC LIMIT 1`, key).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
+		WHERE `+keyCol+` = $1 ORDER BY at DESC, snapshot_seq DESC LIMIT 1`, key).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return metric.Totals{}, nil
 	}

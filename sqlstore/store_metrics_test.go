@@ -115,12 +115,28 @@ func (m *mModel) snapshot(in plumb.SnapshotInput, defaultBranch string) {
 		final[i] = is
 	}
 	at := in.AnalyzedAt.UTC().Truncate(time.Second)
-	if in.Branch != defaultBranch || (!m.currentAt.IsZero() && at.Before(m.currentAt)) {
+	if in.Branch != defaultBranch {
 		return
+	}
+	// An older analysis than the current one enters the history at its
+	// time, after the measurements of the same time or earlier; changes
+	// apply to the tree of the measurement before it.
+	late := !m.currentAt.IsZero() && at.Before(m.currentAt)
+	pos := len(m.history)
+	base := m.tree
+	if late {
+		pos = 0
+		for pos < len(m.history) && !m.history[pos].at.After(at) {
+			pos++
+		}
+		base = nil
+		if pos > 0 {
+			base = m.history[pos-1].tree
+		}
 	}
 	next := map[string]plumb.FileFigures{}
 	if !in.FullTree {
-		for p, f := range m.tree {
+		for p, f := range base {
 			next[p] = f
 		}
 	}
@@ -130,8 +146,10 @@ func (m *mModel) snapshot(in plumb.SnapshotInput, defaultBranch string) {
 	for _, f := range in.Files {
 		next[f.Path] = f
 	}
-	m.tree, m.issues, m.currentAt = next, final, at
-	m.history = append(m.history, mSnap{at: at, tree: next, issues: final})
+	m.history = slices.Insert(m.history, pos, mSnap{at: at, tree: next, issues: final})
+	if !late {
+		m.tree, m.issues, m.currentAt = next, final, at
+	}
 }
 
 // totals sums the figures of the files of a snapshot that the matcher keeps.
@@ -375,7 +393,7 @@ func (h *mHistory) step() {
 	case k == 5: // a feature branch: never measured
 		h.snapshot(plumb.SnapshotInput{Branch: "feature", CommitSHA: h.sha(), AnalyzedAt: h.now,
 			Files: []plumb.FileFigures{mRandomFigures(r, mPathPool[r.Intn(len(mPathPool))])}, Issues: mRandomIssues(r, h.m.tree)})
-	case k == 6: // an old default-branch analysis arriving late: never measured
+	case k == 6: // an old default-branch analysis arriving late: in the history at its time
 		h.snapshot(plumb.SnapshotInput{Branch: "main", CommitSHA: h.sha(), AnalyzedAt: mT0.Add(-time.Hour), FullTree: true,
 			Files: []plumb.FileFigures{mRandomFigures(r, "src/main.go")}, Issues: mRandomIssues(r, h.m.tree)})
 	default: // coverage of a default-branch commit, or of a feature commit
@@ -551,9 +569,15 @@ func TestComponentHistoryByHand(t *testing.T) {
 	add(plumb.SnapshotInput{Branch: "main", CommitSHA: "c3", AnalyzedAt: day(2), Files: []plumb.FileFigures{
 		{Path: "src/new/c.go", Lines: 30, LOC: 25, Complexity: 6},
 	}, Removed: []string{"src/a.go"}})
-	// A feature-branch snapshot and an out-of-order old one change nothing.
+	// A feature-branch snapshot changes nothing; an old default-branch one
+	// arriving late enters the history at its time (day -1, a full tree of
+	// one file), and changes arriving late apply to the measurement before
+	// them (day 1.5: day 1's tree with src/a.go grown to 12 lines).
 	add(plumb.SnapshotInput{Branch: "feature", CommitSHA: "c4", AnalyzedAt: day(3), Files: []plumb.FileFigures{{Path: "src/z.go", Lines: 1}}})
 	add(plumb.SnapshotInput{Branch: "main", CommitSHA: "c0", AnalyzedAt: day(-1), FullTree: true, Files: []plumb.FileFigures{{Path: "src/y.go", Lines: 1}}})
+	add(plumb.SnapshotInput{Branch: "main", CommitSHA: "c15", AnalyzedAt: day(1).Add(12 * time.Hour), Files: []plumb.FileFigures{
+		{Path: "src/a.go", Lines: 12, LOC: 9, Complexity: 2},
+	}})
 	after := mCreate(t, db, p, u, "after", "src/*")
 
 	stats := func(files, lines, loc, cx, open, rem int64, secMedium int64) metric.Totals {
@@ -562,8 +586,10 @@ func TestComponentHistoryByHand(t *testing.T) {
 		return t
 	}
 	want := []sqlstore.TotalsAt{
+		{At: day(-1), Totals: stats(1, 1, 0, 0, 0, 0, 0)},
 		{At: day(0), Totals: stats(1, 10, 8, 2, 1, 30, 1)},
 		{At: day(1), Totals: stats(2, 30, 23, 6, 1, 30, 1)},
+		{At: day(1).Add(12 * time.Hour), Totals: stats(2, 32, 24, 6, 0, 0, 0)},
 		{At: day(2), Totals: stats(1, 30, 25, 6, 0, 0, 0)},
 	}
 	for _, c := range []plumb.Component{before, after} {
@@ -575,8 +601,8 @@ func TestComponentHistoryByHand(t *testing.T) {
 		// `to` cuts the history.
 		got, _, err = db.ComponentHistory(ctx, c, day(1))
 		mCheck(t, err)
-		if !reflect.DeepEqual(got, want[:2]) {
-			t.Errorf("%s: history to day 1\n got: %+v\nwant: %+v", c.Name, got, want[:2])
+		if !reflect.DeepEqual(got, want[:3]) {
+			t.Errorf("%s: history to day 1\n got: %+v\nwant: %+v", c.Name, got, want[:3])
 		}
 	}
 }

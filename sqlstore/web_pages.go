@@ -3,10 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb"
@@ -35,114 +32,17 @@ func (db *DB) WorkspaceProjects(ctx context.Context, workspaceID string) ([]plum
 	return out, rows.Err()
 }
 
-// WholeProjectTotals returns the totals of every file of the project's current
-// default-branch snapshot and the latest default-branch coverage.
+// WholeProjectTotals returns the project's latest totals for the pages: the
+// per-project totals the API's project metrics read.
 func (db *DB) WholeProjectTotals(ctx context.Context, projectID string) (metric.Totals, error) {
-	var t metric.Totals
-	var sums []string
-	for _, c := range strings.Split(fileStatsColumns, ",") {
-		sums = append(sums, "coalesce(sum(v."+strings.TrimSpace(c)+"), 0)")
-	}
-	err := db.readTx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT count(*), `+strings.Join(sums, ", ")+` FROM paths p
-			JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
-			WHERE p.project_id = $1 AND p.current_seq IS NOT NULL AND v.deleted = 0`, projectID).
-			Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
-		if err != nil {
-			return err
-		}
-		err = tx.QueryRowContext(ctx, `SELECT covered, missed FROM coverage_totals WHERE project_id = $1 AND component_id = ''
-			ORDER BY at DESC, commit_sha DESC LIMIT 1`, projectID).Scan(&t.Coverage.Covered, &t.Coverage.Missed)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		return err
-	})
-	return t, err
+	return db.ProjectTotals(ctx, projectID)
 }
 
 // WholeProjectHistory returns the project's measurements up to `to`, oldest
-// first: the totals of every file at each default-branch snapshot (replayed
-// from the file versions) and the project's coverage totals.
+// first, as the API's project series read them (every measurement of the
+// history, including analyses that arrived after newer ones).
 func (db *DB) WholeProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
-	err = db.readTx(ctx, func(tx *sql.Tx) error {
-		at := map[int64]time.Time{}
-		rows, err := tx.QueryContext(ctx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1`, projectID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var seq, a int64
-			if err := rows.Scan(&seq, &a); err != nil {
-				rows.Close()
-				return err
-			}
-			at[seq] = fromUnix(a)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT v.path_id, v.since_seq, v.deleted, `+prefixCols("v.", fileStatsColumns)+` FROM file_versions v
-			JOIN paths p ON p.id = v.path_id WHERE p.project_id = $1 ORDER BY v.since_seq`, projectID)
-		if err != nil {
-			return err
-		}
-		current := map[int64]metric.FileStats{}
-		var t metric.Totals
-		lastSeq := int64(-1)
-		emit := func() {
-			if a, ok := at[lastSeq]; ok && !a.After(to) {
-				analysis = append(analysis, TotalsAt{At: a, Totals: t})
-			}
-		}
-		for rows.Next() {
-			var pathID, seq int64
-			var deleted bool
-			var st metric.FileStats
-			if err := rows.Scan(scanFileStats([]any{&pathID, &seq, &deleted}, &st)...); err != nil {
-				rows.Close()
-				return err
-			}
-			if seq != lastSeq && lastSeq >= 0 {
-				emit()
-			}
-			lastSeq = seq
-			if old, ok := current[pathID]; ok {
-				t.Sub(old)
-				delete(current, pathID)
-			}
-			if !deleted {
-				t.Add(st)
-				current[pathID] = st
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if lastSeq >= 0 {
-			emit()
-		}
-		sort.SliceStable(analysis, func(i, j int) bool { return analysis[i].At.Before(analysis[j].At) })
-		rows, err = tx.QueryContext(ctx, `SELECT at, covered, missed FROM coverage_totals
-			WHERE project_id = $1 AND component_id = '' AND at <= $2 ORDER BY at, commit_sha`, projectID, unix(to))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r TotalsAt
-			var a int64
-			if err := rows.Scan(&a, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed); err != nil {
-				return err
-			}
-			r.At = fromUnix(a)
-			coverage = append(coverage, r)
-		}
-		return rows.Err()
-	})
-	return analysis, coverage, err
+	return db.ProjectHistory(ctx, projectID, to)
 }
 
 // CoverageTags lists the coverage tags uploaded for a project (for the

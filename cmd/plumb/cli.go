@@ -713,6 +713,7 @@ type uploadCoverageCmd struct {
 	StripPrefix string      `name:"strip-prefix" placeholder:"PREFIX" help:"Prefix removed from report paths."`
 	AddPrefix   string      `name:"add-prefix" placeholder:"PREFIX" help:"Prefix added to report paths."`
 	ModulePath  string      `name:"module-path" placeholder:"MODULE" help:"Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)."`
+	UploadedAt  string      `name:"uploaded-at" placeholder:"TIME" help:"When the coverage was measured, RFC 3339, to add an older commit to the history (default: now)."`
 	Change      changeFlags `embed:""`
 }
 
@@ -721,6 +722,7 @@ func (uploadCoverageCmd) Help() string {
 
     go test -coverprofile=cover.out ./... && plumb upload coverage cover.out --coverage-tag unit
     plumb upload coverage coverage/lcov.info --strip-prefix /builds/app/
+    plumb upload coverage cover.out --commit 1a2b3c4 --branch main --uploaded-at 2026-03-01T12:00:00Z
 
 ` + ciHelp
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	mathrand "math/rand/v2"
 	"net"
 	"net/http"
@@ -678,12 +679,15 @@ func onRef(branch, tag string) string {
 	return s
 }
 
-func checkAnalyzedAt(s string) error {
+func checkAnalyzedAt(s string) error { return checkTimeFlag("--analyzed-at", s) }
+
+// checkTimeFlag checks an optional RFC 3339 date-time flag.
+func checkTimeFlag(flag, s string) error {
 	if s == "" {
 		return nil
 	}
 	if _, err := time.Parse(time.RFC3339, s); err != nil {
-		return usageError{fmt.Sprintf("--analyzed-at must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z, got %q", s)}
+		return usageError{fmt.Sprintf("%s must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z, got %q", flag, s)}
 	}
 	return nil
 }
@@ -705,6 +709,9 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
 	in := &inputs{stdin: e.stdin}
 	defer in.cleanup()
+	if err := checkTimeFlag("--uploaded-at", c.UploadedAt); err != nil {
+		return err
+	}
 	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
@@ -722,6 +729,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	setIf(q, "branch", info.Branch)
 	setIf(q, "tag", info.Tag)
 	setIf(q, "coverageTag", c.CoverageTag)
+	setIf(q, "uploadedAt", c.UploadedAt)
 	if info.PullRequest > 0 {
 		q.Set("pullRequestNumber", strconv.Itoa(info.PullRequest))
 	}
@@ -754,20 +762,48 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 }
 
 type snapshotResult struct {
-	ID         string `json:"id"`
-	CommitSHA  string `json:"commitSha"`
-	Branch     string `json:"branch"`
-	AnalyzedAt string `json:"analyzedAt"`
-	Issues     int    `json:"issues"`
-	Current    bool   `json:"current"`
+	ID         string         `json:"id"`
+	CommitSHA  string         `json:"commitSha"`
+	Branch     string         `json:"branch"`
+	AnalyzedAt string         `json:"analyzedAt"`
+	Issues     int            `json:"issues"`
+	Current    bool           `json:"current"`
+	History    bool           `json:"history"`
+	Kept       map[string]int `json:"keptIssues"`
+	Replaced   map[string]int `json:"replacedIssues"`
 }
 
 func (s snapshotResult) describe() string {
 	cur := ""
-	if !s.Current {
+	switch {
+	case !s.Current && s.History:
+		cur = "; a later analysis of the branch stays current, this one joins the history at its time"
+	case !s.Current:
 		cur = "; a later analysis of the branch stays current"
 	}
-	return fmt.Sprintf("%d issues, commit %s on %s, analysed at %s%s", s.Issues, short(s.CommitSHA), s.Branch, s.AnalyzedAt, cur)
+	return fmt.Sprintf("%d issues, commit %s on %s, analysed at %s%s%s%s", s.Issues, short(s.CommitSHA), s.Branch, s.AnalyzedAt, cur,
+		toolCounts("; kept from the commit's earlier upload", s.Kept), toolCounts("; replaced", s.Replaced))
+}
+
+// toolCounts writes "label: 3 issues of gosec, 1 of staticcheck" (tools in
+// name order), or nothing for none.
+func toolCounts(label string, m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(label + ": ")
+	for i, tool := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		unit := "issues"
+		if m[tool] == 1 {
+			unit = "issue"
+		}
+		fmt.Fprintf(&b, "%d %s of %s", m[tool], unit, tool)
+	}
+	return b.String()
 }
 
 // pathFlags are the path-mapping flags of SARIF and analysis uploads.
