@@ -59,6 +59,9 @@ type User struct {
 	CreatedAt   time.Time  `json:"createdAt"`
 	UpdatedAt   time.Time  `json:"updatedAt"`            // version 2; zero in version 1: createdAt
 	DisabledAt  *time.Time `json:"disabledAt,omitempty"` // plumb user disable
+	// PasswordHash is the web sign-in password as stored: an argon2id PHC
+	// string ($argon2id$v=19$m=…,t=…,p=…$salt$hash), never the password.
+	PasswordHash string `json:"passwordHash,omitempty"`
 }
 
 // Token is an API token. Export carries only Hash. Import takes Hash, or, for
@@ -102,6 +105,8 @@ type Project struct {
 	CreatedAt         time.Time `json:"createdAt"`
 	UpdatedAt         time.Time `json:"updatedAt"`
 	AdminIDs          []string  `json:"adminIds"`
+	// BadgesPublic: the project's badges answer anyone (docs/web.md).
+	BadgesPublic bool `json:"badgesPublic,omitempty"`
 }
 
 // UploadToken is a project-scoped token that can only upload to its

@@ -206,11 +206,11 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*
 // components.
 func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc := &dataset.Document{}
-	err := eachRow(ctx, tx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at FROM users`, nil, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at, password_hash FROM users`, nil, func(rows *sql.Rows) error {
 		var u dataset.User
 		var created, updated int64
 		var disabled sql.NullInt64
-		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated, &disabled); err != nil {
+		if err := rows.Scan(&u.ID, &u.Login, &u.Name, &u.Email, &u.AvatarURL, &u.ProviderURL, &created, &updated, &disabled, &u.PasswordHash); err != nil {
 			return err
 		}
 		u.CreatedAt = fromUnix(created)
@@ -263,13 +263,18 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	publicBadges, err := pairs(ctx, tx, `SELECT id, '' FROM projects WHERE badges_public = 1`)
+	if err != nil {
+		return nil, err
+	}
 	err = eachRow(ctx, tx, `SELECT `+projectColumns+` FROM projects p`, nil, func(rows *sql.Rows) error {
 		p, err := scanProject(rows)
 		if err != nil {
 			return err
 		}
+		_, public := publicBadges[p.ID]
 		doc.Projects = append(doc.Projects, dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
-			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID])})
+			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID]), BadgesPublic: public})
 		return nil
 	})
 	if err != nil {
@@ -609,9 +614,9 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		if updated.IsZero() {
 			updated = u.CreatedAt
 		}
-		if err := exec(`INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(updated), nullUnix(u.DisabledAt)); err != nil {
+		if err := exec(`INSERT INTO users (id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at, password_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			u.ID, u.Login, u.Name, u.Email, u.AvatarURL, u.ProviderURL, unix(u.CreatedAt), unix(updated), nullUnix(u.DisabledAt), u.PasswordHash); err != nil {
 			return fmt.Errorf("import user %s: %w", u.ID, err)
 		}
 	}
@@ -640,6 +645,11 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 		if err := insertProject(ctx, tx, plumb.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
 			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}); err != nil {
 			return fmt.Errorf("import project %s: %w", p.ID, err)
+		}
+		if p.BadgesPublic {
+			if err := exec(`UPDATE projects SET badges_public = 1 WHERE id = $1`, p.ID); err != nil {
+				return fmt.Errorf("import project %s: %w", p.ID, err)
+			}
 		}
 		for _, u := range p.AdminIDs {
 			if err := exec(`INSERT INTO project_admins (project_id, user_id) VALUES ($1, $2)`, p.ID, u); err != nil {
@@ -918,6 +928,9 @@ func validateDataset(doc *dataset.Document) error {
 			}
 		}
 		requireTime(p, rec, "createdAt", u.CreatedAt)
+		if u.PasswordHash != "" && (!strings.HasPrefix(u.PasswordHash, "$argon2id$") || strings.Count(u.PasswordHash, "$") != 5) {
+			p.add(rec, "passwordHash is not an argon2id hash ($argon2id$v=19$m=…,t=…,p=…$salt$hash); a dataset never holds a password itself")
+		}
 	}
 
 	tokens := newIDIndex("tokens")

@@ -117,7 +117,8 @@ func richDoc() *dataset.Document {
 		Users: []dataset.User{
 			{ID: u(3), Login: "grace", Name: "Grace Hopper", Email: "grace@example.com", AvatarURL: "https://avatars.example.com/grace.png",
 				ProviderURL: "https://github.com/grace", CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(3))},
-			{ID: u(1), Login: "ada", Name: "Ada Lovelace", CreatedAt: dT0.In(plus2)},
+			{ID: u(1), Login: "ada", Name: "Ada Lovelace", CreatedAt: dT0.In(plus2),
+				PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g"},
 			{ID: u(4), Login: "Linus", Name: "", CreatedAt: dT0.Add(day(1))},
 			{ID: u(2), Login: "margaret", Name: "Margaret \"Maggie\" Hamilton", CreatedAt: dT0.Add(day(1))},
 		},
@@ -134,7 +135,7 @@ func richDoc() *dataset.Document {
 				Members: []dataset.Member{{UserID: u(4), Role: "member"}, {UserID: u(2), Role: "admin"}, {UserID: u(1), Role: "member"}}},
 		},
 		Projects: []dataset.Project{
-			{ID: p(3), WorkspaceID: w(2), Key: "tool", DefaultBranch: "trunk", CreatedAt: dT0.Add(day(3)), UpdatedAt: dT0.Add(day(3)), AdminIDs: []string{}},
+			{ID: p(3), WorkspaceID: w(2), Key: "tool", DefaultBranch: "trunk", CreatedAt: dT0.Add(day(3)), UpdatedAt: dT0.Add(day(3)), AdminIDs: []string{}, BadgesPublic: true},
 			{ID: p(1), WorkspaceID: w(1), Key: "web", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: dT0.Add(day(2)),
 				UpdatedAt: dT0.Add(day(4)), AdminIDs: []string{u(4), u(3)}},
 			{ID: p(2), WorkspaceID: w(1), Key: "API", DefaultBranch: "main", ComponentsEnabled: true, CreatedAt: dT0.Add(day(2)), UpdatedAt: dT0.Add(day(2))},
@@ -947,6 +948,7 @@ func TestImportValidation(t *testing.T) {
 		{"build snapshot", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 7) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): snapshotId "` + did(kSnapshot, 7) + `" is a snapshot of another project`}},
 		{"build snapshot unknown", func(d *dataset.Document) { d.Builds[0].SnapshotID = did(kSnapshot, 70) }, []string{`snapshotId "` + did(kSnapshot, 70) + `" is not the id`}},
 		{"build project", func(d *dataset.Document) { d.Builds[0].ProjectID = did(kWorkspace, 1) }, []string{`builds[0] (id ` + did(kBuild, 3) + `): projectId "` + did(kWorkspace, 1) + `" is not the id of any of the dataset's projects`}},
+		{"password in clear", func(d *dataset.Document) { d.Users[1].PasswordHash = "hunter2" }, []string{`passwordHash is not an argon2id hash`}},
 		{"snapshot sha", func(d *dataset.Document) { d.Snapshots[0].CommitSHA = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): commitSha is required`}},
 		{"snapshot branch", func(d *dataset.Document) { d.Snapshots[0].Branch = "" }, []string{`snapshots[0] (id ` + did(kSnapshot, 1) + `): branch is required`}},
 		{"snapshot time", func(d *dataset.Document) { d.Snapshots[1].AnalyzedAt = time.Time{} }, []string{`snapshots[1] (id ` + did(kSnapshot, 2) + `): analyzedAt is required`}},
