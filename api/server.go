@@ -583,13 +583,18 @@ func (s *Server) setLinks(w http.ResponseWriter, r *http.Request, p plumb.Page, 
 }
 
 func (s *Server) baseURL(r *http.Request) string {
-	if s.cfg.BaseURL != "" {
-		return strings.TrimRight(s.cfg.BaseURL, "/")
+	return PublicBaseURL(r, s.cfg.BaseURL, s.cfg.TrustHost)
+}
+
+// PublicBaseURL is the address links and pages name: the configured base
+// URL; else, with trustHost, the request's Host and X-Forwarded-Proto; else
+// the address the connection reached, which no client can choose (an
+// arbitrary Host is never reflected). The web pages use the same rule.
+func PublicBaseURL(r *http.Request, baseURL string, trustHost bool) string {
+	if baseURL != "" {
+		return strings.TrimRight(baseURL, "/")
 	}
-	if !s.cfg.TrustHost {
-		// Never reflect an arbitrary Host: without a base URL, links name
-		// the address the connection reached (the listening address), which
-		// no client can choose.
+	if !trustHost {
 		if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
 			scheme := "http"
 			if r.TLS != nil {

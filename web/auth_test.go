@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -221,5 +222,47 @@ func TestSessionExpiryAndRevocation(t *testing.T) {
 	s.Clock.Advance(2 * time.Minute)
 	if p := a.get("/settings/tokens"); p.Status != http.StatusSeeOther {
 		t.Fatalf("expired session: %d", p.Status)
+	}
+}
+
+// Pages name the server by the API's rule (api.PublicBaseURL): without a base
+// URL, the address the connection reached, never an arbitrary Host header,
+// unless the operator trusts it (--trust-host).
+func TestPagesNeverReflectHost(t *testing.T) {
+	for _, trust := range []bool{false, true} {
+		s := newSite(t, web.Config{TrustHost: trust})
+		s.person(t, "ada", "lovelace-1815")
+		b := s.browser(t)
+		if p := b.signIn("ada", "lovelace-1815"); p.Status != http.StatusSeeOther {
+			t.Fatalf("sign-in: %d %s", p.Status, p.Body)
+		}
+		// A token made on the tokens page is shown with a curl line naming
+		// the server.
+		form := url.Values{"name": {"ci"}, "csrf": {b.csrf("/settings/tokens")}}
+		req, err := http.NewRequest("POST", s.URL+"/settings/tokens", strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Host = "evil.example"
+		for _, c := range b.Jar.Cookies(req.URL) {
+			req.AddCookie(c)
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body := string(raw)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("trust %v: status %d %s", trust, resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if got := strings.Contains(body, "evil.example"); got != trust {
+			t.Errorf("trust %v: page names the request's Host: %v", trust, got)
+		}
+		if !trust && !strings.Contains(body, s.URL) {
+			t.Errorf("page does not name the address the connection reached (%s)", s.URL)
+		}
 	}
 }

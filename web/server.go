@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -33,6 +34,9 @@ type Config struct {
 	// BaseURL is the public address of the server (for OIDC redirects and
 	// the addresses shown on pages); empty: taken from each request.
 	BaseURL string
+	// TrustHost: without BaseURL, addresses come from the request's Host
+	// (only behind a proxy that sets it), as for the API (--trust-host).
+	TrustHost bool
 	// SessionTTL is how long a session lasts after sign-in (default 14 days).
 	SessionTTL time.Duration
 	// LoginAttempts is the number of failed sign-ins allowed per login and per
@@ -288,13 +292,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	_, _ = w.Write(buf.Bytes())
 }
 
+// baseURL is the address pages name, by the API's rule (api.PublicBaseURL):
+// never an arbitrary Host header unless the operator trusts it.
 func (s *Server) baseURL(r *http.Request) string {
-	if s.cfg.BaseURL != "" {
-		return strings.TrimRight(s.cfg.BaseURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+	return api.PublicBaseURL(r, s.cfg.BaseURL, s.cfg.TrustHost)
 }

@@ -36,6 +36,7 @@ func newSite(cfg *config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (
 	if wc.BaseURL == "" {
 		wc.BaseURL = cfg.BaseURL
 	}
+	wc.TrustHost = cfg.TrustHost
 	w, err := web.New(db, log, wc)
 	if err != nil {
 		return nil, err
