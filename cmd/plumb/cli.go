@@ -33,6 +33,9 @@ type cli struct {
 	Gate        gateCmd        `cmd:"" group:"CI (to a running server)" help:"Evaluate the quality gate for the current commit: exit 0 passed, 1 failed."`
 	UploadToken uploadTokenCmd `cmd:"" name:"upload-token" group:"CI (to a running server)" help:"A project admin's upload tokens for CI, through the API."`
 
+	Whoami   whoamiCmd   `cmd:"" group:"Your account (to a running server)" help:"Show the user an API token belongs to, and their workspaces."`
+	Projects projectsCmd `cmd:"" group:"Your account (to a running server)" help:"List the projects an API token sees, as WORKSPACE/PROJECT."`
+
 	VersionCmd versionCmd    `cmd:"" name:"version" group:"Other" help:"Print the version, commit and build details."`
 	Completion completionCmd `cmd:"" group:"Other" help:"Print a shell completion script (bash or zsh)."`
 	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (used by the completion script)."`

@@ -98,12 +98,8 @@ type commitFlags struct {
 
 // client checks the connection flags and returns a client for the project.
 func (o *connFlags) client(getenv func(string) string, stderr io.Writer) (*client, error) {
-	token := strings.TrimSpace(o.Token)
-	if token == "" {
-		return nil, usageError{"no token: set PLUMB_TOKEN (or pass --token) to a project admin's API token or the project's upload token"}
-	}
-	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return nil, usageError{"the token contains spaces or control characters; check PLUMB_TOKEN or --token"}
+	if err := checkToken(o.Token, "a project admin's API token or the project's upload token"); err != nil {
+		return nil, err
 	}
 	ws, proj, ok := strings.Cut(strings.TrimSpace(o.Project), "/")
 	if !ok || ws == "" || proj == "" || strings.Contains(proj, "/") {
@@ -112,7 +108,26 @@ func (o *connFlags) client(getenv func(string) string, stderr io.Writer) (*clien
 		}
 		return nil, usageError{fmt.Sprintf("name the project as WORKSPACE/PROJECT, got %q", o.Project)}
 	}
-	u, err := url.Parse(strings.TrimSpace(o.URL))
+	return newClient(o.URL, o.Token, o.Retries, o.Timeout, "/ingest/gh/"+url.PathEscape(ws)+"/projects/"+url.PathEscape(proj), getenv, stderr)
+}
+
+// checkToken refuses an empty token or one with spaces; what says which
+// token the command needs.
+func checkToken(token, what string) error {
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return usageError{"no token: set PLUMB_TOKEN (or pass --token) to " + what}
+	}
+	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return usageError{"the token contains spaces or control characters; check PLUMB_TOKEN or --token"}
+	}
+	return nil
+}
+
+// newClient checks the server URL, retries and timeout, and returns a client
+// whose requests go below the server's URL + path.
+func newClient(rawURL, token string, retries int, timeout time.Duration, path string, getenv func(string) string, stderr io.Writer) (*client, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		shown := "an invalid URL"
 		if err == nil {
@@ -120,17 +135,17 @@ func (o *connFlags) client(getenv func(string) string, stderr io.Writer) (*clien
 		}
 		return nil, usageError{fmt.Sprintf("--url (PLUMB_URL) must be the server's http(s) URL such as https://plumb.example.com, got %s", shown)}
 	}
-	if o.Retries < 0 {
-		return nil, usageError{fmt.Sprintf("--retries must be 0 or more, got %d", o.Retries)}
+	if retries < 0 {
+		return nil, usageError{fmt.Sprintf("--retries must be 0 or more, got %d", retries)}
 	}
-	if o.Timeout < 0 {
-		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", o.Timeout)}
+	if timeout < 0 {
+		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", timeout)}
 	}
 	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
 	return &client{
-		base:    strings.TrimRight(u.String(), "/") + "/ingest/gh/" + url.PathEscape(ws) + "/projects/" + url.PathEscape(proj),
-		token:   token,
-		retries: o.Retries,
+		base:    strings.TrimRight(u.String(), "/") + path,
+		token:   strings.TrimSpace(token),
+		retries: retries,
 		http: &http.Client{
 			Transport: http.DefaultTransport.(*http.Transport).Clone(),
 			// A redirect would resend the upload elsewhere; say so instead.

@@ -1,0 +1,169 @@
+package main
+
+// plumb whoami and plumb projects: a person's first questions to a server
+// ("is my token right?", "which projects can I see?"), asked through the v1
+// API with a user's API token.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// apiFlags connect to the server's v1 API with a user's token.
+type apiFlags struct {
+	URL     string        `name:"url" placeholder:"URL" default:"http://127.0.0.1:8080" penv:"PLUMB_URL" help:"Server URL (default ${default})."`
+	Token   string        `name:"token" placeholder:"TOKEN" penv:"PLUMB_TOKEN" help:"Your API token (from the web's token settings or 'plumb token create'); required."`
+	Timeout time.Duration `name:"timeout" placeholder:"DURATION" default:"1m" help:"Longest the command may take, retries included; 0: no limit (default ${default})."`
+	Retries int           `name:"retries" placeholder:"N" default:"3" help:"Retries on network errors, 429 (after Retry-After) and 502/503/504 (default ${default})."`
+}
+
+func (o *apiFlags) client(e *runEnv) (*client, context.Context, context.CancelFunc, error) {
+	if err := checkToken(o.Token, "your API token"); err != nil {
+		return nil, nil, nil, err
+	}
+	cl, err := newClient(o.URL, o.Token, o.Retries, o.Timeout, "", e.getenv, e.stderr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := (&connFlags{Timeout: o.Timeout}).withTimeout(e.ctx)
+	return cl, ctx, cancel, nil
+}
+
+type whoamiCmd struct {
+	API apiFlags `embed:""`
+}
+
+func (whoamiCmd) Help() string {
+	return `Prints the user the API token belongs to (GET /user): login, name, email,
+and the workspaces the token sees. Use it to check a token and a server URL.
+
+Examples:
+
+    PLUMB_URL=http://127.0.0.1:8080 PLUMB_TOKEN=plb_… plumb whoami
+    plumb whoami --url https://plumb.example.com --token "$TOKEN"
+
+Exit status: 0 done; 1 the server refused the token; 2 usage error; 3 the
+server could not be reached.`
+}
+
+func (c *whoamiCmd) Run(e *runEnv) error {
+	cl, ctx, cancel, err := c.API.client(e)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	var u struct {
+		Login string `json:"login"`
+		Name  string `json:"name"`
+		Email string `json:"email"`
+	}
+	if err := cl.do(ctx, &request{method: http.MethodGet, what: "the token's user", endpoint: "/user", retrySafe: true}, &u); err != nil {
+		return err
+	}
+	workspaces, err := listAll[apiWorkspace](ctx, cl, "the workspaces", "/workspaces")
+	if err != nil {
+		return err
+	}
+	keys := make([]string, len(workspaces))
+	for i, w := range workspaces {
+		keys[i] = w.Key
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "login\t%s\n", u.Login)
+	fmt.Fprintf(tw, "name\t%s\n", firstOf(u.Name, "-"))
+	fmt.Fprintf(tw, "email\t%s\n", firstOf(u.Email, "-"))
+	fmt.Fprintf(tw, "workspaces\t%s\n", firstOf(strings.Join(keys, ", "), "-"))
+	fmt.Fprintf(tw, "server\t%s\n", strings.TrimRight(strings.TrimSpace(c.API.URL), "/"))
+	return tw.Flush()
+}
+
+type projectsCmd struct {
+	API       apiFlags `embed:""`
+	Workspace string   `arg:"" optional:"" name:"workspace" help:"Only this workspace's projects (default: every workspace the token sees)."`
+}
+
+func (projectsCmd) Help() string {
+	return `Lists the projects the API token's user can see, as WORKSPACE/PROJECT with
+their default branch and id (GET /workspaces, GET /gh/{workspace}/projects).
+The WORKSPACE/PROJECT column is what --project (PLUMB_PROJECT) takes.
+
+Examples:
+
+    plumb projects
+    plumb projects acme --url https://plumb.example.com
+
+Exit status: 0 done; 1 the server refused (an unknown workspace is 404);
+2 usage error; 3 the server could not be reached.`
+}
+
+func (c *projectsCmd) Run(e *runEnv) error {
+	cl, ctx, cancel, err := c.API.client(e)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	var keys []string
+	if ws := strings.TrimSpace(c.Workspace); ws != "" {
+		keys = []string{ws}
+	} else {
+		workspaces, err := listAll[apiWorkspace](ctx, cl, "the workspaces", "/workspaces")
+		if err != nil {
+			return err
+		}
+		for _, w := range workspaces {
+			keys = append(keys, w.Key)
+		}
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECT\tDEFAULT BRANCH\tID")
+	for _, ws := range keys {
+		projects, err := listAll[apiProject](ctx, cl, "the projects of workspace "+ws, "/gh/"+url.PathEscape(ws)+"/projects")
+		if err != nil {
+			return err
+		}
+		for _, p := range projects {
+			fmt.Fprintf(tw, "%s/%s\t%s\t%s\n", p.WorkspaceKey, p.Key, firstOf(p.DefaultBranch, "-"), p.ID)
+		}
+	}
+	return tw.Flush()
+}
+
+type apiWorkspace struct {
+	ID  string `json:"id"`
+	Key string `json:"key"`
+}
+
+type apiProject struct {
+	ID            string `json:"id"`
+	Key           string `json:"key"`
+	WorkspaceKey  string `json:"workspaceKey"`
+	DefaultBranch string `json:"defaultBranch"`
+}
+
+// listAll reads every page of a v1 list.
+func listAll[T any](ctx context.Context, cl *client, what, endpoint string) ([]T, error) {
+	var all []T
+	for offset := 0; ; {
+		var page struct {
+			Data []T `json:"data"`
+			Meta struct {
+				HasMore bool `json:"hasMore"`
+			} `json:"meta"`
+		}
+		q := url.Values{"page[limit]": {"100"}, "page[offset]": {strconv.Itoa(offset)}}
+		if err := cl.do(ctx, &request{method: http.MethodGet, what: what, endpoint: endpoint, query: q, retrySafe: true}, &page); err != nil {
+			return nil, err
+		}
+		all = append(all, page.Data...)
+		if !page.Meta.HasMore || len(page.Data) == 0 {
+			return all, nil
+		}
+		offset += len(page.Data)
+	}
+}
