@@ -429,6 +429,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	opt.StripPrefix, _ = q.single("stripPrefix")
 	opt.AddPrefix, _ = q.single("addPrefix")
 	opt.ModulePath, _ = q.single("modulePath")
+	opt.TempDir = s.cfg.SpoolDir
 	rawAt, _ := q.single("uploadedAt")
 	uploadedAt := s.dateParam("uploadedAt", rawAt, q)
 	if err := q.err(); err != nil {

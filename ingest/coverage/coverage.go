@@ -43,6 +43,9 @@ type Options struct {
 	// import paths are made relative to; when empty, the parser infers it
 	// as the longest common directory prefix of the import paths.
 	ModulePath string
+	// TempDir holds the temporary files of a parser that sorts on disk
+	// (Go coverprofiles); the system's temporary folder when empty.
+	TempDir string
 }
 
 // File is one file's coverage: Hits[i] is line i+1 (-1 not coverable,

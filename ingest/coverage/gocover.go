@@ -31,21 +31,24 @@ package coverage
 //
 // Memory: the inferred module path needs every import path, and one file's
 // blocks may be anywhere in the profile (one run per test binary), so the
-// parser reads the whole profile into a compact block index (32 bytes per
-// distinct block, file names interned) before emitting one File per source
-// file, in path order. Coverprofiles are small next to the sources they
-// describe (a 100 MB profile is ~1.5 M blocks, ~50 MB of index), so this is
-// preferred to two passes, which would need an io.Seeker the upload body is
-// not.
+// blocks are written to a temporary file as they are read (32 bytes each),
+// then sorted on disk by repository path and range (package extsort, 16 MiB
+// of memory) and painted one file at a time. What stays in memory is the
+// file names and, for the file being painted, a tree of two counts per line
+// (at most 64 MiB for a file of 4 Mi lines); never the blocks.
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
+
+	"github.com/plumbhq/plumb/extsort"
 )
 
 const (
@@ -55,23 +58,63 @@ const (
 
 func init() { parsers[GoCover] = parseGoCover }
 
-// goCoverBlock is one block of a profile; file indexes goCoverProfile.files.
+// goCoverBlock is one block of a profile.
 type goCoverBlock struct {
-	file                                 int32
 	startLine, startCol, endLine, endCol int32
 	numStmt                              int32
 	count                                int64
 }
 
+// goCoverRecord is a block as sorted: the file's rank in path order, the
+// range (big-endian, so records compare as bytes), statements and count.
+const (
+	goCoverRecord = 32
+	goCoverKey    = 20 // rank and range
+)
+
+func putGoCoverBlock(rec []byte, file uint32, b goCoverBlock) {
+	binary.BigEndian.PutUint32(rec[0:], file)
+	binary.BigEndian.PutUint32(rec[4:], uint32(b.startLine))
+	binary.BigEndian.PutUint32(rec[8:], uint32(b.startCol))
+	binary.BigEndian.PutUint32(rec[12:], uint32(b.endLine))
+	binary.BigEndian.PutUint32(rec[16:], uint32(b.endCol))
+	binary.BigEndian.PutUint32(rec[20:], uint32(b.numStmt))
+	binary.BigEndian.PutUint64(rec[24:], uint64(b.count))
+}
+
+func getGoCoverBlock(rec []byte) (uint32, goCoverBlock) {
+	return binary.BigEndian.Uint32(rec[0:]), goCoverBlock{
+		startLine: int32(binary.BigEndian.Uint32(rec[4:])), startCol: int32(binary.BigEndian.Uint32(rec[8:])),
+		endLine: int32(binary.BigEndian.Uint32(rec[12:])), endCol: int32(binary.BigEndian.Uint32(rec[16:])),
+		numStmt: int32(binary.BigEndian.Uint32(rec[20:])), count: int64(binary.BigEndian.Uint64(rec[24:])),
+	}
+}
+
+// goCoverSortBudget is the memory the block sort may use.
+const goCoverSortBudget = 16 << 20
+
 func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(r, goCoverBufSize)
 	var (
-		lineNo int
-		mode   string
-		files  []string
-		fileID = map[string]int32{}
-		blocks []goCoverBlock
+		lineNo  int
+		mode    string
+		files   []string
+		maxLine []int32 // per file: the highest line a block reaches
+		fileID  = map[string]int32{}
+		rec     [goCoverRecord]byte
 	)
+	// The blocks as read, file by file index; sorted once the paths are known.
+	spill, err := os.CreateTemp(opt.TempDir, "plumb-gocover-*")
+	if err != nil {
+		return fmt.Errorf("create block spool: %w", err)
+	}
+	os.Remove(spill.Name())
+	defer func() {
+		spill.Close()
+		os.Remove(spill.Name())
+	}()
+	w := bufio.NewWriterSize(spill, 256<<10)
+	nBlocks := 0
 	fail := func(msg string, args ...any) error {
 		return &ParseError{Format: GoCover, Line: lineNo, Msg: fmt.Sprintf(msg, args...)}
 	}
@@ -116,10 +159,15 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 				}
 				id = int32(len(files))
 				files = append(files, string(name))
+				maxLine = append(maxLine, 0)
 				fileID[files[id]] = id
 			}
-			b.file = id
-			blocks = append(blocks, b)
+			maxLine[id] = max(maxLine[id], b.endLine)
+			putGoCoverBlock(rec[:], uint32(id), b)
+			if _, err := w.Write(rec[:]); err != nil {
+				return fmt.Errorf("write block spool: %w", err)
+			}
+			nBlocks++
 		}
 		if err == io.EOF {
 			break
@@ -128,6 +176,10 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	if mode == "" {
 		lineNo = 1
 		return fail("expected the first line to be mode: set, count or atomic, got an empty profile")
+	}
+	fileID = nil
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write block spool: %w", err)
 	}
 
 	// Map every import path to its repository path.
@@ -147,57 +199,99 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 		}
 		paths[i] = mapped
 	}
+	files = nil
+	// Each file's rank in path order (two import paths may map to one
+	// path: they share a rank), and each rank's path and highest line.
+	order := make([]int32, len(paths))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(paths[a], paths[b]) })
+	rank := make([]uint32, len(paths))
+	var rankPath []string
+	var rankLines []int32
+	for k, id := range order {
+		if k == 0 || paths[id] != paths[order[k-1]] {
+			rankPath = append(rankPath, paths[id])
+			rankLines = append(rankLines, 0)
+		}
+		r := len(rankPath) - 1
+		rank[id] = uint32(r)
+		rankLines[r] = max(rankLines[r], maxLine[id])
+	}
+	paths, order, maxLine = nil, nil, nil
 
-	// Sort by repository path (two import paths may map to one path), then
-	// by range, so that identical blocks are adjacent and a file's blocks
-	// are contiguous.
-	slices.SortFunc(blocks, func(a, b goCoverBlock) int {
-		if a.file != b.file {
-			if c := strings.Compare(paths[a.file], paths[b.file]); c != 0 {
-				return c
-			}
+	// Sort the blocks by rank and range, so that identical blocks are
+	// adjacent and a file's blocks are contiguous.
+	sorter := extsort.New(opt.TempDir, goCoverSortBudget, func(a, b []byte) int { return bytes.Compare(a[:goCoverKey], b[:goCoverKey]) })
+	defer sorter.Close()
+	if _, err := spill.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	sr := bufio.NewReaderSize(spill, 256<<10)
+	for range nBlocks {
+		if _, err := io.ReadFull(sr, rec[:]); err != nil {
+			return fmt.Errorf("read block spool: %w", err)
 		}
-		switch {
-		case a.startLine != b.startLine:
-			return int(a.startLine - b.startLine)
-		case a.startCol != b.startCol:
-			return int(a.startCol - b.startCol)
-		case a.endLine != b.endLine:
-			return int(a.endLine - b.endLine)
-		default:
-			return int(a.endCol - b.endCol)
-		}
-	})
-	sum := mode != "set"
-	var fileBlocks []goCoverBlock
-	for i := 0; i < len(blocks); {
-		p := paths[blocks[i].file]
-		fileBlocks = fileBlocks[:0]
-		for ; i < len(blocks) && paths[blocks[i].file] == p; i++ {
-			b := blocks[i]
-			// Merge identical blocks.
-			for i+1 < len(blocks) && paths[blocks[i+1].file] == p && goCoverSameRange(b, blocks[i+1]) {
-				i++
-				n := blocks[i]
-				b.numStmt = max(b.numStmt, n.numStmt)
-				switch {
-				case !sum:
-					b.count = max(b.count, n.count)
-				case n.count > math.MaxInt64-b.count:
-					b.count = math.MaxInt64
-				default:
-					b.count += n.count
-				}
-			}
-			if b.numStmt > 0 {
-				fileBlocks = append(fileBlocks, b)
-			}
-		}
-		if err := emit(File{Path: p, Hits: goCoverLines(fileBlocks)}); err != nil {
+		id, b := getGoCoverBlock(rec[:])
+		putGoCoverBlock(rec[:], rank[id], b)
+		if err := sorter.Add(rec[:]); err != nil {
 			return err
 		}
 	}
-	return nil
+	it, err := sorter.Iter()
+	if err != nil {
+		return err
+	}
+	sum := mode != "set"
+	var (
+		painter goCoverPainter
+		cur     = -1 // rank being painted
+		pending goCoverBlock
+		have    bool
+	)
+	flushBlock := func() {
+		if have && pending.numStmt > 0 {
+			painter.paint(pending)
+		}
+		have = false
+	}
+	flushFile := func() error {
+		flushBlock()
+		if cur < 0 {
+			return nil
+		}
+		return emit(File{Path: rankPath[cur], Hits: painter.hits()})
+	}
+	for it.Next() {
+		r, b := getGoCoverBlock(it.Record())
+		if int(r) != cur {
+			if err := flushFile(); err != nil {
+				return err
+			}
+			cur = int(r)
+			painter.reset(int(rankLines[cur]))
+		}
+		if have && goCoverSameRange(pending, b) {
+			// Merge identical blocks.
+			pending.numStmt = max(pending.numStmt, b.numStmt)
+			switch {
+			case !sum:
+				pending.count = max(pending.count, b.count)
+			case b.count > math.MaxInt64-pending.count:
+				pending.count = math.MaxInt64
+			default:
+				pending.count += b.count
+			}
+			continue
+		}
+		flushBlock()
+		pending, have = b, true
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	return flushFile()
 }
 
 func goCoverSameRange(a, b goCoverBlock) bool {
@@ -310,62 +404,57 @@ func goCoverCommonDir(names []string) string {
 	return prefix
 }
 
-// goCoverLines turns one file's blocks into line hits: each line gets the
-// maximum count of the blocks spanning it, -1 when none does.
-func goCoverLines(blocks []goCoverBlock) []int64 {
-	if len(blocks) == 0 {
+// goCoverPainter turns one file's blocks into line hits: each line gets the
+// maximum count of the blocks spanning it, -1 when none does. Blocks are
+// painted as they come into a tree over the file's lines whose nodes hold
+// the highest count painted over their whole range, so a block costs
+// O(log lines) however long it is, and the file's hits are read off once
+// at the end (O(lines)).
+type goCoverPainter struct {
+	n    int     // leaves: a power of two above the highest line
+	tree []int64 // tree[1] is the root; leaves at n+line
+	used int     // highest line painted
+}
+
+func (p *goCoverPainter) reset(lines int) {
+	p.n = 1
+	for p.n <= lines {
+		p.n <<= 1
+	}
+	if cap(p.tree) < 2*p.n {
+		p.tree = make([]int64, 2*p.n)
+	}
+	p.tree = p.tree[:2*p.n]
+	for i := range p.tree {
+		p.tree[i] = -1
+	}
+	p.used = 0
+}
+
+func (p *goCoverPainter) paint(b goCoverBlock) {
+	p.used = max(p.used, int(b.endLine))
+	for l, r := p.n+int(b.startLine), p.n+int(b.endLine)+1; l < r; l, r = l>>1, r>>1 {
+		if l&1 == 1 {
+			p.tree[l] = max(p.tree[l], b.count)
+			l++
+		}
+		if r&1 == 1 {
+			r--
+			p.tree[r] = max(p.tree[r], b.count)
+		}
+	}
+}
+
+// hits reads the painted lines off the tree (nil when nothing was painted).
+func (p *goCoverPainter) hits() []int64 {
+	if p.used == 0 {
 		return nil
 	}
-	n, span := 0, 0
-	for _, b := range blocks {
-		n = max(n, int(b.endLine))
-		span += int(b.endLine-b.startLine) + 1
+	for i := 1; i < p.n; i++ {
+		p.tree[2*i] = max(p.tree[2*i], p.tree[i])
+		p.tree[2*i+1] = max(p.tree[2*i+1], p.tree[i])
 	}
-	hits := make([]int64, n)
-	for i := range hits {
-		hits[i] = -1
-	}
-	if span <= 4*n+1024 {
-		// Blocks of real profiles barely overlap: paint them one by one.
-		for _, b := range blocks {
-			for l := b.startLine; l <= b.endLine; l++ {
-				hits[l-1] = max(hits[l-1], b.count)
-			}
-		}
-		return hits
-	}
-	// Many long overlapping blocks (a crafted profile): paint from the
-	// highest count down, each line once, skipping painted runs with a
-	// union-find over "next unpainted line", so the work is
-	// O(lines + blocks log blocks) rather than O(lines × blocks).
-	slices.SortFunc(blocks, func(a, b goCoverBlock) int {
-		switch {
-		case a.count > b.count:
-			return -1
-		case a.count < b.count:
-			return 1
-		}
-		return 0
-	})
-	next := make([]int32, n+2)
-	for i := range next {
-		next[i] = int32(i)
-	}
-	find := func(l int32) int32 {
-		root := l
-		for next[root] != root {
-			root = next[root]
-		}
-		for next[l] != root {
-			next[l], l = root, next[l]
-		}
-		return root
-	}
-	for _, b := range blocks {
-		for l := find(b.startLine); l <= b.endLine; l = find(l + 1) {
-			hits[l-1] = b.count
-			next[l] = l + 1
-		}
-	}
-	return hits
+	out := make([]int64, p.used)
+	copy(out, p.tree[p.n+1:p.n+1+p.used])
+	return out
 }

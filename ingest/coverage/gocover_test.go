@@ -140,8 +140,8 @@ func TestParseGoCoverErrors(t *testing.T) {
 	}
 }
 
-// TestGoCoverLinesOverlapping checks the union-find painting used for many
-// long overlapping blocks against the plain per-line maximum.
+// TestGoCoverLinesOverlapping checks the tree painting (blocks of any
+// length and overlap) against the plain per-line maximum.
 func TestGoCoverLinesOverlapping(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := 0; round < 200; round++ {
@@ -160,7 +160,12 @@ func TestGoCoverLinesOverlapping(t *testing.T) {
 				want[l-1] = max(want[l-1], b.count)
 			}
 		}
-		if got := goCoverLines(blocks); !reflect.DeepEqual(got, want) {
+		var p goCoverPainter
+		p.reset(n)
+		for _, b := range blocks {
+			p.paint(b)
+		}
+		if got := p.hits(); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: got %v, want %v", round, got, want)
 		}
 	}
