@@ -50,6 +50,9 @@ type SnapshotInput struct {
 	// KeepStatus (import) the given status is stored as is.
 	Issues     []Issue
 	KeepStatus bool
+	// FindingsOnly: the snapshot carries issues only (a SARIF upload), so
+	// it is no analysis of its commit (AnalysedCommits leaves it out).
+	FindingsOnly bool
 }
 
 // CoverageInput is one coverage report for one commit under one coverage tag.

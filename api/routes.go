@@ -64,6 +64,7 @@ func (s *Server) routes() {
 		rt.add("POST", ingest+"/coverage", jsonOnly, s.handleUploadCoverage),
 		rt.add("POST", ingest+"/sarif", jsonOnly, s.handleUploadSARIF),
 		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
+		rt.add("GET", ingest+"/analyses", jsonOnly, s.handleAnalysedCommits),
 		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
 		rt.add("POST", ingest+"/changes", jsonOnly, s.handleUploadChange),
 		rt.add("GET", ingest+"/gate", jsonOnly, s.handleGateStatus),

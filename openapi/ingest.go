@@ -94,6 +94,22 @@ var ingestEndpoints = []endpoint{
 			"The body is not sent as application/json, or its Content-Encoding is neither gzip nor identity."),
 	},
 	{
+		method: http.MethodGet, path: ingest + "/analyses", id: "listAnalysedCommits", tag: tagIngestion,
+		summary: "Which commits already have an analysis",
+		description: "Of the commits named in `commitSha` (at most 100 per request), those that already have an analysis on `branch` (by default the project's default branch), " +
+			"each with its latest analysis, in the order asked; commits without one are left out. A snapshot made by a SARIF upload alone is no analysis. " +
+			"`plumb analyze --history` asks before it analyses past commits, so a re-run or an interrupted run skips what is done. " +
+			"Without `commitSha` the answer only names the branch and the project's default branch.",
+		query:  []string{"analysedCommitSha", "analysedBranch"},
+		okDesc: "The commits with an analysis.",
+		result: ref("AnalysedCommits"),
+		errors: []int{400, 403, 404},
+		errorDetail: map[int]string{
+			400: "A commitSha is not 7 to 64 hex digits, more than 100 commits are named, or branch is given empty or twice; one error object per problem.",
+			401: ingest401, 403: ingest403, 404: ingest404,
+		},
+	},
+	{
 		method: http.MethodPost, path: ingest + "/builds", id: "createBuild", tag: tagIngestion,
 		summary: "Create a build",
 		description: "Records a new build of the project, submitted now (its `submittedAt`); a build created as `running` has started at that time too. " +
@@ -226,6 +242,10 @@ func ingestParameters(m *omap[*param]) {
 	m.set("ingestUploadedAt", queryParam("uploadedAt",
 		"When the coverage was measured, RFC 3339 (truncated to whole seconds); now when absent. A default-branch commit's coverage enters the COV and LCOV history at this time, "+
 			"so older commits can be uploaded in any order.", str().withFormat("date-time")))
+	m.set("analysedCommitSha", arrayQueryParam("commitSha", "Commits to ask about (7 to 64 hex digits each, matched as stored; at most 100).",
+		str().withMinLength(7).withMaxLength(64).withPattern(shaPattern), "4f1c2a7", "9b0e3d1"))
+	m.set("analysedBranch", queryParam("branch", "The branch whose analyses count (a `refs/heads/` prefix is removed); the project's default branch when absent.",
+		str().withMinLength(1)))
 	m.set("ingestAnalyzedAt", queryParam("analyzedAt", "When the analysis ran, RFC 3339 (truncated to whole seconds); now when absent.",
 		str().withFormat("date-time")))
 }
@@ -263,6 +283,17 @@ func ingestSchemas(m *omap[*schema]) {
 		req("history", boolean().withDescription("Whether the snapshot entered the default branch's metric history: as the current state, or, older than the current one, at its own analyzedAt (the measurements after it are unchanged).")),
 		req("keptIssues", toolCountMap("Per tool, the issues of the commit's earlier snapshot on the branch that this upload kept: tools it brought no issues of.")),
 		req("replacedIssues", toolCountMap("Per tool, the issues of the commit's earlier snapshot on the branch that this upload replaced with its own issues of that tool.")),
+	))
+	m.set("AnalysedCommits", object(
+		req("branch", str().withDescription("The branch asked about.")),
+		req("defaultBranch", str().withDescription("The project's default branch: analyses of it enter the metric history.")),
+		req("data", arrayOf(object(
+			req("id", uuid().withDescription("The commit's latest analysis (snapshot) on the branch.")),
+			req("commitSha", str().withPattern(storedShaPattern)),
+			req("analyzedAt", timestamp()),
+			req("current", boolean().withDescription("Whether that snapshot became the project's current state when it arrived.")),
+			req("history", boolean().withDescription("Whether it entered the default branch's metric history.")),
+		)).withDescription("One item per commit asked about that has an analysis, in the order asked.")),
 	))
 	m.set("AnalysisFile", object(
 		req("path", str().withMinLength(1).withDescription("Repository-relative path (stripPrefix and addPrefix apply).")),

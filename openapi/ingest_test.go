@@ -20,6 +20,7 @@ var ingestOps = map[string]string{
 	"POST " + ingestPrefix + "/builds":                          "createBuild",
 	"POST " + ingestPrefix + "/builds/{buildId}/status":         "reportBuildStatus",
 	"POST " + ingestPrefix + "/changes":                         "uploadChange",
+	"GET " + ingestPrefix + "/analyses":                         "listAnalysedCommits",
 	"GET " + ingestPrefix + "/gate":                             "evaluateQualityGate",
 	"GET " + ingestPrefix + "/upload-tokens":                    "listUploadTokens",
 	"POST " + ingestPrefix + "/upload-tokens":                   "createUploadToken",

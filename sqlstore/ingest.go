@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -369,7 +370,47 @@ func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []s
 	for _, t := range tools {
 		replaced[t] = true
 	}
+	in.FindingsOnly = true
 	return db.addCarrying(ctx, in, replaced)
+}
+
+// AnalysedCommits returns, of the given commits (full or abbreviated SHAs,
+// matched as stored), those that have an analysis on the branch: the latest
+// analysis of each, in the order asked. A snapshot made by a SARIF upload
+// alone is no analysis (plumb analyze --history asks, to skip what is done).
+func (db *DB) AnalysedCommits(ctx context.Context, projectID, branch string, shas []string) ([]plumb.Snapshot, error) {
+	latest := map[string]plumb.Snapshot{}
+	err := inBatches(shas, func(in string, args []any) error {
+		n := len(args)
+		rows, err := db.read.QueryContext(ctx, `SELECT id, commit_sha, analyzed_at, measured FROM snapshots
+			WHERE project_id = $1 AND commit_sha IN (`+in+`) AND branch = $`+strconv.Itoa(n+2)+` AND analysis = 1 ORDER BY seq`,
+			append(append([]any{projectID}, args...), branch)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			s := plumb.Snapshot{ProjectID: projectID, Branch: branch}
+			var at, measured int64
+			if err := rows.Scan(&s.ID, &s.CommitSHA, &at, &measured); err != nil {
+				return err
+			}
+			s.AnalyzedAt, s.Measured, s.History = fromUnix(at), measured == 1, measured != 0
+			latest[s.CommitSHA] = s
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := []plumb.Snapshot{}
+	for _, sha := range shas {
+		if s, ok := latest[sha]; ok {
+			out = append(out, s)
+			delete(latest, sha)
+		}
+	}
+	return out, nil
 }
 
 // AddAnalysis stores an analysis upload as a new snapshot of its commit. The

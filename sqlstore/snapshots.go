@@ -177,8 +177,8 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 		measured = measuredHistory
 	}
 	var seq int64
-	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), measured, db.now().Unix()).Scan(&seq); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at, analysis)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), measured, db.now().Unix(), boolInt(!in.FindingsOnly)).Scan(&seq); err != nil {
 		return s, err
 	}
 	in.Issues = slices.Clone(in.Issues) // sorted here; the caller's slice stays as it was
