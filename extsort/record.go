@@ -1,8 +1,13 @@
 package extsort
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 )
 
 // Records are built with the Append functions and read back with a Reader:
@@ -69,3 +74,101 @@ func (r *Reader) fail() {
 
 // Err is the first decoding error.
 func (r *Reader) Err() error { return r.err }
+
+// Spool is an append-only list of records read back in the order written:
+// in memory up to its budget, then in a temporary file.
+type Spool struct {
+	dir    string
+	budget int
+	mem    []byte
+	f      *os.File
+	w      *bufio.Writer
+	n      int64
+}
+
+// NewSpool returns a spool that keeps about budget bytes in memory before
+// it moves to a temporary file in dir (the system's when empty).
+func NewSpool(dir string, budget int) *Spool { return &Spool{dir: dir, budget: budget} }
+
+// Len is the number of records added since the last Reset.
+func (s *Spool) Len() int64 { return s.n }
+
+// Add appends a record.
+func (s *Spool) Add(rec []byte) error {
+	s.n++
+	if s.f == nil && len(s.mem)+len(rec) <= s.budget {
+		s.mem = binary.AppendUvarint(s.mem, uint64(len(rec)))
+		s.mem = append(s.mem, rec...)
+		return nil
+	}
+	if s.f == nil {
+		f, err := tempFile(s.dir)
+		if err != nil {
+			return err
+		}
+		s.f, s.w = f, bufio.NewWriterSize(f, runBuffer)
+		if _, err := s.w.Write(s.mem); err != nil {
+			return fmt.Errorf("write spool: %w", err)
+		}
+		s.mem = nil
+	}
+	var hdr [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(hdr[:], uint64(len(rec)))
+	s.w.Write(hdr[:k])
+	if _, err := s.w.Write(rec); err != nil {
+		return fmt.Errorf("write spool: %w", err)
+	}
+	return nil
+}
+
+// Each calls fn with every record in the order added (rec is valid during
+// the call only). An error of fn stops the walk and is returned.
+func (s *Spool) Each(fn func(rec []byte) error) error {
+	var src *source
+	if s.f != nil {
+		if err := s.w.Flush(); err != nil {
+			return fmt.Errorf("write spool: %w", err)
+		}
+		if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		src = &source{r: bufio.NewReaderSize(s.f, runBuffer)}
+		defer s.f.Seek(0, io.SeekEnd)
+	} else {
+		src = &source{r: bufio.NewReader(bytes.NewReader(s.mem))}
+	}
+	for {
+		ok, err := src.next()
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(src.cur); err != nil {
+			return err
+		}
+	}
+}
+
+// Reset empties the spool (its file, if any, is reused).
+func (s *Spool) Reset() error {
+	s.n, s.mem = 0, s.mem[:0]
+	if s.f == nil {
+		return nil
+	}
+	s.w.Reset(s.f)
+	if err := s.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := s.f.Seek(0, io.SeekStart)
+	return err
+}
+
+// Close removes the spool's file.
+func (s *Spool) Close() {
+	if s.f != nil {
+		name := s.f.Name()
+		s.f.Close()
+		os.Remove(name)
+		s.f = nil
+	}
+	s.mem = nil
+}

@@ -16,7 +16,9 @@ package sarif
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -24,11 +26,13 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/extsort"
 )
 
 // Options maps the locations a log names to repository-relative paths.
@@ -48,6 +52,9 @@ type Options struct {
 	// OnSkip, when set, is told about every result that gives no issue
 	// (after the whole log has been read without error).
 	OnSkip func(Skip)
+	// TempDir holds the issues of a log while it is read (the system's
+	// temporary folder when empty).
+	TempDir string
 }
 
 // Skip is a result that gave no issue, and why.
@@ -60,42 +67,58 @@ type Skip struct {
 }
 
 // Parse reads a SARIF 2.1.0 log and returns its issues in the log's order.
-// The ID, ProjectID and SnapshotID of the issues are left empty.
+// The ID, ProjectID and SnapshotID of the issues are left empty. It holds
+// every issue in memory: large logs are for ParseEach.
 func Parse(r io.Reader, opt Options) ([]plumb.Issue, error) {
-	p, err := parse(r, opt)
+	type numbered struct {
+		idx int64
+		is  plumb.Issue
+	}
+	var all []numbered
+	err := parse(r, opt, func(idx int64, is plumb.Issue) error {
+		all = append(all, numbered{idx, is})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if p.issues == nil {
-		return []plumb.Issue{}, nil
+	slices.SortFunc(all, func(a, b numbered) int { return cmp.Compare(a.idx, b.idx) })
+	out := make([]plumb.Issue, len(all))
+	for i := range all {
+		out[i] = all[i].is
 	}
-	return p.issues, nil
+	return out, nil
 }
 
-// ParseEach reads a SARIF 2.1.0 log and calls fn with each issue, in the log's
-// order. The log is streamed, but fn is called only once the whole log has
-// been read without error: a fingerprint depends on the other results for the
-// same file, and a malformed log must leave nothing stored. An error of fn
-// stops the walk and is returned as is.
+// ParseEach reads a SARIF 2.1.0 log in bounded memory and calls fn with each
+// issue, grouped by file (not in the log's order). The issues wait in
+// temporary files (in Options.TempDir) until the whole log has been read
+// without error: a fingerprint depends on the other results for the same
+// file, and a malformed log must leave nothing stored. An error of fn stops
+// the walk and is returned as is.
 func ParseEach(r io.Reader, opt Options, fn func(plumb.Issue) error) error {
-	p, err := parse(r, opt)
-	if err != nil {
+	return parse(r, opt, func(_ int64, is plumb.Issue) error { return fn(is) })
+}
+
+// Memory budgets of the temporary stores of a parse (variables for tests).
+var (
+	pendingBudget = 4 << 20  // one run's issues until its locations resolve
+	sortBudget    = 16 << 20 // issues being sorted for their fingerprints
+)
+
+// parse reads the log, then calls fn with each issue and its index in the
+// log's order.
+func parse(r io.Reader, opt Options, fn func(idx int64, is plumb.Issue) error) error {
+	p := &parser{s: newStream(r), opt: opt,
+		pending: extsort.NewSpool(opt.TempDir, pendingBudget),
+		early:   extsort.NewSpool(opt.TempDir, pendingBudget),
+		sorted:  extsort.New(opt.TempDir, sortBudget, compareGrouped)}
+	defer p.pending.Close()
+	defer p.early.Close()
+	defer p.sorted.Close()
+	if err := p.log(); err != nil {
 		return err
 	}
-	for i := range p.issues {
-		if err := fn(p.issues[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func parse(r io.Reader, opt Options) (*parser, error) {
-	p := &parser{s: newStream(r), opt: opt}
-	if err := p.log(); err != nil {
-		return nil, err
-	}
-	p.fingerprint()
 	if opt.OnRun != nil {
 		for _, tool := range p.tools {
 			opt.OnRun(tool)
@@ -110,7 +133,7 @@ func parse(r io.Reader, opt Options) (*parser, error) {
 			opt.OnSkip(sk.Skip)
 		}
 	}
-	return p, nil
+	return p.fingerprint(fn)
 }
 
 // The parts of SARIF 2.1.0 Plumb reads. Everything else is skipped.
@@ -226,20 +249,18 @@ type result struct {
 }
 
 // run is what a run's results need to become issues. SARIF does not order a
-// run's properties: a result read before the run's tool waits (decoded, not
-// raw) in results until the run ends; one read after it becomes a pending
-// issue at once. Locations are resolved when the run ends, since
-// originalUriBaseIds and artifacts may come after the results.
+// run's properties: a result read before the run's tool waits (its JSON, in
+// parser.early) until the run ends; one read after it becomes a pending
+// issue (in parser.pending) at once. Locations are resolved when the run
+// ends, since originalUriBaseIds and artifacts may come after the results.
 type run struct {
-	index      int
-	path       string
-	start      int64
-	tool       *tool
-	toolName   string
-	bases      map[string]artifactLocation
-	artifacts  []*artifactLocation
-	results    []pendingResult
-	firstIssue int // index in parser.issues of the run's first issue
+	index     int
+	path      string
+	start     int64
+	tool      *tool
+	toolName  string
+	bases     map[string]artifactLocation
+	artifacts []*artifactLocation
 }
 
 type pendingResult struct {
@@ -260,15 +281,65 @@ func (pr *pendingResult) errAt(p *parser, rel, format string, args ...any) *Pars
 		Offset: pr.start + int64(p.s.lr.bom), Msg: fmt.Sprintf(format, args...)}
 }
 
-// issueMeta goes with parser.issues[i] until the fingerprints are set.
-type issueMeta struct {
-	basis string   // what identifies the finding in its file (see basis)
-	group [32]byte // SHA-256 of tool, rule, path and basis, once the path is known
-	// Until the run ends: the location to resolve, and the result's place.
+// pendingIssue is an issue whose location waits for the end of its run.
+type pendingIssue struct {
+	is     plumb.Issue
+	basis  string // what identifies the finding in its file (see basis)
 	loc    *artifactLocation
 	region *region
-	run, n int
+	run, n int // the result's place
 	line   int
+}
+
+func (pi *pendingIssue) encode(b []byte) []byte {
+	is := &pi.is
+	for _, v := range []string{is.RuleKey, is.Message, is.Category, is.Level, is.Status, is.DocumentationURL, pi.basis} {
+		b = extsort.AppendString(b, v)
+	}
+	if pi.loc == nil {
+		b = extsort.AppendInt(b, 0)
+	} else {
+		idx := int64(-1)
+		if pi.loc.Index != nil {
+			idx = int64(*pi.loc.Index)
+		}
+		b = extsort.AppendInt(b, 1)
+		b = extsort.AppendString(b, pi.loc.URI)
+		b = extsort.AppendString(b, pi.loc.URIBaseID)
+		b = extsort.AppendInt(b, idx)
+	}
+	if pi.region == nil {
+		b = extsort.AppendInt(b, 0)
+	} else {
+		b = extsort.AppendInt(b, 1)
+		b = extsort.AppendInt(b, int64(pi.region.StartLine))
+		b = extsort.AppendInt(b, int64(pi.region.EndLine))
+	}
+	for _, v := range []int{pi.run, pi.n, pi.line} {
+		b = extsort.AppendInt(b, int64(v))
+	}
+	return b
+}
+
+func decodePending(rec []byte, tool string) (pendingIssue, error) {
+	r := extsort.NewReader(rec)
+	var pi pendingIssue
+	is := &pi.is
+	is.Tool = tool
+	for _, v := range []*string{&is.RuleKey, &is.Message, &is.Category, &is.Level, &is.Status, &is.DocumentationURL, &pi.basis} {
+		*v = r.String()
+	}
+	if r.Int() == 1 {
+		pi.loc = &artifactLocation{URI: r.String(), URIBaseID: r.String()}
+		if idx := int(r.Int()); idx >= 0 {
+			pi.loc.Index = &idx
+		}
+	}
+	if r.Int() == 1 {
+		pi.region = &region{StartLine: int(r.Int()), EndLine: int(r.Int())}
+	}
+	pi.run, pi.n, pi.line = int(r.Int()), int(r.Int()), int(r.Int())
+	return pi, r.Err()
 }
 
 type skipped struct {
@@ -277,13 +348,17 @@ type skipped struct {
 }
 
 type parser struct {
-	s      *stream
-	opt    Options
-	tools  []string // of each run
-	issues []plumb.Issue
-	meta   []issueMeta // one per issue
-	skips  []skipped
-	memo   map[string][2]string // classify's answers
+	s     *stream
+	opt   Options
+	tools []string // of each run
+	skips []skipped
+	memo  map[string][2]string // classify's answers
+
+	early   *extsort.Spool  // the run's results read before its tool (JSON)
+	pending *extsort.Spool  // the run's issues until their locations resolve
+	sorted  *extsort.Sorter // resolved issues by group, line and index
+	kept    int64           // issues resolved so far
+	rec     []byte          // scratch record
 }
 
 // classify is the package's classify, remembered: a report repeats rules.
@@ -373,7 +448,7 @@ func (p *parser) runs() error {
 
 func (p *parser) run(i int) error {
 	s := p.s
-	rc := &run{index: i, path: fmt.Sprintf("runs[%d]", i), firstIssue: len(p.issues)}
+	rc := &run{index: i, path: fmt.Sprintf("runs[%d]", i)}
 	if _, err := s.open(rc.path, '{', "a run object", false); err != nil {
 		return err
 	}
@@ -518,8 +593,8 @@ func (p *parser) results(rc *run) error {
 			if err := p.result(rc, &pr); err != nil {
 				return err
 			}
-		} else {
-			rc.results = append(rc.results, pr)
+		} else if err := p.early.Add(pr.encodeEarly(raw)); err != nil {
+			return err
 		}
 		s.lr.release(s.dec.InputOffset())
 	}
@@ -566,36 +641,68 @@ func (p *parser) checkResult(pr *pendingResult, raw []byte, start int64) error {
 	return nil
 }
 
+// encodeEarly keeps a result read before its run's tool: its place and JSON.
+func (pr *pendingResult) encodeEarly(raw []byte) []byte {
+	b := extsort.AppendInt(nil, int64(pr.run))
+	for _, v := range []int64{int64(pr.n), pr.start, int64(pr.line), int64(pr.col)} {
+		b = extsort.AppendInt(b, v)
+	}
+	return extsort.AppendString(b, string(raw))
+}
+
 // finishRun turns the results that came before the tool into pending
-// issues, then resolves the locations of all the run's issues.
+// issues, then resolves the locations of all the run's issues, which go to
+// the sort for their fingerprints.
 func (p *parser) finishRun(rc *run) error {
-	for k := range rc.results {
-		if err := p.result(rc, &rc.results[k]); err != nil {
+	err := p.early.Each(func(rec []byte) error {
+		r := extsort.NewReader(rec)
+		pr := pendingResult{run: int(r.Int()), n: int(r.Int()), start: r.Int(), line: int(r.Int()), col: int(r.Int())}
+		raw := r.Bytes()
+		if err := r.Err(); err != nil {
 			return err
 		}
-		rc.results[k] = pendingResult{} // let the garbage collector have it
+		if err := json.Unmarshal(raw, &pr.res); err != nil {
+			return err
+		}
+		// Checked when read: this only puts the values in canonical form.
+		if err := p.checkResult(&pr, raw, pr.start); err != nil {
+			return err
+		}
+		return p.result(rc, &pr)
+	})
+	if err != nil {
+		return err
 	}
-	rc.results = nil
-	kept := rc.firstIssue
-	for i := rc.firstIssue; i < len(p.issues); i++ {
-		is, m := p.issues[i], p.meta[i]
-		file, start, end, reason := p.location(rc, m.loc, m.region)
+	if err := p.early.Reset(); err != nil {
+		return err
+	}
+	err = p.pending.Each(func(rec []byte) error {
+		pi, err := decodePending(rec, rc.toolName)
+		if err != nil {
+			return err
+		}
+		is := &pi.is
+		file, start, end, reason := p.location(rc, pi.loc, pi.region)
 		if reason != "" {
-			p.skip(m.run, m.n, m.line, is.Tool, is.RuleKey, reason)
-			continue
+			p.skip(pi.run, pi.n, pi.line, is.Tool, is.RuleKey, reason)
+			return nil
 		}
 		is.Path, is.StartLine, is.EndLine = file, start, end
-		m.group = sha256.Sum256([]byte("plumb-sarif-1" + lenPrefixed(is.Tool, is.RuleKey, is.Path, m.basis)))
-		p.issues[kept], p.meta[kept] = is, issueMeta{group: m.group}
-		kept++
+		group := sha256.Sum256([]byte("plumb-sarif-1" + lenPrefixed(is.Tool, is.RuleKey, is.Path, pi.basis)))
+		p.rec = encodeGrouped(p.rec[:0], group, p.kept, is)
+		p.kept++
+		return p.sorted.Add(p.rec)
+	})
+	if err != nil {
+		return err
 	}
-	clear(p.issues[kept:])
-	clear(p.meta[kept:])
-	p.issues, p.meta = p.issues[:kept], p.meta[:kept]
-	return nil
+	return p.pending.Reset()
 }
 
 func (p *parser) skip(run, n, line int, tool, ruleKey, reason string) {
+	if p.opt.OnSkip == nil {
+		return // nobody asks: keep no record per skipped result
+	}
 	p.skips = append(p.skips, skipped{Skip{Element: resultPath(run, n), Line: line, Tool: tool, RuleKey: ruleKey, Reason: reason}, run, n})
 }
 
@@ -613,7 +720,7 @@ func (p *parser) result(rc *run, pr *pendingResult) error {
 		p.skip(pr.run, pr.n, pr.line, rc.toolName, ruleKey, "baselineState absent: the finding is no longer present")
 		return nil
 	}
-	m := issueMeta{run: pr.run, n: pr.n, line: pr.line}
+	m := pendingIssue{run: pr.run, n: pr.n, line: pr.line}
 	// The first physical location, else the analysis target.
 	for _, l := range res.Locations {
 		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil {
@@ -650,9 +757,9 @@ func (p *parser) result(rc *run, pr *pendingResult) error {
 		is.DocumentationURL = httpURL(desc.HelpURI)
 	}
 	m.basis = basis(res, msg)
-	p.issues = append(p.issues, is)
-	p.meta = append(p.meta, m)
-	return nil
+	m.is = is
+	p.rec = m.encode(p.rec[:0])
+	return p.pending.Add(p.rec)
 }
 
 // rule finds the rule descriptor of a result (nil when the tool lists none),
@@ -1102,45 +1209,72 @@ func normaliseMessage(msg string) string {
 	return msg
 }
 
-// fingerprint sets every issue's fingerprint: hex SHA-256 of the issue's
-// group (SHA-256 of tool, rule, path and basis) and its index among the
-// issues of the same group, counted in line order. No line number goes in, so
+// A resolved issue waits in the sort as its group (SHA-256 of tool, rule,
+// path and basis), its start line and its index in the log's order, all
+// fixed-width big-endian so that records compare as bytes, then the issue.
+const groupedKey = 32 + 8 + 8
+
+func compareGrouped(a, b []byte) int { return bytes.Compare(a[:groupedKey], b[:groupedKey]) }
+
+func encodeGrouped(b []byte, group [32]byte, idx int64, is *plumb.Issue) []byte {
+	b = append(b, group[:]...)
+	line, end := int64(0), int64(0)
+	if is.StartLine != nil {
+		line, end = int64(*is.StartLine), int64(*is.EndLine)
+	}
+	b = binary.BigEndian.AppendUint64(b, uint64(line))
+	b = binary.BigEndian.AppendUint64(b, uint64(idx))
+	for _, v := range []string{is.Tool, is.RuleKey, is.Message, is.Category, is.Level, is.Status, is.DocumentationURL, is.Path} {
+		b = extsort.AppendString(b, v)
+	}
+	return extsort.AppendInt(b, end)
+}
+
+func decodeGrouped(rec []byte) (group []byte, idx int64, is plumb.Issue, err error) {
+	group = rec[:32]
+	line := int(binary.BigEndian.Uint64(rec[32:]))
+	idx = int64(binary.BigEndian.Uint64(rec[40:]))
+	r := extsort.NewReader(rec[groupedKey:])
+	for _, v := range []*string{&is.Tool, &is.RuleKey, &is.Message, &is.Category, &is.Level, &is.Status, &is.DocumentationURL, &is.Path} {
+		*v = r.String()
+	}
+	if end := int(r.Int()); line > 0 {
+		is.StartLine, is.EndLine = &line, &end
+	}
+	return group, idx, is, r.Err()
+}
+
+// fingerprint sets every issue's fingerprint and hands it to fn: hex
+// SHA-256 of the issue's group and its index among the issues of the same
+// group, counted in line order (then the log's). No line number goes in, so
 // moving a finding does not change it; two identical findings in one file
-// still differ.
-func (p *parser) fingerprint() {
-	order := make([]int32, len(p.issues))
-	for i := range order {
-		order[i] = int32(i)
+// still differ. The issues come out of the sort group by group.
+func (p *parser) fingerprint(fn func(idx int64, is plumb.Issue) error) error {
+	it, err := p.sorted.Iter()
+	if err != nil {
+		return err
 	}
-	line := func(i int32) int {
-		if l := p.issues[i].StartLine; l != nil {
-			return *l
-		}
-		return 0
-	}
-	sort.Slice(order, func(a, b int) bool {
-		i, j := order[a], order[b]
-		if c := bytes.Compare(p.meta[i].group[:], p.meta[j].group[:]); c != 0 {
-			return c < 0
-		}
-		if li, lj := line(i), line(j); li != lj {
-			return li < lj
-		}
-		return i < j
-	})
+	var prev [32]byte
 	var buf [32 + 20]byte
-	for k, occ := 0, 0; k < len(order); k++ {
-		i := order[k]
-		if k > 0 && p.meta[order[k-1]].group == p.meta[i].group {
+	for k, occ := 0, 0; it.Next(); k++ {
+		group, idx, is, err := decodeGrouped(it.Record())
+		if err != nil {
+			return err
+		}
+		if k > 0 && bytes.Equal(prev[:], group) {
 			occ++
 		} else {
 			occ = 0
+			copy(prev[:], group)
 		}
-		b := strconv.AppendInt(append(buf[:0], p.meta[i].group[:]...), int64(occ), 10)
+		b := strconv.AppendInt(append(buf[:0], group...), int64(occ), 10)
 		sum := sha256.Sum256(b)
-		p.issues[i].Fingerprint = hex.EncodeToString(sum[:])
+		is.Fingerprint = hex.EncodeToString(sum[:])
+		if err := fn(idx, is); err != nil {
+			return err
+		}
 	}
-	p.meta = nil
+	return it.Err()
 }
 
 func lenPrefixed(parts ...string) string {
