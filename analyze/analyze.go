@@ -39,6 +39,13 @@ type Options struct {
 	// Files, when set with Read, is the list of files to analyse instead of
 	// walking Dir (repository-relative, slash-separated).
 	Files []string
+	// Tree, when set with Read, is the list of files to analyse with their
+	// content ids and sizes (a commit's tree); it takes precedence over
+	// Files. The .gitignore files in Files or Tree apply as in a walk.
+	Tree []TreeFile
+	// Cache, when set, keeps each file's measurement by path and content
+	// id (Tree's ids) across runs.
+	Cache *Cache
 }
 
 // File is the result for one file.
@@ -88,13 +95,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		w.excludes = append(w.excludes, g)
 	}
 	if o.Read != nil {
-		for _, f := range o.Files {
-			if w.excludedPath(f) || excludedByDir(f, cfg) {
-				w.excluded++
-				continue
-			}
-			w.files = append(w.files, candidate{rel: f})
-		}
+		w.fromList(o, o.Read)
 	} else if err := w.walk(); err != nil {
 		return nil, err
 	}
@@ -111,14 +112,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Result{Config: cfg, Excluded: w.excluded, Skipped: w.skipped}
-	type outcome struct {
-		file   *File
-		tokens []dup.Token
-		skip   *Skipped
-		quiet  bool // excluded by rule (generated…), not worth a warning
-		warn   string
+	if o.Cache != nil {
+		o.Cache.use(cfg)
 	}
-	outs := make([]outcome, len(w.files))
+	outs := make([]measured, len(w.files))
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
 	var wg sync.WaitGroup
@@ -132,8 +129,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					return
 				}
 				c := w.files[i]
-				f, toks, skip, quiet, warn := measure(c, read, cfg)
-				outs[i] = outcome{f, toks, skip, quiet, warn}
+				outs[i] = o.Cache.measure(c, read, cfg)
 				n := done.Add(1)
 				if o.Progress != nil {
 					progressMu.Lock()

@@ -27,6 +27,7 @@ var skippedDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr
 type candidate struct {
 	rel  string // slash-separated, relative to the root
 	abs  string
+	id   string // the content's id (a git blob id) when known
 	size int64
 }
 

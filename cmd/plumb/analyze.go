@@ -16,22 +16,26 @@ import (
 )
 
 type analyzeCmd struct {
-	Conn       connFlags   `embed:""`
-	Commit     commitFlags `embed:""`
-	Paths      pathFlags   `embed:""`
-	Dir        string      `arg:"" optional:"" name:"dir" default:"." help:"The checkout to analyse (default: the current directory)."`
-	Exclude    []string    `name:"exclude" sep:"none" placeholder:"GLOB" help:"Leave out paths matching GLOB (* matches any run of characters, / included); repeatable."`
-	Out        string      `name:"out" placeholder:"FILE" help:"Write the analysis upload JSON to FILE ('-': stdout) instead of uploading."`
-	Format     string      `name:"format" enum:"upload,table" default:"upload" help:"table: print a summary for people instead of uploading."`
-	SARIF      []string    `name:"sarif" sep:"none" placeholder:"FILE" help:"Another tool's SARIF file, sent with the analysis (repeatable)."`
-	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+	Conn       connFlags    `embed:""`
+	Commit     commitFlags  `embed:""`
+	Paths      pathFlags    `embed:""`
+	Dir        string       `arg:"" optional:"" name:"dir" default:"." help:"The checkout to analyse (default: the current directory)."`
+	Exclude    []string     `name:"exclude" sep:"none" placeholder:"GLOB" help:"Leave out paths matching GLOB (* matches any run of characters, / included); repeatable."`
+	Out        string       `name:"out" placeholder:"FILE" help:"Write the analysis upload JSON to FILE ('-': stdout) instead of uploading; with --history, one file per commit in the directory FILE."`
+	Format     string       `name:"format" enum:"upload,table" default:"upload" help:"table: print a summary for people instead of uploading (with --history: one line per commit)."`
+	SARIF      []string     `name:"sarif" sep:"none" placeholder:"FILE" help:"Another tool's SARIF file, sent with the analysis (repeatable)."`
+	AnalyzedAt string       `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+	History    historyFlags `embed:""`
 }
 
 func (analyzeCmd) Help() string {
 	return `Measures every file of a checkout (lines, lines of code, cognitive
 complexity, duplicated lines), finds issues (complex, long, deeply nested or
 many-parameter functions, long files, duplicated blocks) and uploads it all as
-one analysis of the commit. .gitignore files, vendored directories
+one analysis of the commit. With --history (or --since) it analyses past
+commits of the default branch from git instead, one per day, week or month,
+each uploaded at its commit time, skipping those already analysed: see
+"History backfill" in docs/analyze.md. .gitignore files, vendored directories
 (vendor/, node_modules/, third_party/…), generated, minified and binary files
 are left out; .plumb.yml at the root sets excludes and thresholds. See
 docs/analyze.md.
@@ -42,6 +46,8 @@ Examples:
     plumb analyze --format table               # print a summary, upload nothing
     plumb analyze src --out analysis.json      # write the upload instead
     plumb analyze --sarif gosec.sarif --exclude 'docs/*'
+    plumb analyze --history 1y --every week    # a year of the default branch, from git
+    plumb analyze --since 2025-01-01 --format table
 
 ` + ciHelp
 }
@@ -50,6 +56,12 @@ func (c *analyzeCmd) Run(e *runEnv) error { return runAnalyze(e.ctx, e, c) }
 
 // runAnalyze analyses c.Dir, then prints, writes or uploads the result.
 func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
+	if c.History.on() {
+		return runAnalyzeHistory(ctx, e, c)
+	}
+	if c.History.Every != "" {
+		return usageError{"--every goes with --history or --since"}
+	}
 	upload := c.Out == "" && c.Format != "table"
 	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err

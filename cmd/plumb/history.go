@@ -1,0 +1,389 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plumbhq/plumb/analyze"
+)
+
+// historyFlags turn plumb analyze into a history backfill (docs/analyze.md,
+// "History backfill").
+type historyFlags struct {
+	History string `name:"history" placeholder:"DURATION" help:"Analyse the branch's past instead of the checkout: one commit per --every period over DURATION back from now (90d, 26w, 6m, 1y), read from git, each uploaded at its commit time; commits the server already has an analysis of are skipped."`
+	Since   string `name:"since" placeholder:"DATE" help:"As --history, from DATE (2025-01-01, or RFC 3339) to now."`
+	Every   string `name:"every" placeholder:"PERIOD" help:"With --history or --since: day, week (Monday to Sunday) or month, in UTC; the last commit of each is analysed (default: week)."`
+}
+
+func (h historyFlags) on() bool { return h.History != "" || h.Since != "" }
+
+var historyDuration = regexp.MustCompile(`^([1-9][0-9]{0,4})\s*(d|days?|w|weeks?|m|mo|months?|y|years?)$`)
+
+// window is the first instant of the history to analyse and the period.
+func (h historyFlags) window(now time.Time) (start time.Time, every string, err error) {
+	every = strings.TrimSpace(h.Every)
+	switch every {
+	case "":
+		every = "week"
+	case "day", "week", "month":
+	default:
+		return start, "", usageError{fmt.Sprintf("--every takes day, week or month, got %q", h.Every)}
+	}
+	switch {
+	case h.History != "" && h.Since != "":
+		return start, "", usageError{"--history and --since both say where the history starts: give one"}
+	case h.History != "":
+		m := historyDuration.FindStringSubmatch(strings.ToLower(strings.TrimSpace(h.History)))
+		if m == nil {
+			return start, "", usageError{fmt.Sprintf("--history takes a number of days, weeks, months or years such as 90d, 26w, 6m or 1y, got %q", h.History)}
+		}
+		n, _ := strconv.Atoi(m[1])
+		switch m[2][0] {
+		case 'd':
+			start = now.AddDate(0, 0, -n)
+		case 'w':
+			start = now.AddDate(0, 0, -7*n)
+		case 'm':
+			start = now.AddDate(0, -n, 0)
+		default:
+			start = now.AddDate(-n, 0, 0)
+		}
+	default:
+		s := strings.TrimSpace(h.Since)
+		if start, err = time.Parse(time.DateOnly, s); err != nil {
+			if start, err = time.Parse(time.RFC3339, s); err != nil {
+				return start, "", usageError{fmt.Sprintf("--since takes a date (2025-01-01) or an RFC 3339 date-time, got %q", h.Since)}
+			}
+		}
+		if !start.Before(now) {
+			return start, "", usageError{fmt.Sprintf("--since %s is not in the past", h.Since)}
+		}
+	}
+	return start.UTC(), every, nil
+}
+
+// periodOf is the start of the UTC period holding t: its day, its week
+// (from Monday) or its month, as the metric series buckets them.
+func periodOf(t time.Time, every string) time.Time {
+	t = t.UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	switch every {
+	case "week":
+		return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+	case "month":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	}
+	return day
+}
+
+// pickCommits chooses, of first-parent commits (newest first), the last
+// commit of each period from start to now: the one with the latest
+// committer time (the newer in the history on a tie). The result is oldest
+// first.
+func pickCommits(commits []gitCommit, start, now time.Time, every string) []gitCommit {
+	last := map[time.Time]gitCommit{}
+	for _, c := range commits {
+		if c.Time.Before(start) || c.Time.After(now) {
+			continue
+		}
+		p := periodOf(c.Time, every)
+		if old, ok := last[p]; !ok || c.Time.After(old.Time) {
+			last[p] = c
+		}
+	}
+	out := make([]gitCommit, 0, len(last))
+	for _, c := range last {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// historyNow is the clock of the history window.
+var historyNow = time.Now
+
+// runAnalyzeHistory analyses past commits of a branch from git and uploads
+// (or writes, or prints) one analysis per commit, oldest first, skipping
+// those already done.
+func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
+	now := historyNow().UTC().Truncate(time.Second)
+	start, every, err := c.History.window(now)
+	if err != nil {
+		return err
+	}
+	for flag, v := range map[string]string{"--commit": c.Commit.Commit, "--tag": c.Commit.Tag, "--pr": c.Commit.PR, "--analyzed-at": c.AnalyzedAt} {
+		if v != "" {
+			return usageError{fmt.Sprintf("%s does not go with --history or --since: each commit is analysed at its commit time on the branch", flag)}
+		}
+	}
+	if len(c.SARIF) > 0 {
+		return usageError{"--sarif does not go with --history or --since: a SARIF file belongs to one commit"}
+	}
+	if c.Out == "-" {
+		return usageError{"with --history or --since, --out names a directory for one file per commit"}
+	}
+	upload := c.Out == "" && c.Format != "table"
+	top, err := gitOutput(ctx, c.Dir, "rev-parse", "--show-prefix")
+	if err != nil {
+		return usageError{fmt.Sprintf("%s is not in a git repository: --history reads the history from git (%v)", c.Dir, err)}
+	}
+	prefix := strings.TrimSpace(top)
+
+	var cl *client
+	branch := strings.TrimPrefix(strings.TrimSpace(c.Commit.Branch), "refs/heads/")
+	if upload {
+		if cl, err = c.Conn.client(e.getenv, e.stderr); err != nil {
+			return err
+		}
+		var known analysedCommits
+		if err := askAnalysed(ctx, c, cl, branch, nil, &known); err != nil {
+			return err
+		}
+		if branch == "" {
+			branch = known.DefaultBranch
+		} else if branch != known.DefaultBranch {
+			fmt.Fprintf(e.stderr, "note: %s is not the project's default branch (%s): its analyses do not enter the metric history\n", branch, known.DefaultBranch)
+		}
+	} else if branch == "" {
+		if branch = localDefaultBranch(ctx, c.Dir); branch == "" {
+			return usageError{"could not tell the default branch (no origin/HEAD, and HEAD is detached): pass --branch"}
+		}
+	}
+	g, err := openGitStore(c.Dir)
+	if err != nil {
+		return err
+	}
+	defer g.close()
+	tip := ""
+	for _, ref := range []string{"refs/heads/" + branch, "refs/remotes/origin/" + branch} {
+		if out, err := g.git(ctx, "rev-parse", "--verify", "-q", ref+"^{commit}"); err == nil {
+			tip = strings.TrimSpace(string(out))
+			break
+		}
+	}
+	if tip == "" {
+		return usageError{fmt.Sprintf("no branch %s in this repository (neither refs/heads/%[1]s nor refs/remotes/origin/%[1]s): git fetch origin %[1]s, or pass --branch", branch)}
+	}
+	all, err := g.firstParents(ctx, tip)
+	if err != nil {
+		return err
+	}
+	picks := pickCommits(all, start, now, every)
+	if out, _ := g.git(ctx, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" && len(all) > 0 && all[len(all)-1].Time.After(start) {
+		fmt.Fprintf(e.stderr, "warning: this clone is shallow: %s's history here starts on %s; git fetch --unshallow for the rest\n",
+			branch, all[len(all)-1].Time.Format(time.DateOnly))
+	}
+	what := fmt.Sprintf("%s from %s, the last commit of each %s", branch, start.Format(time.DateOnly), every)
+	if len(picks) == 0 {
+		fmt.Fprintf(e.stderr, "no commit of %s\n", what)
+		return nil
+	}
+
+	cfg := analyze.Config{}
+	if b, found, err := g.object(tip + ":" + prefix + analyze.ConfigFile); err != nil {
+		return err
+	} else if found {
+		if cfg, err = analyze.ParseConfig(b); err != nil {
+			return usageError{fmt.Sprintf("%s%s at %s: %v", prefix, analyze.ConfigFile, short(tip), err)}
+		}
+	}
+
+	done := map[string]bool{}
+	if upload {
+		for i := 0; i < len(picks); i += maxAskAnalysed {
+			var known analysedCommits
+			shas := make([]string, 0, maxAskAnalysed)
+			for _, p := range picks[i:min(i+maxAskAnalysed, len(picks))] {
+				shas = append(shas, p.SHA)
+			}
+			if err := askAnalysed(ctx, c, cl, branch, shas, &known); err != nil {
+				return err
+			}
+			for _, k := range known.Data {
+				done[k.CommitSHA] = true
+			}
+		}
+	}
+	if c.Out != "" {
+		if err := os.MkdirAll(c.Out, 0o755); err != nil {
+			return usageError{fmt.Sprintf("cannot make %s: %v", c.Out, err)}
+		}
+		for _, p := range picks {
+			if _, err := os.Stat(historyFile(c.Out, p)); err == nil {
+				done[p.SHA] = true
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "history of %s: %d commits, %d already analysed\n", what, len(picks), countDone(picks, done))
+
+	cache := analyze.NewCache()
+	table := c.Format == "table"
+	if table {
+		fmt.Fprintf(e.stdout, "%-10s  %-12s  %6s  %8s  %8s  %10s  %10s  %6s\n", "Date", "Commit", "Files", "Lines", "Code", "Complexity", "Duplicated", "Issues")
+	}
+	analysed := 0
+	width := len(strconv.Itoa(len(picks)))
+	for i, p := range picks {
+		head := fmt.Sprintf("[%*d/%d] %s %s", width, i+1, len(picks), p.Time.Format(time.DateOnly), short(p.SHA))
+		if done[p.SHA] {
+			fmt.Fprintf(e.stderr, "%s: already analysed, skipped\n", head)
+			continue
+		}
+		began := time.Now()
+		files, err := g.tree(ctx, p.SHA, prefix)
+		if err != nil {
+			return err
+		}
+		misses := cache.Misses
+		res, err := analyze.Run(ctx, analyze.Options{Dir: c.Dir, Exclude: c.Exclude, Config: &cfg, Read: g.readerOf(files), Tree: files, Cache: cache})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return usageError{fmt.Sprintf("analysis of %s: %v", short(p.SHA), err)}
+		}
+		for _, s := range res.Skipped {
+			fmt.Fprintf(e.stderr, "%s: skipped %s: %s\n", head, s.Path, s.Reason)
+		}
+		at := p.Time.Format(time.RFC3339)
+		doc := res.Document(p.SHA, branch, at)
+		outcome := ""
+		switch {
+		case table:
+			lines, code, cx, dup := 0, 0, 0, 0
+			for _, f := range res.Files {
+				lines, code, cx, dup = lines+f.Lines, code+f.Code, cx+f.Complexity, dup+min(f.DuplicatedLines, f.Lines)
+			}
+			fmt.Fprintf(e.stdout, "%-10s  %-12s  %6d  %8d  %8d  %10d  %10d  %6d\n", p.Time.Format(time.DateOnly), short(p.SHA), len(res.Files), lines, code, cx, dup, len(res.Issues))
+		case c.Out != "":
+			if err := writeHistoryFile(historyFile(c.Out, p), doc); err != nil {
+				return err
+			}
+			outcome = ", wrote " + historyFile(c.Out, p)
+		default:
+			q := url.Values{}
+			c.Paths.set(q)
+			rctx, cancel := c.Conn.withTimeout(ctx)
+			var out snapshotResult
+			err = cl.do(rctx, &request{what: "analysis of " + short(p.SHA), endpoint: "/analyses", query: q, contentType: "application/json",
+				body: analyzeBody(doc, nil), gzip: true, retrySafe: true, keyed: true}, &out)
+			cancel()
+			if err != nil {
+				return err
+			}
+			outcome = ", uploaded"
+			if !out.History {
+				outcome += " (not in the metric history: not the default branch)"
+			}
+		}
+		analysed++
+		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head, len(res.Files), cache.Misses-misses, len(res.Issues), outcome, time.Since(began).Seconds())
+	}
+	summary := e.stdout
+	if table {
+		summary = e.stderr
+	}
+	verb := "analysed and uploaded"
+	switch {
+	case table:
+		verb = "analysed"
+	case c.Out != "":
+		verb = "analysed and written to " + c.Out
+	}
+	fmt.Fprintf(summary, "history of %s: %d commits, %d %s, %d already analysed before\n", branch, len(picks), analysed, verb, len(picks)-analysed)
+	return nil
+}
+
+func countDone(picks []gitCommit, done map[string]bool) int {
+	n := 0
+	for _, p := range picks {
+		if done[p.SHA] {
+			n++
+		}
+	}
+	return n
+}
+
+// historyFile is where --out DIR puts a commit's analysis.
+func historyFile(dir string, c gitCommit) string {
+	return filepath.Join(dir, c.Time.Format("2006-01-02")+"-"+c.SHA+".json")
+}
+
+// writeHistoryFile writes the upload whole or not at all (an interrupted
+// run leaves no half file that a re-run would take as done).
+func writeHistoryFile(name string, doc analyze.Document) error {
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
+	}
+	err = analyzeBody(doc, nil)(f, func(r io.Reader) io.Reader { return r })
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
+	}
+	return nil
+}
+
+// maxAskAnalysed is how many commits one GET …/analyses asks about.
+const maxAskAnalysed = 100
+
+// analysedCommits is the answer of GET …/analyses.
+type analysedCommits struct {
+	Branch        string `json:"branch"`
+	DefaultBranch string `json:"defaultBranch"`
+	Data          []struct {
+		CommitSHA string `json:"commitSha"`
+	} `json:"data"`
+}
+
+// askAnalysed asks the server which of shas have an analysis on branch (""
+// for the default branch).
+func askAnalysed(ctx context.Context, c *analyzeCmd, cl *client, branch string, shas []string, out *analysedCommits) error {
+	q := url.Values{}
+	if branch != "" {
+		q.Set("branch", branch)
+	}
+	if len(shas) > 0 {
+		q.Set("commitSha", strings.Join(shas, ","))
+	}
+	rctx, cancel := c.Conn.withTimeout(ctx)
+	defer cancel()
+	return cl.do(rctx, &request{method: http.MethodGet, what: "the commits already analysed", endpoint: "/analyses", query: q, retrySafe: true}, out)
+}
+
+// localDefaultBranch is the branch origin/HEAD names, else the checked-out
+// branch; "" when neither is known.
+func localDefaultBranch(ctx context.Context, dir string) string {
+	if out, err := gitOutput(ctx, dir, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"); err == nil {
+		if b, ok := strings.CutPrefix(strings.TrimSpace(out), "origin/"); ok && b != "" {
+			return b
+		}
+	}
+	if out, err := gitOutput(ctx, dir, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
+		return strings.TrimSpace(out)
+	}
+	return ""
+}
+
+// gitOutput runs one git command in dir.
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := (&gitStore{dir: dir}).git(ctx, args...)
+	return string(out), err
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHistoryWindow(t *testing.T) {
+	now := time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
+	for _, c := range []struct {
+		flags historyFlags
+		start string
+		every string
+	}{
+		{historyFlags{History: "1y"}, "2025-03-15T10:30:00Z", "week"},
+		{historyFlags{History: "52w", Every: "day"}, "2025-03-16T10:30:00Z", "day"},
+		{historyFlags{History: "90d"}, "2025-12-15T10:30:00Z", "week"},
+		{historyFlags{History: "6m", Every: "month"}, "2025-09-15T10:30:00Z", "month"},
+		{historyFlags{History: "2 years"}, "2024-03-15T10:30:00Z", "week"},
+		{historyFlags{Since: "2025-01-01"}, "2025-01-01T00:00:00Z", "week"},
+		{historyFlags{Since: "2025-01-01T08:00:00+02:00"}, "2025-01-01T06:00:00Z", "week"},
+	} {
+		start, every, err := c.flags.window(now)
+		if err != nil || start.Format(time.RFC3339) != c.start || every != c.every {
+			t.Errorf("%+v: %s %s %v, want %s %s", c.flags, start.Format(time.RFC3339), every, err, c.start, c.every)
+		}
+	}
+	for _, bad := range []historyFlags{
+		{History: "1h"}, {History: "0d"}, {History: "y"}, {History: "1y", Since: "2025-01-01"},
+		{Since: "yesterday"}, {Since: "2027-01-01"}, {History: "1y", Every: "year"},
+	} {
+		if _, _, err := bad.window(now); exitCode(err) != 2 {
+			t.Errorf("%+v: err %v, want a usage error", bad, err)
+		}
+	}
+}
+
+// The last commit of each UTC period, weeks from Monday, within the window,
+// oldest first; on equal times the newer in the history wins.
+func TestPickCommits(t *testing.T) {
+	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
+	commits := []gitCommit{ // newest first, as git log lists them
+		{"g", at("2025-03-17T00:00:00Z")}, // Monday: week 3
+		{"f", at("2025-03-16T23:59:59Z")}, // Sunday: week 2
+		{"e", at("2025-03-16T23:59:59Z")}, // same time, older in the history
+		{"d", at("2025-03-10T08:00:00Z")},
+		{"c", at("2025-03-09T10:00:00Z")}, // week 1's last
+		{"b", at("2025-03-03T00:00:00Z")},
+		{"a", at("2025-03-02T23:00:00Z")}, // before the window
+	}
+	pick := func(every string, start, now time.Time) string {
+		var s []string
+		for _, c := range pickCommits(commits, start, now, every) {
+			s = append(s, c.SHA)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := pick("week", at("2025-03-03T00:00:00Z"), at("2026-01-01T00:00:00Z")); got != "c,f,g" {
+		t.Errorf("weekly: %s", got)
+	}
+	if got := pick("day", at("2025-03-03T00:00:00Z"), at("2026-01-01T00:00:00Z")); got != "b,c,d,f,g" {
+		t.Errorf("daily: %s", got)
+	}
+	if got := pick("month", at("2025-01-01T00:00:00Z"), at("2025-03-16T12:00:00Z")); got != "d" {
+		t.Errorf("monthly, until the 16th at noon: %s", got)
+	}
+}
+
+// Flags that name one commit do not go with a history; a history needs git.
+func TestAnalyzeHistoryUsage(t *testing.T) {
+	withGitDir(t, t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--history", "1y", "--commit", shaA}, "--commit does not go with --history"},
+		{[]string{"--since", "2025-01-01", "--analyzed-at", "2025-01-01T00:00:00Z"}, "--analyzed-at does not go with --history"},
+		{[]string{"--history", "1y", "--sarif", "x.sarif"}, "--sarif does not go with --history"},
+		{[]string{"--history", "1y", "--out", "-"}, "--out names a directory"},
+		{[]string{"--every", "week"}, "--every goes with --history or --since"},
+		{[]string{"--history", "1y", "--format", "table", t.TempDir()}, "is not in a git repository"},
+		{[]string{"--history", "1 fortnight"}, "--history takes a number of days, weeks, months or years"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), append([]string{"analyze"}, c.args...), envOf(nil), strings.NewReader(""), &out, &errb)
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error saying %q", c.args, err, c.want)
+		}
+	}
+}
