@@ -132,9 +132,20 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 		cmp.patch = &patch
 		gin.Patch = &patch.Coverage
 	}
-	// The gate judges every open issue, whatever the filters.
-	open := plumb.IssueFilter{Statuses: []string{"open"}}
-	gin.NewIssues = compare.ClassifyIssues(filterOpen(data.BaseIssuesAll, open), filterOpen(data.HeadIssuesAll, open)).New
+	// The gate judges every open issue, whatever the filters: the head's
+	// open issues whose fingerprint no open issue of the base has.
+	openInBase := make(map[string]struct{}, len(data.BaseIssuesAll))
+	for i := range data.BaseIssuesAll {
+		if data.BaseIssuesAll[i].Status == "open" {
+			openInBase[data.BaseIssuesAll[i].Fingerprint] = struct{}{}
+		}
+	}
+	for i := range data.HeadIssuesAll {
+		is := &data.HeadIssuesAll[i]
+		if _, old := openInBase[is.Fingerprint]; !old && is.Status == "open" {
+			gin.NewIssues = append(gin.NewIssues, *is)
+		}
+	}
 	gate, _, err := s.store.Gate(ctx, p.ID)
 	if err != nil {
 		return nil, err
@@ -154,16 +165,6 @@ type Comparison struct {
 
 func percentOf(c metric.Coverage) *float64 {
 	return compare.Coverage{Covered: c.Covered, Coverable: c.Covered + c.Missed}.Percent()
-}
-
-func filterOpen(all []plumb.Issue, f plumb.IssueFilter) []plumb.Issue {
-	var out []plumb.Issue
-	for _, is := range all {
-		if plumb.Contains(f.Statuses, is.Status) {
-			out = append(out, is)
-		}
-	}
-	return out
 }
 
 func (s *Server) serveComparison(w http.ResponseWriter, r *http.Request, c *call, p plumb.Project, base, head string, change *compare.Change, pr *pullRequestView) error {

@@ -123,6 +123,66 @@ func TestCompare(t *testing.T) {
 	assertJSON(t, []byte(mustJSON(v["head"].(map[string]any)["carriedForwardTags"])), `[]`)
 }
 
+// A comparison keeps the coverage sums of a head off the default branch
+// (the whole project, each component) for the next one, and sums again when
+// the head gets another report, or a component changes.
+func TestCompareKeptCoverage(t *testing.T) {
+	w := compareFixture(t)
+	ctx := context.Background()
+	read := func() (project, core any) {
+		t.Helper()
+		w.Clock.Advance(2e9) // kept sums are dated; the next read is later
+		v := w.get(t, "/gh/acme/projects/web/compare?base="+baseSHA+"&head="+headSHA, w.Alice).wantStatus(t, 200).json(t).(map[string]any)
+		lcov := func(ms []any) any {
+			for _, m := range ms {
+				if m := m.(map[string]any); m["key"] == "LCOV" {
+					return m["head"]
+				}
+			}
+			t.Fatal("no LCOV")
+			return nil
+		}
+		m := v["metrics"].(map[string]any)
+		comps := m["components"].([]any)
+		if len(comps) == 0 {
+			return lcov(m["project"].([]any)), "none"
+		}
+		return lcov(m["project"].([]any)), lcov(comps[0].(map[string]any)["metrics"].([]any))
+	}
+	upload := func(tag string, files map[string][]int64) {
+		in := plumb.CoverageInput{ProjectID: w.Web.ID, CommitSHA: headSHA, Branch: "feature", CoverageTag: tag, UploadedAt: w.Clock.Now()}
+		for p, h := range files {
+			in.Files = append(in.Files, plumb.CoverageFile{Path: p, Hits: h})
+		}
+		_, err := w.DB.AddCoverage(ctx, in)
+		check(t, err)
+	}
+	// The head's own integration report: nothing carried forward, so its
+	// total is the stored union. a.go 5/5, new.go 2/3: 87.5 %; core (a.go)
+	// 100 %. Twice: the second comes from what the first kept.
+	upload("integration", map[string][]int64{"a.go": {1, 1, 1, 1, 1}})
+	for i := 0; i < 2; i++ {
+		if p, c := read(); p != 87.5 || c != 100.0 {
+			t.Fatalf("read %d: project LCOV %v, core %v; want 87.5, 100", i, p, c)
+		}
+	}
+	// Another report for the head: summed again. new.go 3/3: 8/8.
+	upload("e2e", map[string][]int64{"new.go": {1, 1, 1}})
+	if p, c := read(); p != 100.0 || c != 100.0 {
+		t.Fatalf("after a new report: project LCOV %v, core %v; want 100, 100", p, c)
+	}
+	// The component now covers old.go, which the head has no coverage of.
+	_, err := w.DB.ReplaceComponent(ctx, w.Web.ID, "core", plumb.Component{Name: "core", PathGlobs: []string{"old.go"}})
+	check(t, err)
+	if p, c := read(); p != 100.0 || c != 0.0 {
+		t.Fatalf("after the component changed: project LCOV %v, core %v; want 100, 0", p, c)
+	}
+	check(t, w.DB.DeleteComponent(ctx, w.Web.ID, "core"))
+	if p, c := read(); p != 100.0 || c != "none" {
+		t.Fatalf("after the component went: project LCOV %v, core %v", p, c)
+	}
+}
+
 func TestComparePullRequestAndFormats(t *testing.T) {
 	w := compareFixture(t)
 	r := w.get(t, "/gh/acme/projects/web/pulls/7", w.Alice).wantStatus(t, 200)

@@ -4,17 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/plumbhq/plumb/api"
-	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -22,48 +16,20 @@ import (
 // $PLUMB_BENCH_DIR (default: the system temp folder) between runs.
 // PLUMB_BENCH_ISSUES sets another size.
 
-var (
-	issuesOnce sync.Once
-	issuesSrv  http.Handler
-	issuesFix  IssuesFixture
-	issuesErr  error
-)
+var issuesData benchDataset[IssuesFixture]
 
 func issuesServer(b *testing.B) (http.Handler, IssuesFixture) {
-	issuesOnce.Do(func() {
-		n := 1_000_000
-		if v := os.Getenv("PLUMB_BENCH_ISSUES"); v != "" {
-			fmt.Sscan(v, &n)
-		}
-		ctx := context.Background()
-		ds, fresh, err := OpenDataset(ctx, os.Getenv("PLUMB_BENCH_DIR"), fmt.Sprintf("issues-%d", n))
-		if err != nil {
-			issuesErr = err
-			return
-		}
-		tokenFile := ds.Meta
-		tok, _ := os.ReadFile(tokenFile)
-		db, err := sqlstore.Open(ctx, ds.DSN, sqlstore.Options{})
-		if err != nil {
-			issuesErr = err
-			return
-		}
-		if fresh {
-			issuesFix, issuesErr = GenerateIssues(ctx, db, n)
-			if issuesErr != nil {
-				return
-			}
-			os.WriteFile(tokenFile, []byte(issuesFix.Token), 0o600)
-		} else {
-			issuesFix = IssuesFixture{Token: string(tok), Workspace: "bench", Project: "big", Issues: n}
-		}
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		issuesSrv = api.NewServer(db, ratelimit.NewMemory(1<<30, nil), log, api.Config{})
-	})
-	if issuesErr != nil {
-		b.Fatal(issuesErr)
+	n := envInt("PLUMB_BENCH_ISSUES")
+	if n == 0 {
+		n = 1_000_000
 	}
-	return issuesSrv, issuesFix
+	h, _, fix, err := issuesData.load(fmt.Sprintf("issues-%d", n), func(ctx context.Context, db *sqlstore.DB, _ http.Handler) (IssuesFixture, error) {
+		return GenerateIssues(ctx, db, n)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h, fix
 }
 
 func get(b *testing.B, h http.Handler, fix IssuesFixture, path, accept string, w http.ResponseWriter) {

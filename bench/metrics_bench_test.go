@@ -2,22 +2,15 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/api"
-	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -25,54 +18,17 @@ import (
 // components) is generated once into $PLUMB_BENCH_DIR and reused.
 // PLUMB_BENCH_FILES and PLUMB_BENCH_DAYS set smaller sizes.
 
-var (
-	metricsOnce sync.Once
-	metricsSrv  http.Handler
-	metricsDB   *sqlstore.DB
-	metricsFix  MetricsFixture
-	metricsErr  error
-)
+var metricsData benchDataset[MetricsFixture]
 
 func metricsServer(b *testing.B) (http.Handler, *sqlstore.DB, MetricsFixture) {
-	metricsOnce.Do(func() {
-		o := MetricsOptions{}
-		if v := os.Getenv("PLUMB_BENCH_FILES"); v != "" {
-			fmt.Sscan(v, &o.Files)
-		}
-		if v := os.Getenv("PLUMB_BENCH_DAYS"); v != "" {
-			fmt.Sscan(v, &o.Days)
-		}
-		ctx := context.Background()
-		ds, fresh, err := OpenDataset(ctx, os.Getenv("PLUMB_BENCH_DIR"), fmt.Sprintf("metrics-%d-%d", o.Files, o.Days))
-		if err != nil {
-			metricsErr = err
-			return
-		}
-		meta := ds.Meta
-		raw, _ := os.ReadFile(meta)
-		metricsDB, metricsErr = sqlstore.Open(ctx, ds.DSN, sqlstore.Options{})
-		if metricsErr != nil {
-			return
-		}
-		if fresh {
-			start := time.Now()
-			metricsFix, metricsErr = GenerateMetrics(ctx, metricsDB, o, time.Now())
-			if metricsErr != nil {
-				return
-			}
-			fmt.Fprintf(os.Stderr, "generated %s in %s\n", ds.DSN, time.Since(start).Round(time.Second))
-			raw, _ = json.Marshal(metricsFix)
-			os.WriteFile(meta, raw, 0o600)
-		} else if metricsErr = json.Unmarshal(raw, &metricsFix); metricsErr != nil {
-			return
-		}
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		metricsSrv = api.NewServer(metricsDB, ratelimit.NewMemory(1<<30, nil), log, api.Config{})
+	o := MetricsOptions{Files: envInt("PLUMB_BENCH_FILES"), Days: envInt("PLUMB_BENCH_DAYS")}
+	h, db, fix, err := metricsData.load(fmt.Sprintf("metrics-%d-%d", o.Files, o.Days), func(ctx context.Context, db *sqlstore.DB, _ http.Handler) (MetricsFixture, error) {
+		return GenerateMetrics(ctx, db, o, time.Now())
 	})
-	if metricsErr != nil {
-		b.Fatal(metricsErr)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return metricsSrv, metricsDB, metricsFix
+	return h, db, fix
 }
 
 func benchGet(b *testing.B, h http.Handler, token, path string) {

@@ -188,23 +188,24 @@ type IssueSets struct {
 // ClassifyIssues splits issues by fingerprint: in head only (new), in base
 // only (fixed), in both (unchanged, as head has them).
 func ClassifyIssues(base, head []plumb.Issue) IssueSets {
-	inBase := make(map[string]bool, len(base))
-	for _, is := range base {
-		inBase[is.Fingerprint] = true
+	inBase := make(map[string]struct{}, len(base))
+	for i := range base {
+		inBase[base[i].Fingerprint] = struct{}{}
 	}
-	inHead := make(map[string]bool, len(head))
-	var s IssueSets
-	for _, is := range head {
-		inHead[is.Fingerprint] = true
-		if inBase[is.Fingerprint] {
-			s.Unchanged = append(s.Unchanged, is)
+	inHead := make(map[string]struct{}, len(head))
+	s := IssueSets{Unchanged: make([]plumb.Issue, 0, len(head))}
+	for i := range head {
+		is := &head[i]
+		inHead[is.Fingerprint] = struct{}{}
+		if _, ok := inBase[is.Fingerprint]; ok {
+			s.Unchanged = append(s.Unchanged, *is)
 		} else {
-			s.New = append(s.New, is)
+			s.New = append(s.New, *is)
 		}
 	}
-	for _, is := range base {
-		if !inHead[is.Fingerprint] {
-			s.Fixed = append(s.Fixed, is)
+	for i := range base {
+		if _, ok := inHead[base[i].Fingerprint]; !ok {
+			s.Fixed = append(s.Fixed, base[i])
 		}
 	}
 	return s

@@ -13,7 +13,7 @@ import (
 
 // The tables that hold a project_id.
 var projectTables = []string{"snapshots", "builds", "issue_states", "paths", "components", "coverage_uploads", "coverage_files",
-	"coverage_union", "coverage_totals", "upload_tokens", "idempotency_keys", "project_admins", "application_projects"}
+	"coverage_union", "coverage_totals", "commit_component_coverage", "upload_tokens", "idempotency_keys", "project_admins", "application_projects"}
 
 // projectRows counts each project table's rows of the project (mine) and of
 // the others.

@@ -150,6 +150,7 @@ type Comparison struct {
 	// BaseIssuesAll and HeadIssuesAll are every issue, unfiltered.
 	BaseIssuesAll, HeadIssuesAll []plumb.Issue
 	headIssuePaths               map[string]int64
+	freshCoverage                []keptCoverage // component coverage summed here, to keep
 	// Metrics are the project's and each component's totals on both sides
 	// (nil when either commit has no default-branch analysis to start from).
 	Metrics *MetricsComparison
@@ -171,7 +172,46 @@ type coverageSource struct {
 // changed paths, and both commits' latest analyses and issues.
 func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, o ComparisonOptions) (*Comparison, error) {
 	cmp := &Comparison{Base: SideCoverage{Commit: base}, Head: SideCoverage{Commit: head}}
+	asOf := db.now()
+	// The two sides' analyses first; their issues (a snapshot's issues never
+	// change) load on two other connections while the rest is read.
+	var baseSeq, headSeq int64
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if cmp.BaseSnapshot, baseSeq, err = latestSnapshotOf(ctx, tx, projectID, base); err != nil {
+			return err
+		}
+		cmp.HeadSnapshot, headSeq, err = latestSnapshotOf(ctx, tx, projectID, head)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	type loaded struct {
+		issues []plumb.Issue
+		err    error
+	}
+	load := func(seq int64) <-chan loaded {
+		ch := make(chan loaded, 1)
+		go func() {
+			is, err := snapshotIssues(ctx, db.read, projectID, seq)
+			ch <- loaded{is, err}
+		}()
+		return ch
+	}
+	baseIssues, headIssues := load(baseSeq), load(headSeq)
+	issuesErr := func() error {
+		b, h := <-baseIssues, <-headIssues
+		cmp.BaseIssuesAll, cmp.HeadIssuesAll = b.issues, h.issues
+		return errors.Join(b.err, h.err)
+	}
+	waited := false
+	defer func() {
+		if !waited {
+			issuesErr()
+		}
+	}()
+	err = db.readTx(ctx, func(tx *sql.Tx) error {
 		baseTags, err := commitTags(ctx, tx, projectID, base)
 		if err != nil {
 			return err
@@ -200,32 +240,26 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 		if len(cmp.Head.Carried) > 0 {
 			headSrc = append(headSrc, coverageSource{base, cmp.Head.Carried})
 		}
-		if cmp.Base.Coverage, err = sideTotal(ctx, tx, projectID, baseSrc, o.CoverageTag != ""); err != nil {
+		if cmp.Base.Coverage, err = sideTotal(ctx, tx, projectID, baseSrc, o.CoverageTag != "", cmp, asOf); err != nil {
 			return err
 		}
-		if cmp.Head.Coverage, err = sideTotal(ctx, tx, projectID, headSrc, o.CoverageTag != ""); err != nil {
+		if cmp.Head.Coverage, err = sideTotal(ctx, tx, projectID, headSrc, o.CoverageTag != "", cmp, asOf); err != nil {
 			return err
 		}
 		if cmp.HeadHits, err = mergedHits(ctx, tx, projectID, headSrc, o.Paths); err != nil {
 			return err
 		}
-		var baseSeq, headSeq int64
-		if cmp.BaseSnapshot, baseSeq, err = latestSnapshotOf(ctx, tx, projectID, base); err != nil {
-			return err
-		}
-		if cmp.HeadSnapshot, headSeq, err = latestSnapshotOf(ctx, tx, projectID, head); err != nil {
-			return err
-		}
-		if cmp.BaseIssuesAll, err = snapshotIssues(ctx, tx, projectID, baseSeq); err != nil {
-			return err
-		}
-		if cmp.HeadIssuesAll, err = snapshotIssues(ctx, tx, projectID, headSeq); err != nil {
+		waited = true
+		if err := issuesErr(); err != nil {
 			return err
 		}
 		cmp.BaseIssues, cmp.HeadIssues = filterIssues(cmp.BaseIssuesAll, o.Issues), filterIssues(cmp.HeadIssuesAll, o.Issues)
-		cmp.Metrics, err = compareMetrics(ctx, tx, projectID, cmp, baseSeq, headSeq)
+		cmp.Metrics, err = compareMetrics(ctx, tx, projectID, cmp, baseSeq, headSeq, asOf)
 		return err
 	})
+	if err == nil {
+		db.keepComponentCoverage(ctx, cmp.freshCoverage)
+	}
 	return cmp, err
 }
 
@@ -249,14 +283,35 @@ func commitTags(ctx context.Context, q querier, projectID, commit string) ([]str
 // sideTotal sums one side's coverage. A single commit with all its tags is
 // the stored union; one tag its stored counts; a carried-forward side is
 // merged line by line from the reports.
-func sideTotal(ctx context.Context, q querier, projectID string, src []coverageSource, oneTag bool) (metric.Coverage, error) {
+func sideTotal(ctx context.Context, q querier, projectID string, src []coverageSource, oneTag bool, cmp *Comparison, asOf time.Time) (metric.Coverage, error) {
 	var c metric.Coverage
 	switch {
 	case len(src) == 1 && len(src[0].tags) == 0:
 		return c, nil
 	case len(src) == 1 && !oneTag:
-		err := q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_union WHERE project_id = $1 AND commit_sha = $2`,
-			projectID, src[0].commit).Scan(&c.Covered, &c.Missed)
+		// the default-branch measurement, or the sum an earlier comparison
+		// kept while the commit's uploads are the same, or the sum
+		commit := src[0].commit
+		err := q.QueryRowContext(ctx, `SELECT covered, missed FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
+			projectID, commit).Scan(&c.Covered, &c.Missed)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return c, err
+		}
+		var uploadSeq int64
+		if err := q.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2`,
+			projectID, commit).Scan(&uploadSeq); err != nil {
+			return c, err
+		}
+		err = q.QueryRowContext(ctx, `SELECT covered, missed FROM commit_component_coverage
+			WHERE project_id = $1 AND commit_sha = $2 AND component_id = '' AND upload_seq = $3`, projectID, commit, uploadSeq).Scan(&c.Covered, &c.Missed)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return c, err
+		}
+		err = q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_union WHERE project_id = $1 AND commit_sha = $2`,
+			projectID, commit).Scan(&c.Covered, &c.Missed)
+		if err == nil {
+			cmp.freshCoverage = append(cmp.freshCoverage, keptCoverage{projectID, commit, "", uploadSeq, 0, unix(asOf), c})
+		}
 		return c, err
 	case len(src) == 1:
 		err := q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3`,

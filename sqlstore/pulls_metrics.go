@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
+	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
@@ -30,7 +32,7 @@ type ComponentComparison struct {
 // figures are not kept), the base's figures with the head's open issues.
 // Coverage is each commit's own (the head's with carry-forward for the
 // project).
-func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comparison, baseSeq, headSeq int64) (*MetricsComparison, error) {
+func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comparison, baseSeq, headSeq int64, asOf time.Time) (*MetricsComparison, error) {
 	if cmp.BaseSnapshot == nil || !cmp.BaseSnapshot.Measured {
 		return nil, nil
 	}
@@ -39,19 +41,20 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 	if err := tx.QueryRowContext(ctx, `SELECT current_snapshot FROM projects WHERE id = $1`, projectID).Scan(&current); err != nil {
 		return nil, err
 	}
-	var sums []string
-	for _, c := range strings.Split(fileStatsColumns, ",") {
-		sums = append(sums, "coalesce(sum(v."+strings.TrimSpace(c)+"), 0)")
+	// The base's totals as kept at its analysis; summed from its files'
+	// versions only for a snapshot without them.
+	err := tx.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM project_snapshot_totals
+		WHERE project_id = $1 AND snapshot_seq = $2`, projectID, baseSeq).Scan(scanFileStats([]any{&m.Base.Files}, &m.Base.Stats)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		var sums []string
+		for _, c := range strings.Split(fileStatsColumns, ",") {
+			sums = append(sums, "coalesce(sum(v."+strings.TrimSpace(c)+"), 0)")
+		}
+		err = tx.QueryRowContext(ctx, `SELECT count(*), `+strings.Join(sums, ", ")+` FROM paths p JOIN file_versions v ON v.path_id = p.id
+			WHERE p.project_id = $1 AND v.deleted = 0 AND v.since_seq = (SELECT max(w.since_seq) FROM file_versions w WHERE w.path_id = p.id AND w.since_seq <= $2)`,
+			projectID, baseSeq).Scan(scanFileStats([]any{&m.Base.Files}, &m.Base.Stats)...)
 	}
-	q := `SELECT count(*), ` + strings.Join(sums, ", ") + ` FROM paths p JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
-		WHERE p.project_id = $1 AND p.current_seq IS NOT NULL AND v.deleted = 0`
-	args := []any{projectID}
-	if !current.Valid || current.Int64 != baseSeq {
-		q = `SELECT count(*), ` + strings.Join(sums, ", ") + ` FROM paths p JOIN file_versions v ON v.path_id = p.id
-			WHERE p.project_id = $1 AND v.deleted = 0 AND v.since_seq = (SELECT max(w.since_seq) FROM file_versions w WHERE w.path_id = p.id AND w.since_seq <= $2)`
-		args = append(args, baseSeq)
-	}
-	if err := tx.QueryRowContext(ctx, q, args...).Scan(scanFileStats([]any{&m.Base.Files}, &m.Base.Stats)...); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	comps, err := componentsAt(ctx, tx, projectID, baseSeq)
@@ -93,20 +96,113 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 		}
 	}
 	m.Base.Coverage, m.Head.Coverage = cmp.Base.Coverage, cmp.Head.Coverage
-	for i := range comps {
-		for _, side := range []struct {
-			commit string
-			t      *metric.Totals
-		}{{cmp.Base.Commit, &comps[i].Base}, {cmp.Head.Commit, &comps[i].Head}} {
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(u.covered), 0), coalesce(sum(u.missed), 0) FROM coverage_union u
-				JOIN component_paths cp ON cp.path_id = u.path_id AND cp.component_id = $3
-				WHERE u.project_id = $1 AND u.commit_sha = $2`, projectID, side.commit, comps[i].ID).Scan(&side.t.Coverage.Covered, &side.t.Coverage.Missed); err != nil {
-				return nil, err
-			}
+	for _, side := range []struct {
+		commit string
+		t      func(i int) *metric.Totals
+	}{{cmp.Base.Commit, func(i int) *metric.Totals { return &comps[i].Base }}, {cmp.Head.Commit, func(i int) *metric.Totals { return &comps[i].Head }}} {
+		if len(comps) == 0 {
+			break
+		}
+		cov, fresh, err := componentCoverage(ctx, tx, projectID, side.commit, comps, asOf)
+		if err != nil {
+			return nil, err
+		}
+		cmp.freshCoverage = append(cmp.freshCoverage, fresh...)
+		for i := range comps {
+			side.t(i).Coverage = cov[comps[i].ID]
 		}
 	}
 	m.Components = comps
 	return m, nil
+}
+
+// componentCoverage returns each component's coverage at a commit (the union
+// of its tags): the measurement kept for a default-branch commit, else the
+// one kept by an earlier comparison while still valid (migration 0012), else
+// summed from the commit's files. Sums made here are returned to be kept.
+func componentCoverage(ctx context.Context, tx *sql.Tx, projectID, commit string, comps []ComponentComparison, asOf time.Time) (map[string]metric.Coverage, []keptCoverage, error) {
+	out := map[string]metric.Coverage{}
+	read := func(q string, args ...any) (bool, error) {
+		rows, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return false, err
+		}
+		defer rows.Close()
+		found := false
+		for rows.Next() {
+			var id string
+			var c metric.Coverage
+			if err := rows.Scan(&id, &c.Covered, &c.Missed); err != nil {
+				return false, err
+			}
+			out[id] = c
+			found = true
+		}
+		return found, rows.Err()
+	}
+	// coverage_totals holds the project ('') and every component of a
+	// default-branch commit, or nothing.
+	kept, err := read(`SELECT component_id, covered, missed FROM coverage_totals WHERE project_id = $1 AND commit_sha = $2`, projectID, commit)
+	if err != nil || kept {
+		return out, nil, err
+	}
+	var uploadSeq int64
+	var current sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0), (SELECT current_snapshot FROM projects WHERE id = $1)
+		FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2`, projectID, commit).Scan(&uploadSeq, &current); err != nil {
+		return nil, nil, err
+	}
+	if uploadSeq == 0 {
+		return out, nil, nil // no coverage
+	}
+	if _, err := read(`SELECT k.component_id, k.covered, k.missed FROM commit_component_coverage k JOIN components c ON c.id = k.component_id
+		WHERE k.project_id = $1 AND k.commit_sha = $2 AND k.upload_seq = $3 AND k.snapshot_seq = $4 AND k.computed_at > c.updated_at`,
+		projectID, commit, uploadSeq, current.Int64); err != nil {
+		return nil, nil, err
+	}
+	var fresh []keptCoverage
+	for _, c := range comps {
+		if _, ok := out[c.ID]; ok {
+			continue
+		}
+		var cov metric.Coverage
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(u.covered), 0), coalesce(sum(u.missed), 0) FROM component_paths cp
+			JOIN coverage_union u ON u.project_id = $1 AND u.commit_sha = $2 AND u.path_id = cp.path_id
+			WHERE cp.component_id = $3`, projectID, commit, c.ID).Scan(&cov.Covered, &cov.Missed); err != nil {
+			return nil, nil, err
+		}
+		out[c.ID] = cov
+		fresh = append(fresh, keptCoverage{projectID, commit, c.ID, uploadSeq, current.Int64, unix(asOf), cov})
+	}
+	return out, fresh, nil
+}
+
+// keptCoverage is one row of commit_component_coverage.
+type keptCoverage struct {
+	project, commit, component         string
+	uploadSeq, snapshotSeq, computedAt int64
+	cov                                metric.Coverage
+}
+
+// keepComponentCoverage stores what a comparison summed, for the next one.
+// It is a cache: a failure (a component deleted meanwhile) loses nothing.
+func (db *DB) keepComponentCoverage(ctx context.Context, rows []keptCoverage) {
+	if len(rows) == 0 {
+		return
+	}
+	_ = db.inTx(ctx, func(tx *sql.Tx) error {
+		for _, r := range rows {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO commit_component_coverage
+				(project_id, commit_sha, component_id, upload_seq, snapshot_seq, computed_at, covered, missed)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+				ON CONFLICT (project_id, commit_sha, component_id) DO UPDATE SET upload_seq = excluded.upload_seq,
+				snapshot_seq = excluded.snapshot_seq, computed_at = excluded.computed_at, covered = excluded.covered, missed = excluded.missed`,
+				r.project, r.commit, r.component, r.uploadSeq, r.snapshotSeq, r.computedAt, r.cov.Covered, r.cov.Missed); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // componentsAt returns the project's components with their totals at a
@@ -141,6 +237,44 @@ func componentsAt(ctx context.Context, tx *sql.Tx, projectID string, seq int64) 
 }
 
 type fileChange struct{ old, new *metric.FileStats }
+
+// pathsWithOtherIssues lists the paths whose issues (fingerprint, level,
+// category and status: what a file's figures count) are not the same on
+// both sides, comparing an order-free digest of each path's issues.
+func pathsWithOtherIssues(base, head []plumb.Issue) []string {
+	type digest struct {
+		n   int
+		sum uint64
+	}
+	of := func(list []plumb.Issue) map[string]digest {
+		m := map[string]digest{}
+		for _, is := range list {
+			h := fnv.New64a()
+			for _, f := range []string{is.Fingerprint, is.Level, is.Category, is.Status} {
+				h.Write([]byte(f))
+				h.Write([]byte{0})
+			}
+			d := m[is.Path]
+			d.n++
+			d.sum += h.Sum64()
+			m[is.Path] = d
+		}
+		return m
+	}
+	b, h := of(base), of(head)
+	var out []string
+	for p, d := range b {
+		if h[p] != d {
+			out = append(out, p)
+		}
+	}
+	for p := range h {
+		if _, ok := b[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // headFileChanges lists, by path id, the files whose figures differ between
 // the base and the head.
@@ -186,14 +320,9 @@ func headFileChanges(ctx context.Context, tx *sql.Tx, projectID string, cmp *Com
 			return nil, err
 		}
 	} else {
-		// Another branch: the paths with issues on either side.
-		paths := map[string]bool{}
-		for _, list := range [][]plumb.Issue{cmp.BaseIssuesAll, cmp.HeadIssuesAll} {
-			for _, is := range list {
-				paths[is.Path] = true
-			}
-		}
-		idOf, err := knownPathIDs(ctx, tx, projectID, keys(paths))
+		// Another branch: the paths whose issues differ between the sides
+		// (the others keep the base's figures).
+		idOf, err := knownPathIDs(ctx, tx, projectID, pathsWithOtherIssues(cmp.BaseIssuesAll, cmp.HeadIssuesAll))
 		if err != nil {
 			return nil, err
 		}
