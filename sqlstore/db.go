@@ -33,7 +33,8 @@ type DB struct {
 	d     dialect
 	now   func() time.Time
 
-	issueIndexes *issueIndexCache
+	issueIndexes  *issueIndexCache
+	compareIssues *snapshotIssueCache
 
 	tokenTouchMu sync.Mutex
 	tokenTouched map[string]time.Time
@@ -105,7 +106,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	read.SetMaxOpenConns(opt.MaxOpenConns)
 	read.SetMaxIdleConns(opt.MaxOpenConns)
 	db := &DB{read: read, write: write, d: sqliteDialect, now: opt.Now,
-		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}, instance: NewID()}
+		issueIndexes: newIssueIndexCache(8), compareIssues: newSnapshotIssueCache(maxCachedIssues), tokenTouched: map[string]time.Time{}, instance: NewID()}
 	if err := db.migrate(ctx, "sqlite"); err != nil {
 		db.Close()
 		return nil, err

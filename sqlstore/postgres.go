@@ -53,7 +53,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", redactURL(dsn), err)
 	}
 	db := &DB{read: pool, write: pool, d: postgresDialect, now: opt.Now,
-		issueIndexes: newIssueIndexCache(8), tokenTouched: map[string]time.Time{}, instance: NewID()}
+		issueIndexes: newIssueIndexCache(8), compareIssues: newSnapshotIssueCache(maxCachedIssues), tokenTouched: map[string]time.Time{}, instance: NewID()}
 	if err := db.migrateLocked(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -191,15 +191,15 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 		issues []plumb.Issue
 		err    error
 	}
-	load := func(seq int64) <-chan loaded {
+	load := func(s *plumb.Snapshot, seq int64) <-chan loaded {
 		ch := make(chan loaded, 1)
 		go func() {
-			is, err := snapshotIssues(ctx, db.read, projectID, seq)
+			is, err := db.comparedIssues(ctx, projectID, s, seq)
 			ch <- loaded{is, err}
 		}()
 		return ch
 	}
-	baseIssues, headIssues := load(baseSeq), load(headSeq)
+	baseIssues, headIssues := load(cmp.BaseSnapshot, baseSeq), load(cmp.HeadSnapshot, headSeq)
 	issuesErr := func() error {
 		b, h := <-baseIssues, <-headIssues
 		cmp.BaseIssuesAll, cmp.HeadIssuesAll = b.issues, h.issues
@@ -435,11 +435,24 @@ func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64)
 	return out, rows.Err()
 }
 
+// filterIssues returns the issues the filter keeps: all of them (the same,
+// shared slice) when it keeps every one, as the default filter (open) often
+// does.
 func filterIssues(all []plumb.Issue, f plumb.IssueFilter) []plumb.Issue {
-	var out []plumb.Issue
-	for _, is := range all {
-		if issueMatches(is, f) {
-			out = append(out, is)
+	first := -1 // the first issue left out
+	for i := range all {
+		if !issueMatches(all[i], f) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return all
+	}
+	out := append([]plumb.Issue(nil), all[:first]...)
+	for i := first + 1; i < len(all); i++ {
+		if issueMatches(all[i], f) {
+			out = append(out, all[i])
 		}
 	}
 	return out
