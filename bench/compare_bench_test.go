@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -50,7 +51,9 @@ func checkCompare(b *testing.B, h http.Handler, fix CompareFixture) {
 	r := httptest.NewRequest("GET", fmt.Sprintf("/gh/bench/projects/pulls/pulls/%d", fix.PullRequest), nil)
 	r.Header.Set("Authorization", "Bearer "+fix.Token)
 	rec := httptest.NewRecorder()
+	start := time.Now()
 	h.ServeHTTP(rec, r)
+	b.Logf("first request of the process (issues read from the database): %s", time.Since(start).Round(time.Millisecond))
 	var out struct {
 		Patch struct {
 			Files []json.RawMessage `json:"files"`
