@@ -258,19 +258,20 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		at := p.Time.Format(time.RFC3339)
 		doc := res.Document(p.SHA, branch, at)
 		outcome := ""
-		switch {
-		case table:
+		if table {
 			lines, code, cx, dup := 0, 0, 0, 0
 			for _, f := range res.Files {
 				lines, code, cx, dup = lines+f.Lines, code+f.Code, cx+f.Complexity, dup+min(f.DuplicatedLines, f.Lines)
 			}
 			fmt.Fprintf(e.stdout, "%-10s  %-12s  %6d  %8d  %8d  %10d  %10d  %6d\n", p.Time.Format(time.DateOnly), short(p.SHA), len(res.Files), lines, code, cx, dup, len(res.Issues))
-		case c.Out != "":
+		}
+		if c.Out != "" {
 			if err := writeHistoryFile(historyFile(c.Out, p), doc); err != nil {
 				return err
 			}
 			outcome = ", wrote " + historyFile(c.Out, p)
-		default:
+		}
+		if upload {
 			q := url.Values{}
 			c.Paths.set(q)
 			rctx, cancel := c.Conn.withTimeout(ctx)
@@ -295,10 +296,10 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	}
 	verb := "analysed and uploaded"
 	switch {
-	case table:
-		verb = "analysed"
 	case c.Out != "":
 		verb = "analysed and written to " + c.Out
+	case table:
+		verb = "analysed"
 	}
 	fmt.Fprintf(summary, "history of %s: %d commits, %d %s, %d already analysed before\n", branch, len(picks), analysed, verb, len(picks)-analysed)
 	return nil
