@@ -249,7 +249,11 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (f *Fil
 	return f, toks, nil, false, warn
 }
 
-var dupGroups = map[string]int{}
+// dupGroups numbers languages for clone detection, shared by concurrent runs.
+var dupGroups = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
 
 // dupGroup numbers the languages for clone detection: a clone is sought
 // within one language (JavaScript and its JSX, TypeScript and TSX, C and
@@ -263,9 +267,11 @@ func dupGroup(language string) int {
 	case "C/C++ Header", "C++":
 		language = "C"
 	}
-	if g, ok := dupGroups[language]; ok {
+	dupGroups.Lock()
+	defer dupGroups.Unlock()
+	if g, ok := dupGroups.m[language]; ok {
 		return g
 	}
-	dupGroups[language] = len(dupGroups)
-	return dupGroups[language]
+	dupGroups.m[language] = len(dupGroups.m)
+	return dupGroups.m[language]
 }
