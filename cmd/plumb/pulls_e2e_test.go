@@ -23,12 +23,7 @@ func TestPullRequestEndToEnd(t *testing.T) {
 			e := startE2E(t, dbURL)
 			dir, git := gitRepo(t)
 			ciGitDir = dir
-			write := func(name, body string) {
-				t.Helper()
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			write := fileWriter(t, dir)
 			write("a.go", "1\n2\n3\n4\n")
 			git("add", "-A")
 			git("commit", "-q", "-m", "base")
@@ -89,5 +84,15 @@ func TestPullRequestEndToEnd(t *testing.T) {
 				t.Errorf("gate against itself: exit %d\n%s", code, out)
 			}
 		})
+	}
+}
+
+// fileWriter writes files into dir.
+func fileWriter(t *testing.T, dir string) func(name, body string) {
+	return func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
