@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -72,16 +73,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if len(details) == 0 {
 		details = []string{http.StatusText(status)}
 	}
-	body := errorBody{}
-	for _, d := range details {
-		body.Errors = append(body.Errors, errorObject{Status: strconv.Itoa(status), Title: titleOf(status), Detail: d})
-	}
 	h := w.Header()
 	h.Del("Link")
 	h.Del("Location")
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
+	setErrorHeaders(h)
 	var ra *retryAfterError
 	if errors.As(err, &ra) {
 		h.Set("Retry-After", strconv.Itoa(ra.after))
@@ -95,9 +90,34 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		h.Set("WWW-Authenticate", `Bearer realm="plumb", Basic realm="plumb"`)
 	}
 	w.WriteHeader(status)
-	// Details quote what the client sent; < > & are written as they are
-	// (the body is JSON with nosniff, never HTML), not as \u003c escapes.
+	encodeErrorBody(w, status, details)
+}
+
+// setErrorHeaders sets the headers every error body carries.
+func setErrorHeaders(h http.Header) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// encodeErrorBody writes the spec's error body, one error object a detail.
+// Details quote what the client sent; < > & are written as they are (the
+// body is JSON with nosniff, never HTML), not as \u003c escapes.
+func encodeErrorBody(w io.Writer, status int, details []string) {
+	body := errorBody{}
+	for _, d := range details {
+		body.Errors = append(body.Errors, errorObject{Status: strconv.Itoa(status), Title: titleOf(status), Detail: d})
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(body)
+}
+
+// WriteErrorBody answers status with the spec's error body and one detail,
+// for handlers outside the API (the web's badges) whose errors share the
+// API's paths.
+func WriteErrorBody(w http.ResponseWriter, status int, detail string) {
+	setErrorHeaders(w.Header())
+	w.WriteHeader(status)
+	encodeErrorBody(w, status, []string{detail})
 }

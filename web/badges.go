@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/metric"
 )
 
@@ -86,14 +87,14 @@ func badgeRequest(path string) bool {
 func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "badges answer GET", http.StatusMethodNotAllowed)
+		api.WriteErrorBody(w, http.StatusMethodNotAllowed, fmt.Sprintf("Method %s is not allowed on a badge; allowed: GET, HEAD.", r.Method))
 		return
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	kind, format, _ := findBadge(parts[4])
 	notFound := func() {
 		w.Header().Set("Cache-Control", "no-store")
-		http.Error(w, "No badge here: the project does not exist or its badges are not public.", http.StatusNotFound)
+		api.WriteErrorBody(w, http.StatusNotFound, "No badge here: the project does not exist or its badges are not public.")
 	}
 	ctx := r.Context()
 	p, err := s.store.FindProjectByKeys(ctx, parts[1], parts[3])
@@ -123,7 +124,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	t, err := s.projectTotals(ctx, p)
 	if err != nil {
 		s.log.Error("badge", "error", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		api.WriteErrorBody(w, http.StatusInternalServerError, "An unexpected error occurred; the server logged it.")
 		return
 	}
 	message, color := badgeValue(kind, t)

@@ -234,9 +234,17 @@ func demoCoverageViewer(t *testing.T, s *site, token string) {
 func demoBadges(t *testing.T, s *site, token string) {
 	anon := s.browser(t)
 	const badge = "/gh/acme/projects/web-shop/coverage.svg"
-	// Private by default: 404 to anyone, as for a project that does not exist.
-	anon.get(badge).want(t, 404)
-	anon.get("/gh/acme/projects/nope/coverage.svg").want(t, 404)
+	// Private by default: 404 to anyone, as for a project that does not exist,
+	// with the API's error body (badges share the API's paths).
+	notFound := `{"errors":[{"status":"404","title":"Not Found","detail":"No badge here: the project does not exist or its badges are not public."}]}`
+	for _, path := range []string{badge, "/gh/acme/projects/nope/coverage.svg"} {
+		p := anon.get(path)
+		p.want(t, 404, notFound)
+		if p.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%s: Content-Type %q", path, p.Header.Get("Content-Type"))
+		}
+	}
+	anon.do("DELETE", badge, nil).want(t, 405, `"status":"405"`, "allowed: GET, HEAD.")
 	// A signed-in member sees them (the project pages show them).
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)

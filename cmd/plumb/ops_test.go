@@ -28,7 +28,13 @@ func freeAddr(t *testing.T) string {
 // the main address.
 func serveWith(t *testing.T, args ...string) string {
 	t.Helper()
-	cfg, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--database", "sqlite:" + filepath.Join(t.TempDir(), "p.db"), "--log-level", "error"}, args...),
+	return serveOn(t, "sqlite:"+filepath.Join(t.TempDir(), "p.db"), args...)
+}
+
+// serveOn is serveWith on a given database.
+func serveOn(t *testing.T, dbURL string, args ...string) string {
+	t.Helper()
+	cfg, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--database", dbURL, "--log-level", "error"}, args...),
 		func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)

@@ -47,11 +47,19 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	metrics := ops.NewMetrics(ops.BuildInfo{Version: b.Version, Commit: b.Commit, GoVersion: b.Go}, db.Pools())
 	front := metrics.Middleware(ops.CORS(cfg.CORSOrigins, site), handler.Route)
 	if cfg.MetricsAddr == "" {
-		// /metrics on the main address, unless it has its own.
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", metrics.Handler())
-		mux.Handle("/", front)
-		front = mux
+		// /metrics on the main address, unless it has its own. A plain
+		// path switch, not a ServeMux: the mux would answer CONNECT and
+		// "*" targets with text/plain and redirect unclean paths (//user)
+		// before the API could answer them with its error body.
+		rest := front
+		m := metrics.Handler()
+		front = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/metrics" {
+				m.ServeHTTP(w, r)
+				return
+			}
+			rest.ServeHTTP(w, r)
+		})
 	}
 	ln, err := listen(cfg.Addr)
 	if err != nil {
