@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"runtime"
 	"sort"
 	"sync"
@@ -144,6 +145,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	var docs []dup.Doc
+	var goFiles []goFile
+	groups := map[string]int{}
 	for _, out := range outs {
 		switch {
 		case out.skip != nil && out.quiet:
@@ -155,11 +158,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				res.Warnings = append(res.Warnings, Skipped{out.file.Path, out.warn})
 			}
 			res.Files = append(res.Files, *out.file)
+			if out.calls != nil {
+				goFiles = append(goFiles, goFile{len(res.Files) - 1, out.calls})
+			}
 			if out.tokens != nil {
-				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(out.file.Language), Tokens: out.tokens})
+				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens})
 			}
 		}
 	}
+	goPackages(res.Files, goFiles)
 	if !cfg.Duplication.Off && cfg.Duplication.MinTokens > 0 {
 		clones, lines := dup.Detect(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines})
 		res.Clones = clones
@@ -195,24 +202,37 @@ func excludedByDir(rel string, cfg Config) bool {
 	return false
 }
 
+// measured is what measure found of one file.
+type measured struct {
+	file   *File
+	tokens []dup.Token
+	calls  *cognitive.GoCalls // Go: for the recursion rule across a package's files
+	skip   *Skipped
+	quiet  bool // skipped by rule (generated…), not worth a warning
+	warn   string
+}
+
 // measure reads and measures one file. A file that cannot be read, or that
 // makes a measurement fail, is skipped with the reason; it never stops the
 // analysis.
-func measure(c candidate, read func(string) ([]byte, error), cfg Config) (f *File, toks []dup.Token, skip *Skipped, quiet bool, warn string) {
+func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m measured) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, toks, skip, quiet = nil, nil, &Skipped{c.rel, fmt.Sprintf("internal error while measuring: %v", r)}, false
+			m = measured{skip: &Skipped{c.rel, fmt.Sprintf("internal error while measuring: %v", r)}}
 		}
 	}()
+	skip := func(reason string, quiet bool) measured {
+		return measured{skip: &Skipped{c.rel, reason}, quiet: quiet}
+	}
 	if c.size > cfg.MaxFileSize {
-		return nil, nil, &Skipped{c.rel, fmt.Sprintf("larger than %d bytes (maxFileSize)", cfg.MaxFileSize)}, true, ""
+		return skip(fmt.Sprintf("larger than %d bytes (maxFileSize)", cfg.MaxFileSize), true)
 	}
 	src, err := read(c.rel)
 	if err != nil {
-		return nil, nil, &Skipped{c.rel, "unreadable: " + err.Error()}, false, ""
+		return skip("unreadable: "+err.Error(), false)
 	}
 	if int64(len(src)) > cfg.MaxFileSize {
-		return nil, nil, &Skipped{c.rel, fmt.Sprintf("larger than %d bytes (maxFileSize)", cfg.MaxFileSize)}, true, ""
+		return skip(fmt.Sprintf("larger than %d bytes (maxFileSize)", cfg.MaxFileSize), true)
 	}
 	head := src
 	if len(head) > 4096 {
@@ -220,45 +240,84 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (f *Fil
 	}
 	l := lang.Detect(c.rel, head)
 	if l == nil {
-		return nil, nil, &Skipped{c.rel, "no known language"}, true, ""
+		return skip("no known language", true)
 	}
 	if isBinary(src) {
-		return nil, nil, &Skipped{c.rel, "binary"}, true, ""
+		return skip("binary", true)
 	}
 	if cfg.Generated == nil || !*cfg.Generated {
 		if isGenerated(src) {
-			return nil, nil, &Skipped{c.rel, "generated"}, true, ""
+			return skip("generated", true)
 		}
 		if isMinified(c.rel, src) {
-			return nil, nil, &Skipped{c.rel, "minified"}, true, ""
+			return skip("minified", true)
 		}
 	}
 	cnt := l.Count(src)
-	f = &File{Path: c.rel, Language: l.Name, Lines: cnt.Lines, Blank: cnt.Blank, Comment: cnt.Comment, Code: cnt.Code}
-	fns, err := cognitive.Analyze(l.Name, src)
-	if err != nil {
-		warn = "complexity not measured: " + err.Error()
+	f := &File{Path: c.rel, Language: l.Name, Lines: cnt.Lines, Blank: cnt.Blank, Comment: cnt.Comment, Code: cnt.Code}
+	m.file = f
+	if l.Name == "Go" {
+		f.Functions, m.calls, err = cognitive.AnalyzeGo(src)
+	} else {
+		f.Functions, err = cognitive.Analyze(l.Name, src)
 	}
-	f.Functions = fns
-	for _, fn := range fns {
+	if err != nil {
+		m.warn = "complexity not measured: " + err.Error()
+	}
+	for _, fn := range f.Functions {
 		f.Complexity += fn.Complexity
 	}
 	if !cfg.Duplication.Off {
-		toks = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
+		m.tokens = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
 	}
-	return f, toks, nil, false, warn
+	return m
 }
 
-// dupGroups numbers languages for clone detection, shared by concurrent runs.
-var dupGroups = struct {
-	sync.Mutex
-	m map[string]int
-}{m: map[string]int{}}
+// goFile is a measured Go file: its index in Result.Files and its calls.
+type goFile struct {
+	index int
+	calls *cognitive.GoCalls
+}
 
-// dupGroup numbers the languages for clone detection: a clone is sought
-// within one language (JavaScript and its JSX, TypeScript and TSX, C and
-// its headers together).
-func dupGroup(language string) int {
+// goPackages applies the recursion rule of cognitive complexity across
+// the files of each Go package (one directory, one package clause), as
+// gocognit does when it analyses a directory: a function on a call cycle
+// that goes through several files scores its increment too.
+func goPackages(files []File, gos []goFile) {
+	type key struct{ dir, pkg string }
+	pkgs := map[key][]goFile{}
+	for _, g := range gos {
+		k := key{path.Dir(files[g.index].Path), g.calls.Package}
+		pkgs[k] = append(pkgs[k], g)
+	}
+	for _, members := range pkgs {
+		if len(members) < 2 {
+			continue
+		}
+		sort.Slice(members, func(i, j int) bool { return files[members[i].index].Path < files[members[j].index].Path })
+		calls := make([]*cognitive.GoCalls, len(members))
+		for i, g := range members {
+			calls[i] = g.calls
+		}
+		for i, d := range cognitive.GoPackageRecursion(calls) {
+			if d == nil {
+				continue
+			}
+			// a copy: the measured functions may be cached (Options.Cache)
+			f := &files[members[i].index]
+			f.Functions = append([]cognitive.Function(nil), f.Functions...)
+			for j := range f.Functions {
+				f.Functions[j].Complexity += d[j]
+				f.Complexity += d[j]
+			}
+		}
+	}
+}
+
+// dupGroup numbers the languages for clone detection (in groups): a
+// clone is sought within one language (JavaScript and its JSX, TypeScript
+// and TSX, C and its headers together).
+func dupGroup(groups map[string]int, language string) int {
 	switch language {
 	case "JSX":
 		language = "JavaScript"
@@ -267,11 +326,9 @@ func dupGroup(language string) int {
 	case "C/C++ Header", "C++":
 		language = "C"
 	}
-	dupGroups.Lock()
-	defer dupGroups.Unlock()
-	if g, ok := dupGroups.m[language]; ok {
+	if g, ok := groups[language]; ok {
 		return g
 	}
-	dupGroups.m[language] = len(dupGroups.m)
-	return dupGroups.m[language]
+	groups[language] = len(groups)
+	return groups[language]
 }

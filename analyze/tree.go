@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/plumbhq/plumb/analyze/dup"
 )
 
 // TreeFile is one file of a tree that is not on disk (a commit's tree read
@@ -36,15 +34,6 @@ type Cache struct {
 
 type cacheKey struct{ path, id string }
 
-// measured is the outcome of measuring one file.
-type measured struct {
-	file   *File
-	tokens []dup.Token
-	skip   *Skipped
-	quiet  bool // excluded by rule (generated…), not worth a warning
-	warn   string
-}
-
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{files: map[cacheKey]measured{}} }
 
@@ -63,7 +52,7 @@ func (c *Cache) use(cfg Config) {
 // cache has none. Files without an id are always measured.
 func (c *Cache) measure(cand candidate, read func(string) ([]byte, error), cfg Config) measured {
 	if c == nil || cand.id == "" {
-		return measureOne(cand, read, cfg)
+		return measure(cand, read, cfg)
 	}
 	k := cacheKey{cand.rel, cand.id}
 	c.mu.Lock()
@@ -75,7 +64,7 @@ func (c *Cache) measure(cand candidate, read func(string) ([]byte, error), cfg C
 	if ok {
 		return m
 	}
-	m = measureOne(cand, read, cfg)
+	m = measure(cand, read, cfg)
 	if m.skip != nil && !m.quiet && strings.HasPrefix(m.skip.Reason, "unreadable") {
 		return m // a failed read is not the file's content: try again next time
 	}
@@ -84,11 +73,6 @@ func (c *Cache) measure(cand candidate, read func(string) ([]byte, error), cfg C
 	c.Misses++
 	c.mu.Unlock()
 	return m
-}
-
-func measureOne(cand candidate, read func(string) ([]byte, error), cfg Config) measured {
-	f, toks, skip, quiet, warn := measure(cand, read, cfg)
-	return measured{f, toks, skip, quiet, warn}
 }
 
 // fromList takes the files to analyse from o.Tree or o.Files instead of a

@@ -22,7 +22,8 @@ type Function struct {
 // file does not parse.
 func Analyze(language string, src []byte) ([]Function, error) {
 	if language == "Go" {
-		return goFunctions(src)
+		fns, _, err := goFunctions(src)
+		return fns, err
 	}
 	if sx := syntaxFor(language); sx != nil {
 		return tokenFunctions(language, sx, src), nil

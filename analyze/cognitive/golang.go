@@ -11,13 +11,14 @@ import (
 // Go (docs/analyze.md): +1 and the nesting level for if, switch, select,
 // for and range; +1 for else and else if; +1 for break, continue and goto
 // with a label; +1 for each run of the same operator in a chain of && and
-// ||; +1 once for a function that takes part in a recursion cycle among
-// the file's functions; function literals add a nesting level.
-func goFunctions(src []byte) ([]Function, error) {
+// ||; +1 once for a function that takes part in a recursion cycle; function
+// literals add a nesting level. The recursion rule sees only this file here;
+// GoPackageRecursion applies it across the files of a package.
+func goFunctions(src []byte) ([]Function, *GoCalls, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var decls []*ast.FuncDecl
 	for _, d := range f.Decls {
@@ -25,9 +26,10 @@ func goFunctions(src []byte) ([]Function, error) {
 			decls = append(decls, fn)
 		}
 	}
-	rec := goRecursion(decls)
+	calls := goCallGraph(f.Name.Name, decls)
+	rec := packageCycles([]*GoCalls{calls})
 	out := make([]Function, 0, len(decls))
-	for _, fn := range decls {
+	for i, fn := range decls {
 		s := &goScore{}
 		if fn.Recv != nil {
 			s.visit(fn.Recv, 0)
@@ -36,8 +38,9 @@ func goFunctions(src []byte) ([]Function, error) {
 		if fn.Body != nil {
 			s.visit(fn.Body, 0)
 		}
-		if rec[fn] {
+		if rec[0][i] {
 			s.total++
+			calls.funcs[i].counted = true
 		}
 		params := 0
 		for _, p := range fn.Type.Params.List {
@@ -45,15 +48,19 @@ func goFunctions(src []byte) ([]Function, error) {
 		}
 		out = append(out, Function{
 			Name:       goFuncName(fn),
-			Line:       fset.Position(fn.Pos()).Line,
-			EndLine:    fset.Position(fn.End()).Line,
+			Line:       fset.PositionFor(fn.Pos(), false).Line, // the file's own lines, not those of //line directives
+			EndLine:    fset.PositionFor(fn.End(), false).Line,
 			Params:     params,
 			Complexity: s.total,
 			Nesting:    s.maxNest,
 		})
 	}
-	return out, nil
+	return out, calls, nil
 }
+
+// AnalyzeGo measures the functions of a Go file like Analyze, and returns
+// with them the file's calls, for GoPackageRecursion.
+func AnalyzeGo(src []byte) ([]Function, *GoCalls, error) { return goFunctions(src) }
 
 func goFuncName(fn *ast.FuncDecl) string {
 	if fn.Recv == nil || len(fn.Recv.List) == 0 {
@@ -221,119 +228,243 @@ func (s *goScore) chain(e ast.Expr, ops []token.Token) []token.Token {
 	return ops
 }
 
-// goRecursion marks the functions on a call cycle among the file's
-// declarations: a call by plain name reaches the file's function of that
-// name unless a declaration in scope hides it; a method reaches
-// itself through its receiver (r.M()). Names are resolved by go/parser's
-// object resolution, as gocognit does.
-func goRecursion(decls []*ast.FuncDecl) map[*ast.FuncDecl]bool {
-	byName := map[string]*ast.FuncDecl{}
-	for _, fn := range decls {
-		if fn.Recv == nil && fn.Body != nil {
-			byName[fn.Name.Name] = fn
-		}
+// GoCalls is what the recursion rule needs of one Go file: its package
+// name and, for each function declaration (in the order of Analyze's
+// result), the calls it makes to functions of its package.
+type GoCalls struct {
+	Package string
+	funcs   []goFunc
+}
+
+type goFunc struct {
+	name    string // for calls by name from other files: a function with a body, no receiver
+	body    bool
+	local   []int    // callees declared in this file (resolved by go/parser, or a method's own receiver)
+	byName  []string // names called that this file does not declare
+	counted bool     // AnalyzeGo counted the recursion increment (the file alone)
+}
+
+// goCallGraph lists the calls of each declaration: a call by plain name
+// resolved by go/parser's object resolution to a declaration of this file
+// (or left for the package's other files when unresolved), and a method's
+// call of itself through its receiver (r.M()), as gocognit resolves calls
+// without type information.
+func goCallGraph(pkg string, decls []*ast.FuncDecl) *GoCalls {
+	index := map[*ast.FuncDecl]int{}
+	for i, fn := range decls {
+		index[fn] = i
 	}
-	calls := map[*ast.FuncDecl][]*ast.FuncDecl{}
-	for _, fn := range decls {
+	g := &GoCalls{Package: pkg, funcs: make([]goFunc, len(decls))}
+	for i, fn := range decls {
+		gf := &g.funcs[i]
+		gf.body = fn.Body != nil
+		if fn.Recv == nil {
+			gf.name = fn.Name.Name
+		}
 		if fn.Body == nil {
 			continue
 		}
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if t := callTarget(call.Fun, fn, byName); t != nil {
-				calls[fn] = append(calls[fn], t)
+			if call, ok := n.(*ast.CallExpr); ok {
+				if d, name := callTarget(call.Fun, fn); d != nil {
+					if j, ok := index[d]; ok {
+						gf.local = append(gf.local, j)
+					}
+				} else if name != "" {
+					gf.byName = append(gf.byName, name)
+				}
 			}
 			return true
 		})
 	}
-	return onCycle(decls, calls)
+	return g
 }
 
-func callTarget(e ast.Expr, fn *ast.FuncDecl, byName map[string]*ast.FuncDecl) *ast.FuncDecl {
+// callTarget resolves a call: the declaration it reaches in this file, or
+// the name to look up among the package's functions.
+func callTarget(e ast.Expr, fn *ast.FuncDecl) (*ast.FuncDecl, string) {
 	switch x := e.(type) {
 	case *ast.ParenExpr:
-		return callTarget(x.X, fn, byName)
+		return callTarget(x.X, fn)
 	case *ast.IndexExpr:
-		return callTarget(x.X, fn, byName)
+		return callTarget(x.X, fn)
 	case *ast.IndexListExpr:
-		return callTarget(x.X, fn, byName)
+		return callTarget(x.X, fn)
 	case *ast.Ident:
 		if x.Obj != nil { // resolved by the parser in the file or a local scope
 			if d, ok := x.Obj.Decl.(*ast.FuncDecl); ok && d.Body != nil {
-				return d
+				return d, ""
 			}
-			return nil
+			return nil, ""
 		}
-		return byName[x.Name]
+		return nil, x.Name
 	case *ast.SelectorExpr:
 		if fn.Recv != nil && x.Sel.Name == fn.Name.Name {
 			if id, ok := x.X.(*ast.Ident); ok {
 				for _, f := range fn.Recv.List {
 					for _, n := range f.Names {
 						if n.Name == id.Name {
-							return fn
+							return fn, ""
 						}
 					}
 				}
 			}
 		}
 	}
-	return nil
+	return nil, ""
 }
 
-// onCycle marks the nodes on a cycle of the call graph (Tarjan's strongly
-// connected components: a component of two or more, or a self-call).
-func onCycle(nodes []*ast.FuncDecl, adj map[*ast.FuncDecl][]*ast.FuncDecl) map[*ast.FuncDecl]bool {
-	index := map[*ast.FuncDecl]int{}
-	low := map[*ast.FuncDecl]int{}
-	on := map[*ast.FuncDecl]bool{}
-	var stack []*ast.FuncDecl
-	out := map[*ast.FuncDecl]bool{}
-	n := 0
-	var strong func(v *ast.FuncDecl)
-	strong = func(v *ast.FuncDecl) {
-		index[v], low[v] = n, n
-		n++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range adj[v] {
-			if _, seen := index[w]; !seen {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
+// packageCycles marks, for each file of one package (in file-name order),
+// the functions on a cycle of the package's call graph: a strongly
+// connected component of two or more functions, or a function that calls
+// itself. A call by a name no file-local declaration resolves reaches the
+// package's function of that name (of the last file declaring it, as
+// gocognit's table of names keeps the last).
+func packageCycles(files []*GoCalls) [][]bool {
+	type node struct{ file, fn int }
+	byName := map[string]node{}
+	var nodes []node
+	for fi, f := range files {
+		for i, fn := range f.funcs {
+			if !fn.body {
+				continue
 			}
-		}
-		if low[v] == index[v] {
-			var comp []*ast.FuncDecl
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			if len(comp) > 1 {
-				for _, w := range comp {
-					out[w] = true
-				}
-			} else {
-				for _, w := range adj[v] {
-					if w == v {
-						out[v] = true
-					}
-				}
+			nodes = append(nodes, node{fi, i})
+			if fn.name != "" {
+				byName[fn.name] = node{fi, i}
 			}
 		}
 	}
-	for _, v := range nodes {
-		if _, seen := index[v]; !seen {
-			strong(v)
+	id := map[node]int{}
+	for k, n := range nodes {
+		id[n] = k
+	}
+	adj := make([][]int, len(nodes))
+	for k, n := range nodes {
+		fn := files[n.file].funcs[n.fn]
+		for _, j := range fn.local {
+			if t, ok := id[node{n.file, j}]; ok {
+				adj[k] = append(adj[k], t)
+			}
+		}
+		for _, name := range fn.byName {
+			if t, ok := byName[name]; ok {
+				adj[k] = append(adj[k], id[t])
+			}
+		}
+	}
+	out := make([][]bool, len(files))
+	for fi, f := range files {
+		out[fi] = make([]bool, len(f.funcs))
+	}
+	for k, on := range onCycle(adj) {
+		if on {
+			out[nodes[k].file][nodes[k].fn] = true
+		}
+	}
+	return out
+}
+
+// GoPackageRecursion applies the recursion rule across the files of one
+// package (same directory, same package clause), given in file-name order
+// as AnalyzeGo returned them: a function on a call cycle through other
+// files gains its increment, and one whose increment came from a call its
+// own file resolved, but the package resolves elsewhere, loses it. It
+// returns the change of each function's score (+1, -1 or 0) for each file,
+// or nil when nothing changes; it changes nothing itself.
+func GoPackageRecursion(calls []*GoCalls) [][]int {
+	if len(calls) < 2 {
+		return nil
+	}
+	rec := packageCycles(calls)
+	var delta [][]int
+	for fi, f := range calls {
+		for i, fn := range f.funcs {
+			if rec[fi][i] == fn.counted {
+				continue
+			}
+			if delta == nil {
+				delta = make([][]int, len(calls))
+			}
+			if delta[fi] == nil {
+				delta[fi] = make([]int, len(f.funcs))
+			}
+			delta[fi][i] = 1
+			if fn.counted {
+				delta[fi][i] = -1
+			}
+		}
+	}
+	return delta
+}
+
+// onCycle marks the nodes on a cycle of a graph (Tarjan's strongly
+// connected components, iteratively so that deep call chains cannot
+// exhaust the stack): members of a component of two or more, and nodes
+// with an edge to themselves.
+func onCycle(adj [][]int) []bool {
+	n := len(adj)
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	out := make([]bool, n)
+	var stack []int
+	next := 0
+	type frame struct{ v, edge int }
+	for root := range n {
+		if index[root] >= 0 {
+			continue
+		}
+		work := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		on[root] = true
+		for len(work) > 0 {
+			top := &work[len(work)-1]
+			v := top.v
+			if top.edge < len(adj[v]) {
+				w := adj[v][top.edge]
+				top.edge++
+				if w == v {
+					out[v] = true
+				}
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					on[w] = true
+					work = append(work, frame{w, 0})
+				} else if on[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			if low[v] == index[v] {
+				size := 0
+				for k := len(stack) - 1; ; k-- {
+					size++
+					if stack[k] == v {
+						break
+					}
+				}
+				comp := stack[len(stack)-size:]
+				stack = stack[:len(stack)-size]
+				for _, w := range comp {
+					on[w] = false
+					if size > 1 {
+						out[w] = true
+					}
+				}
+			}
+			work = work[:len(work)-1]
+			if len(work) > 0 {
+				p := work[len(work)-1].v
+				low[p] = min(low[p], low[v])
+			}
 		}
 	}
 	return out

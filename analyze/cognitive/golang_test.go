@@ -2,99 +2,64 @@ package cognitive
 
 import (
 	"fmt"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/uudashr/gocognit"
 )
 
-// reference scores a Go file with gocognit, as its command does for a
-// single file: one map entry per function, keyed by its line.
-func reference(src []byte) (map[int]int, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+// The Go scorer is compared with gocognit in package analyze
+// (gocognit_test.go), through the whole analysis: the fixtures of
+// testdata/go against a golden file, the standard library against
+// gocognit itself.
+
+func TestGoPackageRecursion(t *testing.T) {
+	a := []byte("package p\n\nfunc Even(n int) bool {\n\tif n == 0 {\n\t\treturn true\n\t}\n\treturn Odd(n - 1)\n}\n")
+	b := []byte("package p\n\nfunc Odd(n int) bool {\n\tif n == 0 {\n\t\treturn false\n\t}\n\treturn Even(n - 1)\n}\n\nfunc f() { f() }\n")
+	fa, ca, err := AnalyzeGo(a)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	m := map[int]int{}
-	for _, s := range gocognit.ComplexityStats(f, fset, nil) {
-		m[s.Pos.Line] = s.Complexity
+	fb, cb, err := AnalyzeGo(b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return m, nil
+	if fa[0].Complexity != 1 || fb[0].Complexity != 1 || fb[1].Complexity != 1 {
+		t.Fatalf("file by file: %+v %+v", fa, fb)
+	}
+	d := GoPackageRecursion([]*GoCalls{ca, cb})
+	if fmt.Sprint(d) != "[[1] [1 0]]" {
+		t.Errorf("changes as a package: %v", d)
+	}
+	if d := GoPackageRecursion([]*GoCalls{ca}); d != nil {
+		t.Errorf("one file: %v", d)
+	}
 }
 
-// compareTree compares every function of every Go file under root.
-func compareTree(t *testing.T, root string) (same, total int, diffs []string) {
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
+// FuzzGoScorer: any input either fails to parse or scores without
+// panicking, with sane figures.
+func FuzzGoScorer(f *testing.F) {
+	for _, p := range []string{"testdata/go/constructs.go", "testdata/go/pkgrec/tree.go"} {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		fns, calls, err := AnalyzeGo(src)
 		if err != nil {
-			return nil
+			return
 		}
-		ref, err := reference(src)
-		if err != nil {
-			return nil // gocognit cannot score it either
+		if len(calls.funcs) != len(fns) {
+			t.Fatalf("%d functions, %d call lists", len(fns), len(calls.funcs))
 		}
-		ours, err := goFunctions(src)
-		if err != nil {
-			t.Errorf("%s: %v", p, err)
-			return nil
-		}
-		for _, fn := range ours {
-			want, ok := ref[fn.Line]
-			if !ok {
-				continue // gocognit skips functions marked //gocognit:ignore
-			}
-			total++
-			if fn.Complexity == want {
-				same++
-			} else {
-				diffs = append(diffs, fmt.Sprintf("%s:%d %s: %d, gocognit %d", p, fn.Line, fn.Name, fn.Complexity, want))
+		for _, fn := range fns {
+			if fn.Complexity < 0 || fn.EndLine < fn.Line || fn.Params < 0 || fn.Nesting < 0 {
+				t.Fatalf("%+v", fn)
 			}
 		}
-		return nil
+		for _, d := range GoPackageRecursion([]*GoCalls{calls, calls}) {
+			for i, n := range d {
+				if fns[i].Complexity+n < 0 {
+					t.Fatalf("%s: score %d%+d", fns[i].Name, fns[i].Complexity, n)
+				}
+			}
+		}
 	})
-	return
-}
-
-func TestGoFixturesMatchGocognit(t *testing.T) {
-	same, total, diffs := compareTree(t, "testdata/go")
-	if total < 20 {
-		t.Fatalf("only %d functions in the fixtures", total)
-	}
-	for _, d := range diffs {
-		t.Error(d)
-	}
-	t.Logf("%d/%d functions equal", same, total)
-}
-
-// TestGoStdlibMatchesGocognit compares every function of the Go standard
-// library (PLUMB_ANALYZE_CORPUS=1; it takes a while): at least 99% equal.
-func TestGoStdlibMatchesGocognit(t *testing.T) {
-	if os.Getenv("PLUMB_ANALYZE_CORPUS") == "" {
-		t.Skip("set PLUMB_ANALYZE_CORPUS=1 to compare the standard library")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
-	}
-	same, total, diffs := compareTree(t, filepath.Join(strings.TrimSpace(string(goroot)), "src"))
-	for i, d := range diffs {
-		if i < 50 {
-			t.Log(d)
-		}
-	}
-	pct := 100 * float64(same) / float64(total)
-	t.Logf("standard library: %d of %d functions equal to gocognit (%.3f%%)", same, total, pct)
-	if pct < 99 {
-		t.Errorf("%.3f%% < 99%%", pct)
-	}
 }

@@ -95,89 +95,109 @@ type Clone struct {
 	Hash   uint64   `json:"-"` // of the clone's normalised tokens
 }
 
-type pos struct{ doc, at int32 }
-
 // Detect finds the clones among docs, and returns with them the number of
 // duplicated lines of each doc (lines covered by a clone on either side;
 // a line counts once however many clones cover it).
 //
-// Method: every window of MinTokens/2 tokens whose hash falls on an
-// anchor (one in four, chosen by the content, so that both copies of a
-// block have the same anchors) is kept in a table with its first place.
-// A later window with the same hash is compared token by token and the
-// match extended forwards and backwards; a match of at least MinTokens
-// tokens and MinLines lines is a clone. A run of n ≥ MinTokens equal
-// tokens holds n−MinTokens/2+1 windows, so it is missed only when none is
-// an anchor: (3/4)^26 ≈ 0.06% for the shortest clones at the default size.
+// Method: every window of w = MinTokens/2 tokens has a rolling hash; in
+// each run of MinTokens-w+1 consecutive windows the one of smallest hash
+// is an anchor (winnowing: Schleimer, Wilkerson and Aiken, 2003), so two
+// copies of a run of at least MinTokens tokens share an anchor at the same
+// place in both, however repetitive the run is. Anchors are kept in a
+// table by hash, each hash with the chain of its places (the latest
+// maxChain are tried). At a later anchor with the same hash, each earlier
+// place is compared token by token and the match extended forwards and
+// backwards; the longest match, if it has at least MinTokens tokens and
+// MinLines lines, is a clone. Trying several places finds the right
+// alignment in repetitive code (tables, runs of like statements), where
+// the first place with the same hash may be a period away.
 func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	if o.MinTokens < 2 {
 		o.MinTokens = 2
 	}
 	w := o.MinTokens / 2
-	const mul = 0x100000001b3
-	var pw uint64 = 1 // mul^w
-	for range w {
-		pw *= mul
-	}
-	table := map[uint64]pos{}
+	probe := 4 * o.MinTokens
+	table := map[uint64]int32{} // hash → latest place in occ
+	var occ []place
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	var clones []Clone
+	var hashes []uint64
+	var anchors []int32
 	for di := range docs {
 		toks := docs[di].Tokens
 		if len(toks) < w {
 			continue
 		}
-		var h uint64
-		for i := 0; i < w; i++ {
-			h = h*mul + uint64(toks[i].Hash)
+		hashes = windowHashes(toks, w, hashes[:0])
+		n := o.MinTokens - w + 1
+		anchors = winnow(hashes, n, anchors[:0])
+		low := 0                                             // tokens before low are part of a clone already found
+		group := uint64(docs[di].Group) * 0x9e3779b97f4a7c15 // clones are sought within one group
+		// bestAt finds the earlier place that matches the anchor at p
+		// over the most tokens, comparing at most probe tokens forwards.
+		bestAt := func(p int) match {
+			best := match{}
+			head, seen := table[hashes[p]+group]
+			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
+				other := docs[occ[c].doc].Tokens
+				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
+				if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
+					continue
+				}
+				// too few lines on a side: not a clone, unless it goes on
+				// beyond the probe
+				if m.k < probe && (lineSpan(other[m.a-m.b:m.a+m.k]) < o.MinLines || lineSpan(toks[p-m.b:p+m.k]) < o.MinLines) {
+					continue
+				}
+				m.doc, m.p = occ[c].doc, p
+				best = m
+			}
+			return best
 		}
-		low := 0 // tokens before low are part of a clone already found
-		for p := 0; p+w <= len(toks); p++ {
-			if p > 0 {
-				h = h*mul + uint64(toks[p+w-1].Hash) - pw*uint64(toks[p-1].Hash)
+		for i, p32 := range anchors {
+			p := int(p32)
+			best := match{}
+			if p >= low { // anchors inside a clone found are only kept for later copies
+				best = bestAt(p)
 			}
-			if (h>>7)&3 != 0 || p < low {
-				continue
-			}
-			key := h + uint64(docs[di].Group)*0x9e3779b97f4a7c15
-			q, seen := table[key]
+			key := hashes[p] + group
+			prev, seen := table[key]
 			if !seen {
-				table[key] = pos{int32(di), int32(p)}
+				prev = -1
+			}
+			table[key] = int32(len(occ))
+			occ = append(occ, place{doc: int32(di), at: p32, prev: prev})
+			if best.b+best.k < o.MinTokens {
 				continue
 			}
-			other := docs[q.doc].Tokens
-			a := int(q.at)
-			if !equal(toks[p:p+w], other[a:a+w]) {
-				continue
+			// In repetitive code the first anchor of a copy may pair with a
+			// place a period away; the anchors shared at the same place by
+			// both copies come within n tokens: keep the longest match.
+			for _, q := range anchors[i+1:] {
+				if int(q) >= p+n {
+					break
+				}
+				if m := bestAt(int(q)); m.b+m.k > best.b+best.k {
+					best = m
+				}
 			}
-			// extend forwards, and backwards down to low
-			k := w
-			limit := len(toks) - p
-			if int(q.doc) == di {
-				limit = min(limit, p-a) // copies in one file must not overlap
-			}
-			for k < limit && a+k < len(other) && toks[p+k].Hash == other[a+k].Hash {
-				k++
-			}
-			b := 0
-			for p-b-1 >= low && a-b-1 >= 0 && toks[p-b-1].Hash == other[a-b-1].Hash && (int(q.doc) != di || a+k <= p-b-1) {
-				b++
-			}
-			if b+k < o.MinTokens {
-				continue
-			}
+			p = best.p
+			od := best.doc
+			other := docs[od].Tokens
+			best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
+			a, b, k := best.a, best.b, best.k
 			sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
 			sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
 			if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
 				continue
 			}
 			clones = append(clones, Clone{
-				A:      Location{docs[q.doc].Path, int(sa), int(ea)},
+				A:      Location{docs[od].Path, int(sa), int(ea)},
 				B:      Location{docs[di].Path, int(sb), int(eb)},
 				Tokens: b + k,
 				Hash:   seqHash(toks[p-b : p+k]),
 			})
-			covered[q.doc] = append(covered[q.doc], [2]int32{sa, ea})
+			covered[od] = append(covered[od], [2]int32{sa, ea})
 			covered[di] = append(covered[di], [2]int32{sb, eb})
 			low = p + k
 		}
@@ -189,6 +209,107 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	return clones, lines
 }
 
+// maxChain bounds the earlier places of one hash compared with an anchor
+// (they are compared over 4×MinTokens tokens forwards, then the best one
+// is extended to its end).
+const maxChain = 16
+
+// place is an anchor in the table: its doc, its token, and the previous
+// place of the same hash (-1: none).
+type place struct{ doc, at, prev int32 }
+
+// match is a run of equal tokens found from an anchor at p and an earlier
+// place a: b tokens before them, k from them on.
+type match struct {
+	doc        int32
+	p, a, b, k int
+}
+
+// extend compares the window at p of toks with the one at a of other and
+// extends an equal pair backwards, down to low, then forwards, by at most
+// cap tokens from p; k is 0 when the windows differ. Copies in one file must not overlap: the backward
+// extension goes first, so that in a file repeating itself the copies
+// start where the repetition does.
+func extend(toks, other []Token, p, a, w, low, cap int, sameDoc bool) match {
+	if sameDoc && p-a < w || !equal(toks[p:p+w], other[a:a+w]) {
+		return match{}
+	}
+	back := min(p-low, a) // how far back the copies may start
+	if sameDoc {
+		back = min(back, p-a-w)
+	}
+	b := 0
+	for b < back && toks[p-b-1].Hash == other[a-b-1].Hash {
+		b++
+	}
+	limit := min(len(toks)-p, cap)
+	if sameDoc {
+		limit = min(limit, p-a-b) // the earlier copy ends where the later starts
+	}
+	k := w
+	for k < limit && a+k < len(other) && toks[p+k].Hash == other[a+k].Hash {
+		k++
+	}
+	return match{a: a, b: b, k: k}
+}
+
+// windowHashes returns the rolling hash of every window of w tokens
+// (len(toks)-w+1 of them), appended to out.
+func windowHashes(toks []Token, w int, out []uint64) []uint64 {
+	const mul = 0x100000001b3
+	var pw uint64 = 1 // mul^w
+	for range w {
+		pw *= mul
+	}
+	var h uint64
+	for i := 0; i < w; i++ {
+		h = h*mul + uint64(toks[i].Hash)
+	}
+	out = append(out, mix(h))
+	for p := 1; p+w <= len(toks); p++ {
+		h = h*mul + uint64(toks[p+w-1].Hash) - pw*uint64(toks[p-1].Hash)
+		out = append(out, mix(h))
+	}
+	return out
+}
+
+// mix scrambles a rolling hash so that its order (which winnowing uses)
+// depends on every token of the window.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// winnow selects the anchors among the window hashes: in every run of n
+// consecutive hashes, the position of the smallest (the rightmost when
+// several are equal), each position once, in increasing order; appended
+// to out. A monotonic queue makes it linear.
+func winnow(hashes []uint64, n int, out []int32) []int32 {
+	if n < 1 {
+		n = 1
+	}
+	var q []int32 // positions of increasing hashes
+	last := int32(-1)
+	for i := range hashes {
+		for len(q) > 0 && hashes[q[len(q)-1]] >= hashes[i] {
+			q = q[:len(q)-1]
+		}
+		q = append(q, int32(i))
+		if int(q[0]) <= i-n {
+			q = q[1:]
+		}
+		if i >= n-1 || i == len(hashes)-1 {
+			if m := q[0]; m != last {
+				out = append(out, m)
+				last = m
+			}
+		}
+	}
+	return out
+}
+
 func equal(a, b []Token) bool {
 	for i := range a {
 		if a[i].Hash != b[i].Hash {
@@ -196,6 +317,11 @@ func equal(a, b []Token) bool {
 		}
 	}
 	return true
+}
+
+// lineSpan is the number of lines tokens span.
+func lineSpan(ts []Token) int {
+	return int(maxEnd(ts)-ts[0].Line) + 1
 }
 
 func maxEnd(ts []Token) int32 {

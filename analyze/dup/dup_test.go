@@ -40,8 +40,18 @@ func TestDetect(t *testing.T) {
 			t.Errorf("normalise %v group %d: %d clones %+v, lines %v; want %d, %v", tc.normalise, tc.groupC, len(clones), clones, lines, tc.clones, tc.lines)
 		}
 	}
+	// the earlier copy is not the first file
+	docs := []Doc{
+		{Index: 0, Path: "x.js", Tokens: Tokenize("JavaScript", []byte("let unrelated = 1;\n"), true)},
+		{Index: 1, Path: "a.js", Tokens: Tokenize("JavaScript", []byte(a), true)},
+		{Index: 2, Path: "c.js", Tokens: Tokenize("JavaScript", []byte(c), true)},
+	}
+	clones, lines := Detect(docs, Options{MinTokens: 50, MinLines: 5})
+	if len(clones) != 1 || clones[0].A.Path != "a.js" || clones[0].B.Path != "c.js" || fmt.Sprint(lines) != "[0 11 11]" {
+		t.Errorf("clones %+v, lines %v", clones, lines)
+	}
 	// too short: 50 tokens needed
-	docs := []Doc{{Path: "a", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}, {Path: "b", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}}
+	docs = []Doc{{Path: "a", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}, {Path: "b", Tokens: Tokenize("JavaScript", []byte("f(a, b);\ng(c);\n"), true)}}
 	if clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 1}); len(clones) != 0 {
 		t.Errorf("short runs are clones: %+v", clones)
 	}

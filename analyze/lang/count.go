@@ -232,7 +232,10 @@ var (
 // and an end marker (both found by find, which returns the match's bounds
 // or -1): one-line comments go, a comment that starts on a line runs until
 // the end marker on a later line, a line that is only comment is dropped.
-func removeBetween(findStart, findEnd func(string) (int, int)) filter {
+//
+// With wholeLine (cloc's HTML and JSP comment filters), a line where a
+// comment starts after code is dropped too.
+func removeBetween(findStart, findEnd func(string) (int, int), wholeLine bool) filter {
 	return func(lines []string) []string {
 		out := lines[:0]
 		in := false
@@ -279,7 +282,7 @@ func removeBetween(findStart, findEnd func(string) (int, int)) filter {
 			}
 			if i, _ := findStart(s); i >= 0 {
 				in = true
-				if isBlank(s[:i]) {
+				if wholeLine || isBlank(s[:i]) {
 					continue
 				}
 				s = s[:i]
@@ -310,52 +313,285 @@ func pattern(re *regexp.Regexp) func(string) (int, int) {
 	}
 }
 
-// removeHTMLComments is cloc's line-by-line removal of <!-- --> comments:
-// unlike removeBetween, a line where a comment starts after code is
-// dropped too.
-func removeHTMLComments(lines []string) []string {
+var (
+	f77CommentRE   = regexp.MustCompile(`^(?:[*cC]|\s*!)`)
+	f90CommentRE   = regexp.MustCompile(`^(?:\s*!|\s*$)`)
+	f90DirectiveRE = regexp.MustCompile(`(?i)^\s*!(?:hpf|omp)\$`)
+	cobolFreeRE    = regexp.MustCompile(`(?i)^.{6}\$.*SET.*SOURCEFORMAT.*FREE`)
+	cobolFixedRE   = regexp.MustCompile(`^(?:.{6}\*|\*)`)
+	cobolFreeCmtRE = regexp.MustCompile(`^\s*\*`)
+	ocamlTokenRE   = regexp.MustCompile(`\(\*|\*\)|".*?"`)
+	elixirDocRE    = regexp.MustCompile(`@(?:module)?doc\s+(?:~[sScC])?['"]{3}`)
+	tripleQuoteRE  = regexp.MustCompile(`['"]{3}`)
+	forthInlineRE  = regexp.MustCompile(`\s+\(\s+.*?\)`)
+	forthHasRE     = regexp.MustCompile(`\s\(\s`)
+	forthInlineHas = regexp.MustCompile(`\s\(\s.*?\)`)
+	forthOpenRE    = regexp.MustCompile(`\s+\(\s+`)
+)
+
+// keepLines keeps the lines keep accepts (the line without its newline).
+func keepLines(keep func(s string) bool) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		for _, l := range lines {
+			if s, _ := chomp(l); keep(s) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+}
+
+// fortran77Comments drops lines that start with *, c or C, or whose first
+// non-blank is ! (cloc's rule, also applied to Fortran 90 and 95).
+var fortran77Comments = keepLines(func(s string) bool { return !f77CommentRE.MatchString(s) })
+
+// fortran90Comments drops ! comment lines, but not HPF and OpenMP
+// directives (!hpf$, !omp$).
+var fortran90Comments = keepLines(func(s string) bool {
+	return !f90CommentRE.MatchString(s) || f90DirectiveRE.MatchString(s)
+})
+
+// cobolComments drops fixed-format comment lines (* in column 7, or in
+// column 1), or, from a "$ SET SOURCEFORMAT FREE" directive on, lines
+// starting with *.
+func cobolComments(lines []string) []string {
+	out := lines[:0]
+	free := false
+	for _, l := range lines {
+		s, _ := chomp(l)
+		if cobolFreeRE.MatchString(s) {
+			free = true
+		}
+		if free && cobolFreeCmtRE.MatchString(s) || !free && cobolFixedRE.MatchString(s) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// jclComments drops //* comment lines, and everything from a line that is
+// only // (the end of the job) on.
+func jclComments(lines []string) []string {
+	out := lines[:0]
+	for _, l := range lines {
+		s, _ := chomp(l)
+		if isBlank(s) || strings.HasPrefix(s, "//*") {
+			continue
+		}
+		if t := strings.TrimSpace(s); t == "//" {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// ocamlComments removes (* *) comments, which nest; a quoted string
+// outside a comment is text, and inside one hides its markers.
+func ocamlComments(lines []string) []string {
+	out := lines[:0]
+	depth := 0
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		keep := func(t string) {
+			if depth == 0 {
+				b.WriteString(t)
+			}
+		}
+		for _, m := range ocamlTokenRE.FindAllStringIndex(l, -1) {
+			keep(l[last:m[0]])
+			switch t := l[m[0]:m[1]]; t {
+			case "(*":
+				depth++
+			case "*)":
+				depth--
+			default:
+				keep(t)
+			}
+			last = m[1]
+		}
+		keep(l[last:])
+		if b.Len() > 0 {
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// elixirDocToC turns @doc and @moduledoc heredocs into /* */ for the C
+// comment filter after it (one change a line, as cloc does).
+func elixirDocToC(lines []string) []string {
+	in := false
+	for i, l := range lines {
+		if !in {
+			if loc := elixirDocRE.FindStringIndex(l); loc != nil {
+				lines[i] = l[:loc[0]] + "/*" + l[loc[1]:]
+				in = true
+			}
+		} else if loc := tripleQuoteRE.FindStringIndex(l); loc != nil {
+			lines[i] = l[:loc[0]] + "*/" + l[loc[1]:]
+			in = false
+		}
+	}
+	return lines
+}
+
+// forthParensToC removes Forth's ( … ) comments within a line and turns
+// the ones that span lines into /* */ for the C++ comment filter after it.
+func forthParensToC(lines []string) []string {
+	in := false
+	for i, l := range lines {
+		for n := 0; n <= 255 && (forthHasRE.MatchString(l) || in && strings.Contains(l, ")")); {
+			switch {
+			case forthInlineHas.MatchString(l):
+				l = forthInlineRE.ReplaceAllLiteralString(l, "")
+			case !in && forthHasRE.MatchString(l):
+				loc := forthOpenRE.FindStringIndex(l)
+				l = l[:loc[0]] + "/*" + l[loc[1]:]
+				in = true
+			case in && strings.Contains(l, ")"):
+				l = strings.Replace(l, ")", "*/", 1)
+				in = false
+			default:
+				n++
+			}
+		}
+		lines[i] = l
+	}
+	return lines
+}
+
+// indentedBlockComments drops a comment marker line (the pattern, whose
+// first group is its indentation) and the lines indented deeper after it
+// (Haml, Pug, Slim block comments); tabs count to the next multiple of 8.
+func indentedBlockComments(re *regexp.Regexp) filter {
+	return func(lines []string) []string {
+		out := lines[:0]
+		in := 0 // the comment's indentation + 1
+		for _, l := range lines {
+			if isBlank(l) {
+				continue
+			}
+			l = expandTabs(l)
+			if in > 0 {
+				if len(l)-len(strings.TrimLeft(l, " \t\n\r\f\v")) < in {
+					in = 0
+				} else {
+					continue
+				}
+			} else if m := re.FindStringSubmatch(l); m != nil {
+				in = len(m[1]) + 1
+				continue
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of 8.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// rmdCodeBlocks keeps only the lines inside ```{lang} … ``` chunks (the
+// closing fence included, as cloc does).
+func rmdCodeBlocks(lines []string) []string {
 	out := lines[:0]
 	in := false
 	for _, l := range lines {
-		s, nl := chomp(l)
-		if isBlank(s) {
-			continue
-		}
-		for {
-			i := strings.Index(s, "<!--")
-			if i < 0 {
-				break
-			}
-			j := strings.Index(s[i+4:], "-->")
-			if j < 0 {
-				break
-			}
-			s = s[:i] + s[i+4+j+3:]
-		}
-		if isBlank(s) {
-			continue
-		}
-		if in {
-			if j := strings.Index(s, "-->"); j >= 0 {
-				s = s[j+3:]
-				in = false
-			}
-		}
-		if isBlank(s) {
-			continue
-		}
-		if i := strings.Index(s, "<!--"); i >= 0 {
+		s, _ := chomp(l)
+		if rmdOpenRE.MatchString(s) {
 			in = true
-			if isBlank(s[:i]) {
-				continue
-			}
-		}
-		if in {
 			continue
 		}
-		out = append(out, withNL(s, nl))
+		if rmdCloseRE.MatchString(s) {
+			in = false
+		}
+		if in {
+			out = append(out, l)
+		}
 	}
 	return out
+}
+
+var (
+	rmdOpenRE     = regexp.MustCompile(`^` + "```" + `\{\s*[[:alpha:]]`)
+	rmdCloseRE    = regexp.MustCompile(`^` + "```" + `\s*$`)
+	nbCodeCellRE  = regexp.MustCompile(`^\s*"cell_type":\s*"code",\s*$`)
+	nbSourceRE    = regexp.MustCompile(`^\s*"source":\s*\[\s*$`)
+	nbEmptyLineRE = regexp.MustCompile(`^\s*"\s*\\n",\s*$`)
+	nbCommentRE   = regexp.MustCompile(`^\s*"\s*#`)
+	nbEndRE       = regexp.MustCompile(`^\s*\]\s*$`)
+)
+
+// jupyterCode keeps the source lines of a notebook's code cells, less
+// empty lines and # comments (as written in the .ipynb JSON).
+func jupyterCode(lines []string) []string {
+	out := lines[:0]
+	code, source := false, false
+	for _, l := range lines {
+		s, _ := chomp(l)
+		switch {
+		case !code && !source && nbCodeCellRE.MatchString(s):
+			code = true
+		case code && !source && nbSourceRE.MatchString(s):
+			source = true
+		case code && source:
+			switch {
+			case nbEmptyLineRE.MatchString(s), nbCommentRE.MatchString(s):
+			case nbEndRE.MatchString(s):
+				code, source = false, false
+			default:
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// prePostFix joins the lines between a prefix and a suffix and splits the
+// text at newlines again (Specman e: '> and <' around the file).
+func prePostFix(prefix, suffix string) filter {
+	return func(lines []string) []string {
+		out := strings.Split(prefix+strings.Join(lines, "")+suffix, "\n")
+		for len(out) > 0 && out[len(out)-1] == "" {
+			out = out[:len(out)-1]
+		}
+		return out
+	}
+}
+
+func dropLastLine(lines []string) []string {
+	if len(lines) == 0 {
+		return lines
+	}
+	return lines[:len(lines)-1]
 }
 
 // docstringToC turns Python docstring quotes into /* and */ so that the C
@@ -573,14 +809,44 @@ func compile(specs []filterSpec) (fs []filter, unsupported []string) {
 				f = commonComments(func(s string) string { return smalltalkRE.ReplaceAllLiteralString(s, "") }, false)
 			}
 		case "remove_html_comments":
-			f = removeHTMLComments
+			f = removeBetween(literal("<!--"), literal("-->"), true)
+		case "remove_jsp_comments":
+			f = removeBetween(literal("<%--"), literal("--%>"), true)
+		case "remove_f77_comments":
+			f = fortran77Comments
+		case "remove_f90_comments":
+			f = fortran90Comments
+		case "remove_cobol_comments":
+			f = cobolComments
+		case "remove_jcl_comments":
+			f = jclComments
+		case "remove_OCaml_comments":
+			f = ocamlComments
+		case "elixir_doc_to_C":
+			f = elixirDocToC
+		case "Forth_paren_to_C":
+			f = forthParensToC
+		case "remove_pug_block":
+			f = indentedBlockComments(regexp.MustCompile(`^(\s*)(//)\s*$`))
+		case "remove_haml_block":
+			f = indentedBlockComments(regexp.MustCompile(`^(\s*)(/|-#)\s*$`))
+		case "remove_slim_block":
+			f = indentedBlockComments(regexp.MustCompile(`^(\s*)(/[^!])`))
+		case "reduce_to_rmd_code_blocks":
+			f = rmdCodeBlocks
+		case "jupyter_nb":
+			f = jupyterCode
+		case "pre_post_fix":
+			f = prePostFix(a[0], a[1])
+		case "rm_last_line":
+			f = dropLastLine
 		case "remove_between_general":
-			f = removeBetween(literal(a[0]), literal(a[1]))
+			f = removeBetween(literal(a[0]), literal(a[1]), false)
 		case "remove_between_regex":
 			s, e := regexp.Compile(a[0])
 			en, e2 := regexp.Compile(a[1])
 			if e == nil && e2 == nil {
-				f = removeBetween(pattern(s), pattern(en))
+				f = removeBetween(pattern(s), pattern(en), false)
 			}
 		case "replace_between_regex":
 			switch a[0] {

@@ -1,0 +1,180 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/plumbhq/plumb/analyze/token"
+)
+
+// jscpdMajor is the jscpd the duplication figures are compared with: its
+// version 5 (npm jscpd@5.3.3 in .ci/run) has the options that make the
+// comparison like for like.
+const jscpdMajor = "jscpd 5."
+
+// jscpdArgs are the settings both sides share: clones of at least 50
+// tokens and 5 lines (our defaults), comments left out (jscpd's "weak"
+// mode; its default keeps comments as tokens), no file-size limit.
+var jscpdArgs = []string{"--min-tokens", "50", "--min-lines", "5", "--mode", "weak", "--max-size", "1000mb", "--absolute", "--reporters", "json"}
+
+func jscpdBinary(t *testing.T) string {
+	t.Helper()
+	bin := tool(t, "PLUMB_JSCPD", "jscpd", "npm install jscpd@5.3.3 and put node_modules/.bin on PATH")
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Skipf("jscpd --version: %v: %s", err, out)
+	}
+	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, jscpdMajor) {
+		t.Skipf("%s is installed; the comparison needs %sx (npm install jscpd@5.3.3)", v, jscpdMajor)
+	}
+	return bin
+}
+
+// runJscpd returns, for each file of a corpus jscpd found in a clone, the
+// lines some clone covers (on either side; a line once), keyed by the
+// path relative to the corpus' root.
+func runJscpd(t *testing.T, bin string, c corpus, normalise bool) map[string][][2]int32 {
+	t.Helper()
+	dir := c.root
+	out := t.TempDir()
+	args := append(append([]string{}, jscpdArgs...), "--output", out)
+	if normalise {
+		args = append(args, "--ignore-identifiers", "--ignore-literals")
+	}
+	cmd := exec.Command(bin, append(args, c.paths()...)...)
+	cmd.Dir = out
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("jscpd: %v: %s", err, b)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "jscpd-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Duplicates []struct {
+			FirstFile, SecondFile struct {
+				Name       string
+				Start, End int32
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("jscpd report: %v", err)
+	}
+	ranges := map[string][][2]int32{}
+	for _, d := range rep.Duplicates {
+		for _, f := range []struct {
+			Name       string
+			Start, End int32
+		}{d.FirstFile, d.SecondFile} {
+			rel, _ := filepath.Rel(dir, f.Name)
+			rel = filepath.ToSlash(rel)
+			ranges[rel] = append(ranges[rel], [2]int32{f.Start, f.End})
+		}
+	}
+	return ranges
+}
+
+// lineUnion counts the lines inclusive ranges cover.
+func lineUnion(rs [][2]int32) int {
+	sort.Slice(rs, func(i, j int) bool { return rs[i][0] < rs[j][0] })
+	n, end := 0, int32(0)
+	for _, r := range rs {
+		if r[0] > end {
+			n += int(r[1]-r[0]) + 1
+			end = r[1]
+		} else if r[1] > end {
+			n += int(r[1] - end)
+			end = r[1]
+		}
+	}
+	return n
+}
+
+// TestDuplicationMatchesJscpd compares the duplicated lines of real trees
+// with jscpd's at the same minimum size, both with identifiers and
+// literals as written (duplication.exact) and normalised (our default;
+// jscpd's --ignore-identifiers --ignore-literals): the totals within 10%.
+func TestDuplicationMatchesJscpd(t *testing.T) {
+	bin := jscpdBinary(t)
+	for _, c := range corpora(t) {
+		for _, mode := range []struct {
+			name string
+			dup  int
+		}{{"exact", dupExact}, {"normalised", dupNormalised}} {
+			t.Run(c.name+"/"+mode.name, func(t *testing.T) {
+				theirs := runJscpd(t, bin, c, mode.dup == dupNormalised)
+				res := measureAll(t, c, mode.dup)
+				type total struct{ files, lines, ours, theirs int }
+				by := map[string]*total{}
+				var sum total
+				measured := map[string]bool{}
+				var worst []string
+				noLexer := 0
+				for _, f := range res.Files {
+					measured[f.Path] = true
+					th := lineUnion(theirs[f.Path])
+					if token.Syntaxes[f.Language] == nil { // JSON, Markdown…: no clone detection here
+						noLexer += th
+						continue
+					}
+					if f.DuplicatedLines == 0 && th == 0 {
+						continue
+					}
+					x := by[f.Language]
+					if x == nil {
+						x = &total{}
+						by[f.Language] = x
+					}
+					for _, p := range []*total{x, &sum} {
+						p.files++
+						p.lines += f.Lines
+						p.ours += f.DuplicatedLines
+						p.theirs += th
+					}
+					worst = append(worst, fmt.Sprintf("%+7d %s (%s): %d, jscpd %d", f.DuplicatedLines-th, f.Path, f.Language, f.DuplicatedLines, th))
+				}
+				unmeasured := 0
+				for name, rs := range theirs {
+					if !measured[name] {
+						unmeasured += lineUnion(rs)
+					}
+				}
+				unmeasured += noLexer
+				langs := make([]string, 0, len(by))
+				for l, x := range by {
+					langs = append(langs, fmt.Sprintf("%s %d/%d", l, x.ours, x.theirs))
+				}
+				sort.Strings(langs)
+				sort.Slice(worst, func(i, j int) bool { return absDiff(worst[i]) > absDiff(worst[j]) })
+				for i, w := range worst {
+					if i < 15 {
+						t.Log(w)
+					}
+				}
+				if sum.theirs == 0 {
+					t.Skipf("jscpd found no clone in %s", c.paths())
+				}
+				ratio := float64(sum.ours) / float64(sum.theirs)
+				t.Logf("%s, %s: duplicated lines %d, jscpd %d (ratio %.3f) in %d files with clones; by language (ours/jscpd): %s; jscpd's clones in files plumb does not measure (languages it has no lexer for): %d lines",
+					c.name, mode.name, sum.ours, sum.theirs, ratio, sum.files, strings.Join(langs, ", "), unmeasured)
+				if ratio < 0.9 || ratio > 1.1 {
+					t.Errorf("duplicated lines %d, jscpd %d: not within 10%%", sum.ours, sum.theirs)
+				}
+			})
+		}
+	}
+}
+
+// absDiff reads the difference at the start of a line of the report.
+func absDiff(s string) int {
+	var n int
+	fmt.Sscan(s, &n)
+	return max(n, -n)
+}

@@ -1,0 +1,8 @@
+      $ SET SOURCEFORMAT"FREE"
+IDENTIFICATION DIVISION.
+* a free-format comment
+PROGRAM-ID. HELLO.
+   * indented comment
+PROCEDURE DIVISION.
+    DISPLAY "HI".
+    STOP RUN.
