@@ -1,34 +1,41 @@
 package api
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/ingest/coverage"
 	"github.com/plumbhq/plumb/ingest/sarif"
+	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // analysisReader reads an analysis upload (docs/ingest.md) as a stream of
-// JSON tokens: each file entry is decoded on its own and kept as the
-// snapshot's figures, each embedded SARIF log is parsed and dropped as soon
-// as it is read, so memory holds what the snapshot stores (its files and
-// issues), not the document besides.
+// JSON tokens: each file entry is decoded on its own and goes to the
+// snapshot's spool, each embedded SARIF log is skipped and its place in the
+// received report noted; once the whole document has been read, each log
+// is parsed from there (readLogs). Memory holds a file entry or a finding at
+// a time, never the document or the snapshot.
 type analysisReader struct {
 	dec    *json.Decoder
 	mapOpt coverage.Options
 	opt    sarif.Options
 	q      *query // problems with field values, reported together
+	sp     *sqlstore.SnapshotSpool
 
 	head    analysisUpload // the scalar members
-	files   []plumb.FileFigures
-	removed []string
-	issues  []plumb.Issue
+	logs    []logRange     // the embedded SARIF logs' places in the report
 	nFiles  int
+	nIssues int
 }
+
+// logRange is where an embedded SARIF log is in the report: from the end
+// of the token before it (separators included) to its end.
+type logRange struct{ start, end int64 }
 
 // errShape is a document that is not an analysis.
 type errShape struct{ err error }
@@ -130,7 +137,7 @@ func (a *analysisReader) file(i int) error {
 	}
 	a.nFiles++
 	if p, ok := analysisPath(a.q, fmt.Sprintf("files[%d].path", i), f.Path, a.mapOpt); ok {
-		a.files = append(a.files, plumb.FileFigures{Path: p, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
+		return a.sp.AddFile(plumb.FileFigures{Path: p, Lines: f.Lines, LOC: f.LOC, Complexity: f.Complexity, DuplicatedLines: f.DuplicatedLines})
 	}
 	return nil
 }
@@ -141,24 +148,75 @@ func (a *analysisReader) removedPath(i int) error {
 		return &errShape{fmt.Errorf("removed[%d]: %w", i, err)}
 	}
 	if p, ok := analysisPath(a.q, fmt.Sprintf("removed[%d]", i), s, a.mapOpt); ok {
-		a.removed = append(a.removed, p)
+		return a.sp.AddRemoved(p)
 	}
 	return nil
 }
 
+// sarifLog notes where an embedded log is and skips it.
 func (a *analysisReader) sarifLog(i int) error {
-	var doc json.RawMessage
-	if err := a.dec.Decode(&doc); err != nil {
+	start := a.dec.InputOffset()
+	if err := skipValue(a.dec); err != nil {
 		return &errShape{fmt.Errorf("sarif[%d]: %w", i, err)}
 	}
-	issues, err := sarif.Parse(bytes.NewReader(doc), a.opt)
+	a.logs = append(a.logs, logRange{start, a.dec.InputOffset()})
+	return nil
+}
+
+// skipValue reads one JSON value token by token, holding none of it.
+func skipValue(dec *json.Decoder) error {
+	t, err := dec.Token()
 	if err != nil {
-		return plumb.Errorf(plumb.EINVALID, "sarif[%d]: %v", i, err)
-	}
-	if err := checkIssuesText(fmt.Sprintf("sarif[%d]: ", i), issues); err != nil {
 		return err
 	}
-	a.issues = append(a.issues, issues...)
+	if d, ok := t.(json.Delim); ok && (d == '{' || d == '[') {
+		for dec.More() {
+			if d == '{' { // the member's name
+				if _, err := dec.Token(); err != nil {
+					return err
+				}
+			}
+			if err := skipValue(dec); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // the closing delimiter
+	}
+	return err
+}
+
+// readLogs parses the embedded SARIF logs from the received report (the
+// whole document has been read: the logs are well-formed JSON) into the
+// spool.
+func (a *analysisReader) readLogs(report io.ReaderAt) error {
+	for i, l := range a.logs {
+		r := bufio.NewReaderSize(io.NewSectionReader(report, l.start, l.end-l.start), 64<<10)
+		// The separators before the log are not part of it.
+		for {
+			c, err := r.ReadByte()
+			if err != nil {
+				break
+			}
+			if !strings.ContainsRune(" \t\r\n,", rune(c)) {
+				r.UnreadByte()
+				break
+			}
+		}
+		prefix := fmt.Sprintf("sarif[%d]: ", i)
+		err := sarif.ParseEach(r, a.opt, func(is plumb.Issue) error {
+			a.nIssues++
+			if err := checkIssueText(prefix, is); err != nil {
+				return err
+			}
+			return a.sp.AddIssue(is)
+		})
+		var se *sarif.ParseError
+		if errors.As(err, &se) {
+			return plumb.Errorf(plumb.EINVALID, "%s%v", prefix, err)
+		} else if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -577,21 +577,28 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 			}
 		}
 		ur := &utf8Reader{r: body}
-		issues, err := sarif.Parse(ur, opt)
+		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)
+		defer sp.Close()
+		opt.TempDir = s.cfg.SpoolDir
+		n := 0
+		err = sarif.ParseEach(ur, opt, func(is plumb.Issue) error {
+			n++
+			if err := checkIssueText("", is); err != nil {
+				return err
+			}
+			return sp.AddIssue(is)
+		})
 		if ur.failed != nil {
 			err = ur.failed
 		}
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		if err := checkIssuesText("", issues); err != nil {
-			return 0, nil, err
-		}
-		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at, Issues: issues}, tools)
+		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at}, sp, tools)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, len(issues)), nil
+		return http.StatusCreated, newSnapshotView(snap, n), nil
 	})
 }
 
@@ -635,9 +642,15 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		dec := json.NewDecoder(ur)
 		dec.DisallowUnknownFields()
 		q := &query{}
-		a := &analysisReader{dec: dec, q: q, opt: opt, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}
+		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)
+		defer sp.Close()
+		opt.TempDir = s.cfg.SpoolDir
+		a := &analysisReader{dec: dec, q: q, opt: opt, sp: sp, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}
 		if err := a.read(); err != nil {
 			return 0, nil, analysisFailure(body, ur, err)
+		}
+		if err := a.readLogs(body.spool); err != nil {
+			return 0, nil, err
 		}
 		up := a.head
 		if a.nFiles == 0 && (up.FullTree == nil || *up.FullTree) {
@@ -660,12 +673,12 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 			return 0, nil, err
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
-			AnalyzedAt: at, Removed: a.removed, FullTree: up.FullTree == nil || *up.FullTree, Files: a.files, Issues: a.issues}
-		snap, err := s.store.AddAnalysis(r.Context(), in)
+			AnalyzedAt: at, FullTree: up.FullTree == nil || *up.FullTree}
+		snap, err := s.store.AddAnalysis(r.Context(), in, sp)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, len(in.Issues)), nil
+		return http.StatusCreated, newSnapshotView(snap, a.nIssues), nil
 	})
 }
 
@@ -685,14 +698,16 @@ func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool
 	return mapped, true
 }
 
-// checkIssuesText applies the text rule to the strings of parsed findings.
-func checkIssuesText(where string, issues []plumb.Issue) error {
-	for i, is := range issues {
-		for name, v := range map[string]string{"tool": is.Tool, "ruleKey": is.RuleKey, "message": is.Message, "category": is.Category,
-			"level": is.Level, "documentationUrl": is.DocumentationURL, "path": is.Path, "fingerprint": is.Fingerprint} {
-			if badText(v) {
-				return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("%sThe finding #%d (%s %s): its %s", where, i+1, is.Tool, is.RuleKey, name), v))
+// checkIssueText applies the text rule to the strings of a parsed finding.
+func checkIssueText(where string, is plumb.Issue) error {
+	for name, v := range map[string]string{"tool": is.Tool, "ruleKey": is.RuleKey, "message": is.Message, "category": is.Category,
+		"level": is.Level, "documentationUrl": is.DocumentationURL, "path": is.Path, "fingerprint": is.Fingerprint} {
+		if badText(v) {
+			at := is.Path
+			if is.StartLine != nil {
+				at = fmt.Sprintf("%s:%d", is.Path, *is.StartLine)
 			}
+			return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("%sThe finding of %s %s at %q: its %s", where, is.Tool, is.RuleKey, at, name), v))
 		}
 	}
 	return nil

@@ -115,6 +115,9 @@ type serverConfig struct {
 	rateLimit int
 	cfg       api.Config
 	limiter   ratelimit.Limiter
+	store     sqlstore.Options
+	dsn       string     // an existing database (another server on it)
+	clock     *fakeClock // the server's clock (default: a new one at t0)
 }
 
 // serverOption configures newTestServer.
@@ -125,6 +128,15 @@ func withRateLimit(n int) serverOption { return func(c *serverConfig) { c.rateLi
 
 // withConfig sets the server's api.Config (body limit, base URL).
 func withConfig(cfg api.Config) serverOption { return func(c *serverConfig) { c.cfg = cfg } }
+
+// withStore sets the store's options (staged-write chunks and hook).
+func withStore(o sqlstore.Options) serverOption { return func(c *serverConfig) { c.store = o } }
+
+// onDatabase starts the server on an existing database (as a second
+// replica, or a server started after another stopped) with its own clock.
+func onDatabase(dsn string, clock *fakeClock) serverOption {
+	return func(c *serverConfig) { c.dsn, c.clock = dsn, clock }
+}
 
 // withLimiter replaces the in-memory limiter (e.g. with a failing one); the
 // harness then does not check the x-ratelimit-* headers.
@@ -196,10 +208,17 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	for _, o := range opts {
 		o(&c)
 	}
-	clock := &fakeClock{now: t0}
+	clock := c.clock
+	if clock == nil {
+		clock = &fakeClock{now: t0}
+	}
 	ctx := context.Background()
-	dsn := sqltest.DSN(t)
-	db, err := sqlstore.Open(ctx, dsn, sqlstore.Options{Now: clock.Now})
+	dsn := c.dsn
+	if dsn == "" {
+		dsn = sqltest.DSN(t)
+	}
+	c.store.Now = clock.Now
+	db, err := sqlstore.Open(ctx, dsn, c.store)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

@@ -151,6 +151,10 @@ func (db *DB) ReplaceComponent(ctx context.Context, projectID, idOrName string, 
 		if strings.Join(old.PathGlobs, "\n") == strings.Join(c.PathGlobs, "\n") {
 			return nil
 		}
+		// A snapshot being written meanwhile counts this component anew.
+		if _, err := tx.ExecContext(ctx, `UPDATE components SET revision = revision + 1 WHERE id = $1`, c.ID); err != nil {
+			return err
+		}
 		for _, table := range []string{"component_paths", "component_snapshot_totals"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE component_id = $1`, c.ID); err != nil {
 				return err
@@ -236,7 +240,7 @@ func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 		at  time.Time
 	}
 	var snaps []snap
-	rows, err := tx.QueryContext(ctx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 ORDER BY seq`, c.ProjectID)
+	rows, err := tx.QueryContext(ctx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 AND pending = 0 ORDER BY seq`, c.ProjectID)
 	if err != nil {
 		return err
 	}

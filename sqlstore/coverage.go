@@ -518,7 +518,8 @@ func (db *DB) FileTotals(ctx context.Context, projectID, path string) (metric.To
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
 		var pathID int64
 		err := tx.QueryRowContext(ctx, `SELECT p.id, `+prefixCols("v.", fileStatsColumns)+` FROM paths p
-			JOIN file_versions v ON v.path_id = p.id AND v.since_seq = p.current_seq
+			JOIN projects pr ON pr.id = p.project_id
+			JOIN file_versions v ON v.path_id = p.id AND v.since_seq = `+currentVersion+`
 			WHERE p.project_id = $1 AND p.path = $2 AND v.deleted = 0`, projectID, path).Scan(scanFileStats([]any{&pathID}, &t.Stats)...)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound(fmt.Sprintf("%q is not a file of the latest analysis of the default branch.", path))

@@ -86,7 +86,8 @@ func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 
 	w.OpenList("issueStates", true)
 	for _, p := range doc.Projects {
-		if err := eachRow(ctx, tx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 ORDER BY fingerprint`,
+		if err := eachRow(ctx, tx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1
+			AND (origin_seq IS NULL OR origin_seq NOT IN (SELECT seq FROM snapshots WHERE project_id = $1 AND pending = 1)) ORDER BY fingerprint`,
 			[]any{p.ID}, func(rows *sql.Rows) error {
 				st := dataset.IssueState{ProjectID: p.ID}
 				if err := rows.Scan(&st.Fingerprint, &st.Status); err != nil {
@@ -364,7 +365,7 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	for {
 		var page []header
 		err := eachRow(ctx, tx, `SELECT seq, id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots
-			WHERE seq > $1 ORDER BY seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
+			WHERE seq > $1 AND pending = 0 ORDER BY seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
 			var h header
 			var at int64
 			if err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.Branch, &h.head.CommitSHA, &at, &h.measured); err != nil {

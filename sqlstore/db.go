@@ -40,8 +40,12 @@ type DB struct {
 	tokenTouched map[string]time.Time
 
 	// instance names this process among the servers sharing the database
-	// (the owner of the Idempotency-Keys it takes).
+	// (the owner of the Idempotency-Keys it takes and of its staged writes).
 	instance string
+
+	stageChunk int
+	stageHook  func(ctx context.Context, kind string) error
+	tempDir    string
 }
 
 // Options tunes a database.
@@ -50,6 +54,15 @@ type Options struct {
 	MaxIdleConns    int           // PostgreSQL idle connections kept (default MaxOpenConns)
 	ConnMaxLifetime time.Duration // PostgreSQL connection lifetime (default 30 minutes)
 	Now             func() time.Time
+	// StageChunk is the most rows one transaction of a staged write (a
+	// large snapshot or coverage upload) writes (default DefaultStageChunk).
+	StageChunk int
+	// StageHook, for tests, runs before each transaction of a staged
+	// write; an error fails the write.
+	StageHook func(ctx context.Context, kind string) error
+	// TempDir holds the temporary files of writes that sort on disk (the
+	// system's temporary folder when empty).
+	TempDir string
 }
 
 // Open opens (creating if needed) the database at dsn and migrates it.
@@ -107,11 +120,20 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	read.SetMaxIdleConns(opt.MaxOpenConns)
 	db := &DB{read: read, write: write, d: sqliteDialect, now: opt.Now,
 		issueIndexes: newIssueIndexCache(8), compareIssues: newSnapshotIssueCache(maxCachedIssues), tokenTouched: map[string]time.Time{}, instance: NewID()}
+	db.setStaging(opt)
 	if err := db.migrate(ctx, "sqlite"); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+func (db *DB) setStaging(opt Options) {
+	db.stageChunk = opt.StageChunk
+	if db.stageChunk <= 0 {
+		db.stageChunk = DefaultStageChunk
+	}
+	db.stageHook, db.tempDir = opt.StageHook, opt.TempDir
 }
 
 func sqlitePath(dsn string) (string, error) {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -361,19 +360,6 @@ func (db *DB) FindProjectByKeys(ctx context.Context, workspace, project string) 
 	return findProjectAny(ctx, db.read, w.ID, idArg(project))
 }
 
-// AddFindings stores the issues of SARIF reports for a commit as a new
-// snapshot of it: the issues of the tools reported replace those tools'
-// issues in the commit's latest snapshot, other tools' issues are kept, and
-// the files' figures are unchanged. It returns the new snapshot.
-func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, tools []string) (plumb.Snapshot, error) {
-	replaced := map[string]bool{}
-	for _, t := range tools {
-		replaced[t] = true
-	}
-	in.FindingsOnly = true
-	return db.addCarrying(ctx, in, replaced)
-}
-
 // AnalysedCommits returns, of the given commits (full or abbreviated SHAs,
 // matched as stored), those that have an analysis on the branch: the latest
 // analysis of each, in the order asked. A snapshot made by a SARIF upload
@@ -383,7 +369,7 @@ func (db *DB) AnalysedCommits(ctx context.Context, projectID, branch string, sha
 	err := inBatches(shas, func(in string, args []any) error {
 		n := len(args)
 		rows, err := db.read.QueryContext(ctx, `SELECT id, commit_sha, analyzed_at, measured FROM snapshots
-			WHERE project_id = $1 AND commit_sha IN (`+in+`) AND branch = $`+strconv.Itoa(n+2)+` AND analysis = 1 ORDER BY seq`,
+			WHERE project_id = $1 AND commit_sha IN (`+in+`) AND branch = $`+strconv.Itoa(n+2)+` AND analysis = 1 AND pending = 0 ORDER BY seq`,
 			append(append([]any{projectID}, args...), branch)...)
 		if err != nil {
 			return err
@@ -411,67 +397,4 @@ func (db *DB) AnalysedCommits(ctx context.Context, projectID, branch string, sha
 		}
 	}
 	return out, nil
-}
-
-// AddAnalysis stores an analysis upload as a new snapshot of its commit. The
-// issues of the commit's latest snapshot on the same branch (for example a
-// SARIF upload made before it) are kept for every tool the analysis brings no
-// issues of; the tools it brings issues of replace theirs. The snapshot tells
-// what was kept and replaced, per tool.
-func (db *DB) AddAnalysis(ctx context.Context, in plumb.SnapshotInput) (plumb.Snapshot, error) {
-	replaced := map[string]bool{}
-	for _, is := range in.Issues {
-		replaced[is.Tool] = true
-	}
-	return db.addCarrying(ctx, in, replaced)
-}
-
-// addCarrying adds a snapshot with, besides its own issues, the issues of the
-// commit's latest snapshot on the branch whose tool is not in replaced.
-func (db *DB) addCarrying(ctx context.Context, in plumb.SnapshotInput, replaced map[string]bool) (plumb.Snapshot, error) {
-	var s plumb.Snapshot
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
-			return err
-		}
-		var prev sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT max(seq) FROM snapshots WHERE project_id = $1 AND branch = $2 AND commit_sha = $3`,
-			in.ProjectID, in.Branch, in.CommitSHA).Scan(&prev)
-		if err != nil {
-			return err
-		}
-		kept, gone := map[string]int{}, map[string]int{}
-		if prev.Valid {
-			in.Issues = slices.Clone(in.Issues)
-			rows, err := tx.QueryContext(ctx, `SELECT `+issueColumns+` FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, prev.Int64)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				_, is, err := scanIssue(rows)
-				if err != nil {
-					rows.Close()
-					return err
-				}
-				if replaced[is.Tool] {
-					gone[is.Tool]++
-					continue
-				}
-				kept[is.Tool]++
-				is.ID = ""
-				in.Issues = append(in.Issues, is)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		if err := validateSnapshot(&in); err != nil {
-			return err
-		}
-		s, err = db.addSnapshot(ctx, tx, in)
-		s.Kept, s.Replaced = kept, gone
-		return err
-	})
-	return s, err
 }

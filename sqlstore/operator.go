@@ -189,7 +189,7 @@ func (db *DB) ListProjects(ctx context.Context, workspace string) ([]ProjectRow,
 		where, args = "WHERE p.workspace_id = $1", []any{w.ID}
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT `+projectColumns+`, w.key,
-		(SELECT count(*) FROM snapshots s WHERE s.project_id = p.id), (SELECT count(*) FROM builds b WHERE b.project_id = p.id)
+		(SELECT count(*) FROM snapshots s WHERE s.project_id = p.id AND s.pending = 0), (SELECT count(*) FROM builds b WHERE b.project_id = p.id)
 		FROM projects p JOIN workspaces w ON w.id = p.workspace_id `+where+` ORDER BY lower(w.key), lower(p.key), p.id`, args...)
 	if err != nil {
 		return nil, err
@@ -225,8 +225,8 @@ func countProjectData(ctx context.Context, q querier, cond string, args ...any) 
 	var d ProjectDeletion
 	in := `(SELECT p.id FROM projects p WHERE ` + cond + `)`
 	err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM projects p WHERE `+cond+`),
-		(SELECT count(*) FROM snapshots WHERE project_id IN `+in+`),
-		(SELECT count(*) FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq WHERE s.project_id IN `+in+`),
+		(SELECT count(*) FROM snapshots WHERE project_id IN `+in+` AND pending = 0),
+		(SELECT count(*) FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq WHERE s.project_id IN `+in+` AND s.pending = 0),
 		(SELECT count(*) FROM builds WHERE project_id IN `+in+`),
 		(SELECT count(*) FROM coverage_uploads WHERE project_id IN `+in+`),
 		(SELECT count(*) FROM components WHERE project_id IN `+in+`),

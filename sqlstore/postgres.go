@@ -54,6 +54,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	}
 	db := &DB{read: pool, write: pool, d: postgresDialect, now: opt.Now,
 		issueIndexes: newIssueIndexCache(8), compareIssues: newSnapshotIssueCache(maxCachedIssues), tokenTouched: map[string]time.Time{}, instance: NewID()}
+	db.setStaging(opt)
 	if err := db.migrateLocked(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -88,7 +88,7 @@ func (db *DB) ResolveCommit(ctx context.Context, projectID, ref string) (string,
 	case strings.HasPrefix(ref, "refs/tags/"):
 		return "", err
 	case shaPattern.MatchString(lower) && !strings.HasPrefix(ref, "refs/heads/"):
-		q = `SELECT DISTINCT commit_sha FROM (SELECT commit_sha FROM snapshots WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3
+		q = `SELECT DISTINCT commit_sha FROM (SELECT commit_sha FROM snapshots WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 AND pending = 0
 			UNION SELECT commit_sha FROM commit_changes WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3) c LIMIT 2`
 		args = []any{projectID, lower, lower + "~"}
 	default:
@@ -99,7 +99,7 @@ func (db *DB) ResolveCommit(ctx context.Context, projectID, ref string) (string,
 				return s, nil
 			}
 		}
-		q = `SELECT commit_sha FROM snapshots WHERE project_id = $1 AND branch = $2 ORDER BY analyzed_at DESC, seq DESC LIMIT 1`
+		q = `SELECT commit_sha FROM snapshots WHERE project_id = $1 AND branch = $2 AND pending = 0 ORDER BY analyzed_at DESC, seq DESC LIMIT 1`
 		args = []any{projectID, branch}
 	}
 	rows, qerr := db.read.QueryContext(ctx, q, args...)
@@ -398,7 +398,7 @@ func mergedHits(ctx context.Context, q querier, projectID string, src []coverage
 func latestSnapshotOf(ctx context.Context, q querier, projectID, commit string) (*plumb.Snapshot, int64, error) {
 	s := plumb.Snapshot{ProjectID: projectID, CommitSHA: commit}
 	var seq, at, measured int64
-	err := q.QueryRowContext(ctx, `SELECT seq, id, branch, analyzed_at, measured FROM snapshots WHERE project_id = $1 AND commit_sha = $2
+	err := q.QueryRowContext(ctx, `SELECT seq, id, branch, analyzed_at, measured FROM snapshots WHERE project_id = $1 AND commit_sha = $2 AND pending = 0
 		ORDER BY analyzed_at DESC, seq DESC LIMIT 1`, projectID, commit).Scan(&seq, &s.ID, &s.Branch, &at, &measured)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, nil

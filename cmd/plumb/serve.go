@@ -34,6 +34,13 @@ func cmdServe(ctx context.Context, cfg *config, stdout, stderr io.Writer) error 
 // in-flight requests finish (up to 30 seconds). ready, if not nil, receives
 // the bound address once the server listens.
 func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, ready func(addr string)) error {
+	// What the uploads of a server that stopped mid-write staged goes (in
+	// the background: it may be large; writes to other projects go on).
+	go func() {
+		if err := db.SweepStagedWrites(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("removing the staged rows of interrupted uploads failed; the next upload to each project retries", "error", err)
+		}
+	}()
 	handler, closeLimiter, err := newHandler(ctx, cfg, db, log)
 	if err != nil {
 		return err
