@@ -126,6 +126,13 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 	lineStart := true       // the next token starts a logical line
 	var prevLine int32 = -1 // line of the previous token's end
 	lastEnd := 0
+	var lambdas []int           // bracket depths of the lambdas being read (each nests)
+	endLambdas := func(d int) { // the lambdas of depth d and deeper end
+		for len(lambdas) > 0 && lambdas[len(lambdas)-1] >= d {
+			lambdas = lambdas[:len(lambdas)-1]
+			s.nest--
+		}
+	}
 	for i, t := range toks {
 		text := t.Text(src)
 		if depth == 0 && t.Line > prevLine && !s.is(i-1, `\`) {
@@ -134,6 +141,7 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 		prevLine = t.End
 		if lineStart {
 			lineStart = false
+			endLambdas(0)
 			s.chain.reset()
 			ind := column(src, t)
 			for len(s.stack) > 0 && s.stack[len(s.stack)-1].indent >= ind {
@@ -155,6 +163,9 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 				}
 			case "and", "or":
 				s.inc(s.chain.op(text))
+			case "lambda":
+				lambdas = append(lambdas, depth)
+				s.nest++
 			default:
 				s.recursion(i, text)
 			}
@@ -167,9 +178,11 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 			for len(compFor) > 0 && compFor[len(compFor)-1] == depth {
 				compFor = compFor[:len(compFor)-1]
 			}
+			endLambdas(depth)
 			depth = max(0, depth-1)
 			s.chain.pop()
 		case ",":
+			endLambdas(depth)
 			s.chain.reset()
 		}
 		lastEnd = int(t.End)
@@ -320,8 +333,8 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 			s.push(block{nestInc: 1, closer: "end"})
 		case "{":
 			inc := 0
-			if s.is(i+1, "|") {
-				inc = 1
+			if s.is(i+1, "|") || s.is(i-1, "->") || s.is(i-1, "lambda") || s.is(i-1, "proc") || s.is(i-1, ")") && s.lambdaParams(i-1) {
+				inc = 1 // a block or a lambda
 			}
 			s.push(block{nestInc: inc, closer: "}"})
 		case "end", "}":
@@ -345,6 +358,13 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 		}
 	}
 	return s.finish()
+}
+
+// lambdaParams reports whether the ) at j closes the parameters of a Ruby
+// stabby lambda, ->(x).
+func (s *scopes) lambdaParams(j int) bool {
+	k := matchParen(s.src, s.toks, j, -1)
+	return k > 0 && s.is(k-1, "->")
 }
 
 func (s *scopes) lastLine(i int) int32 {
@@ -427,6 +447,10 @@ func shellFunctions(src []byte, toks []token.Token) []Function {
 		case "elif", "else":
 			if start {
 				s.inc(1)
+			}
+		case "break", "continue":
+			if n := i + 1; n < len(toks) && toks[n].Line == t.Line && toks[n].Kind == token.Number {
+				s.inc(1) // break N leaves N loops, like a label
 			}
 		case "fi", "done", "esac":
 			if n := len(s.stack); n > 0 && s.stack[n-1].closer == text {

@@ -61,7 +61,7 @@ func tokenFunctions(language string, sx *token.Syntax, src []byte) []Function {
 	case shellLanguages[language]:
 		return shellFunctions(src, toks)
 	}
-	b := &braceScorer{src: src, toks: toks, ternary: ternaryLanguages[language], lang: language}
+	b := &braceScorer{src: src, toks: toks, ternary: ternaryLanguages[language], lang: language, closureAt: -1}
 	b.run()
 	return b.out
 }
@@ -105,13 +105,16 @@ const (
 	frameFunc
 	frameCtl
 	frameVirtual // the one-statement body of a control structure without braces
+	frameExpr    // the expression body of a lambda: x => x > 0 ? 1 : 2
 )
 
 type frame struct {
 	kind    int
 	nestInc int // 1 when the frame raises the nesting level
 	isDo    bool
-	paren   int // paren depth at which a virtual frame ends
+	kw      string // the control keyword whose body it is
+	paren   int    // paren depth at which a virtual or expression frame ends
+	first   int    // its body's first token
 	fn      *fnState
 	top     bool // a top-level function's body
 }
@@ -136,6 +139,8 @@ type braceScorer struct {
 	elseIf    bool
 	lastDo    bool // the frame just closed was a do body
 	guardElse bool // Swift: the next else belongs to a guard
+	at        int  // the token being read
+	closureAt int  // Rust: the first token of a closure's body (|x| body)
 }
 
 var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
@@ -158,6 +163,14 @@ func (b *braceScorer) isGuard(i int) bool {
 
 func (b *braceScorer) is(i int, s string) bool {
 	return i >= 0 && i < len(b.toks) && b.toks[i].Is(b.src, s)
+}
+
+// kind is the kind of token i, 0 outside the file.
+func (b *braceScorer) kind(i int) token.Kind {
+	if i < 0 || i >= len(b.toks) {
+		return 0
+	}
+	return b.toks[i].Kind
 }
 
 func (b *braceScorer) text(i int) string {
@@ -222,6 +235,13 @@ var notNames = map[string]bool{"if": true, "for": true, "foreach": true, "while"
 func (b *braceScorer) run() {
 	for i := 0; i < len(b.toks); i++ {
 		t := b.toks[i]
+		b.at = i
+		for b.frameEnds(i) {
+			b.endFrame(i - 1)
+		}
+		if i == b.closureAt && !b.is(i, "{") {
+			b.startExprLambda(i - 1)
+		}
 		if t.Kind == token.String || t.Kind == token.Number {
 			continue
 		}
@@ -248,7 +268,8 @@ func (b *braceScorer) run() {
 				b.parens = b.parens[:n-1]
 			}
 			// the end of a control header without a brace body
-			if b.pending != "" && b.hdrOpen && len(b.parens) == b.pendAt && !b.is(i+1, "{") && !b.is(i+1, ")") && b.pending != "do" && b.pending != "else" {
+			if b.pending != "" && b.hdrOpen && len(b.parens) == b.pendAt && !b.is(i+1, "{") && !b.is(i+1, ")") && b.pending != "do" && b.pending != "else" &&
+				!(b.lang == "C#" && b.pending == "catch" && b.is(i+1, "when")) { // C#: catch (E e) when (filter) {
 				b.startBody(frameVirtual)
 			}
 		case "{":
@@ -266,7 +287,18 @@ func (b *braceScorer) run() {
 				b.chain.reset()
 			}
 		case "&&", "||":
+			if b.lang == "Rust" && b.closureStart(i) {
+				continue
+			}
 			b.inc(b.chain.op(s))
+		case "|":
+			if b.lang == "Rust" {
+				b.closureStart(i)
+			}
+		case "=>", "->":
+			if !b.is(i+1, "{") && b.exprLambda(i) {
+				b.startExprLambda(i)
+			}
 		case "?":
 			if b.ternary && b.isTernary(i) {
 				b.structural()
@@ -274,6 +306,10 @@ func (b *braceScorer) run() {
 		}
 	}
 	for len(b.frames) > 0 {
+		if b.frames[len(b.frames)-1].kind == frameExpr {
+			b.endFrame(len(b.toks) - 1)
+			continue
+		}
 		b.close(len(b.toks) - 1)
 	}
 }
@@ -336,6 +372,10 @@ func (b *braceScorer) keyword(i int, s string) {
 		}
 		if b.is(i+1, "->") {
 			return // Kotlin: the else branch of a when
+		}
+		// the if's one-statement body ends here (languages without ;)
+		if n := len(b.frames); n > 0 && b.frames[n-1].kind == frameVirtual && b.frames[n-1].paren >= len(b.parens) {
+			b.pop()
 		}
 		if b.is(i+1, "if") {
 			b.elseIf = true
@@ -415,8 +455,9 @@ func (b *braceScorer) startBody(kind int) {
 	if b.pending == "try" {
 		nest = 0
 	}
+	kw := b.pending
 	b.pending = ""
-	b.frames = append(b.frames, frame{kind: kind, nestInc: nest, isDo: isDo, paren: len(b.parens)})
+	b.frames = append(b.frames, frame{kind: kind, nestInc: nest, isDo: isDo, kw: kw, paren: len(b.parens), first: b.at + 1})
 	b.nest += nest
 	b.ctl += nest
 	if b.cur != nil {
@@ -461,7 +502,13 @@ func (b *braceScorer) open(i int) {
 	}
 	name, params, isFn := b.header(i)
 	if !isFn {
-		b.frames = append(b.frames, frame{kind: frameOther})
+		kw := ""
+		for j := b.headerStart(i); j < i && j >= 0; j++ {
+			if b.is(j, "interface") || b.is(j, "type") {
+				kw = b.text(j) // a TypeScript type's body: its arrows are types
+			}
+		}
+		b.frames = append(b.frames, frame{kind: frameOther, kw: kw})
 		return
 	}
 	if b.cur == nil {
@@ -489,18 +536,249 @@ func (b *braceScorer) close(i int) {
 	f := b.pop()
 	b.lastDo = f.isDo
 	if f.top {
-		fn := f.fn
-		fn.EndLine = int(b.toks[i].End)
-		if fn.recursive {
-			fn.Complexity++
-		}
-		b.out = append(b.out, fn.Function)
-		b.cur = nil
-		b.nest, b.ctl = 0, 0
+		b.emit(f.fn, i)
 	}
 	// the statement a virtual body held ends with its block
 	if len(b.frames) > 0 && b.frames[len(b.frames)-1].kind == frameVirtual && !b.is(i+1, "else") && !b.is(i+1, "while") && !b.is(i+1, "catch") {
 		b.endVirtual()
+	}
+}
+
+// emit ends the top-level function fn at token i.
+func (b *braceScorer) emit(fn *fnState, i int) {
+	fn.EndLine = int(b.toks[max(i, 0)].End)
+	if fn.recursive {
+		fn.Complexity++
+	}
+	b.out = append(b.out, fn.Function)
+	b.cur = nil
+	b.nest, b.ctl = 0, 0
+}
+
+// exprLambda reports whether the => (or Java's ->) at i starts a lambda
+// whose body is an expression: not a switch arm (Java's case X ->, C#'s
+// switch expressions, Scala's case … =>), and in PHP only after fn (…).
+func (b *braceScorer) exprLambda(i int) bool {
+	switch b.lang {
+	case "JavaScript", "JSX", "Dart":
+		return b.text(i) == "=>"
+	case "TypeScript", "TSX":
+		return b.text(i) == "=>" && !b.typeArrow(i)
+	case "C#", "Scala":
+		if b.text(i) != "=>" || b.caseArm(i) {
+			return false
+		}
+		start := i - 1 // the parameters' first token
+		if b.is(i-1, ")") {
+			start = b.openParen(i - 1)
+		}
+		if b.is(start-1, "{") {
+			return false // { x => … }: the braces are the lambda
+		}
+		if n := len(b.frames); n > 0 && b.frames[n-1].kw == "switch" {
+			return false // a switch expression's arm
+		}
+		return true
+	case "Java", "Groovy":
+		if b.text(i) != "->" {
+			return false
+		}
+		for j := b.headerStart(i); j < i; j++ {
+			if b.is(j, "case") || b.is(j, "default") {
+				return false
+			}
+		}
+		return true
+	case "PHP":
+		if b.text(i) != "=>" || !b.is(i-1, ")") {
+			return false
+		}
+		k := b.openParen(i - 1)
+		return k > 0 && (b.is(k-1, "fn") || b.is(k-2, "fn") && b.is(k-1, "&"))
+	}
+	return false
+}
+
+// typeArrow reports whether the TypeScript => at i belongs to a function
+// type rather than a lambda: in a type alias, an interface or type body,
+// after the : of a parameter's or a function's type annotation.
+func (b *braceScorer) typeArrow(i int) bool {
+	h := b.headerStart(i)
+	if b.is(h, "type") || b.is(h, "export") && b.is(h+1, "type") {
+		return true
+	}
+	if n := len(b.frames); n > 0 && (b.frames[n-1].kw == "interface" || b.frames[n-1].kw == "type") {
+		return true
+	}
+	if !b.is(i-1, ")") {
+		return false
+	}
+	k := b.openParen(i - 1)
+	if k < 1 || !b.is(k-1, ":") {
+		return false
+	}
+	// (a: (t: T) => U) in a parameter list, or f(): (t: T) => U
+	return len(b.parens) > 0 || b.is(k-2, ")")
+}
+
+// matchParen finds the bracket that matches the ( or ) at j, reading
+// forwards from a ( (step 1) or backwards from a ) (step -1), within
+// maxHeader tokens; -1 when there is none.
+func matchParen(src []byte, toks []token.Token, j, step int) int {
+	d := 0
+	for k := j; k >= 0 && k < len(toks) && (k-j)*step < maxHeader; k += step {
+		switch {
+		case toks[k].Is(src, "("):
+			d += step
+		case toks[k].Is(src, ")"):
+			d -= step
+		}
+		if d == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// groupLen is the number of tokens inside the (…) group opened at k.
+func (b *braceScorer) groupLen(k int) int {
+	return max(0, matchParen(b.src, b.toks, k, 1)-k)
+}
+
+// openParen finds the ( of the ) at j, or -1.
+func (b *braceScorer) openParen(j int) int { return matchParen(b.src, b.toks, j, -1) }
+
+// startExprLambda opens the expression body of the lambda whose arrow is
+// at i: a function of its own at the top level (const f = (x) => …, C#'s
+// int Area() => …), else a nesting level of the enclosing function.
+func (b *braceScorer) startExprLambda(i int) {
+	if b.cur != nil {
+		b.frames = append(b.frames, frame{kind: frameExpr, nestInc: 1, paren: len(b.parens), first: i + 1})
+		b.nest++
+		return
+	}
+	if b.lang == "Rust" {
+		return // a closure outside a function (in a static): not a function of its own
+	}
+	name, params, first := b.lambdaHeader(i)
+	b.cur = &fnState{Function: Function{Name: name, Line: int(b.toks[first].Line), Params: params}}
+	b.frames = append(b.frames, frame{kind: frameExpr, fn: b.cur, top: true, paren: len(b.parens), first: i + 1})
+	b.nest, b.ctl = 0, 0
+}
+
+// lambdaHeader names the lambda whose arrow is at i and counts its
+// parameters: (a, b) => and a => take the name before = or :
+// (const f = …, key: …); C# members take their own name (int Area() =>,
+// string Name =>).
+func (b *braceScorer) lambdaHeader(i int) (name string, params, first int) {
+	first = i
+	k := -1 // the parameters' (
+	if b.is(i-1, ")") {
+		k = b.openParen(i - 1)
+	} else if b.lang == "TypeScript" || b.lang == "TSX" {
+		// (p: P): R => : the parameters end before the return type's :
+		for j := i - 1; j > 0 && j > i-maxHeader; j-- {
+			if b.is(j, ")") && b.is(j+1, ":") {
+				k = b.openParen(j)
+				break
+			}
+			if b.is(j, "=") || b.is(j, ",") || b.is(j, ";") || b.is(j, "{") || b.is(j, "}") || b.is(j, "(") {
+				break
+			}
+		}
+	}
+	before := i - 1
+	switch {
+	case k >= 0:
+		params, first, before = b.countParams(k, k+1+b.groupLen(k)), k, k-1
+		if b.is(before, "async") {
+			before--
+		}
+	case b.kind(i-1) == token.Ident && b.lang == "C#":
+		return b.text(i - 1), 0, i - 1
+	case b.kind(i-1) == token.Ident:
+		params, first, before = 1, i-1, i-2
+	}
+	if before >= 0 && b.kind(before) == token.Ident && !declKeywords[b.text(before)] && b.lang == "C#" {
+		return b.text(before), params, before
+	}
+	if b.is(before, "=") || b.is(before, ":") {
+		if before > 0 && b.kind(before-1) == token.Ident {
+			return b.text(before - 1), params, before - 1
+		}
+	}
+	return "<lambda>", params, max(first, 0)
+}
+
+// frameEnds reports whether the one-statement body of a control
+// structure, or the expression body of a lambda, on top of the frames ends
+// before token i: at a bracket that closes an enclosing one, at a , or ; of
+// a lambda's own level (a ; ends one-statement bodies by itself), or at a
+// line break between two tokens that cannot continue a statement (for the
+// languages where a line may end one).
+func (b *braceScorer) frameEnds(i int) bool {
+	n := len(b.frames)
+	if n == 0 {
+		return false
+	}
+	f := b.frames[n-1]
+	if f.kind != frameExpr && f.kind != frameVirtual || i < f.first {
+		return false
+	}
+	switch b.text(i) {
+	case ")", "]":
+		return len(b.parens) <= f.paren
+	case "}":
+		return f.kind == frameExpr && len(b.parens) <= f.paren
+	case ",", ";":
+		return f.kind == frameExpr && len(b.parens) == f.paren
+	}
+	if i == f.first || len(b.parens) != f.paren || b.pending != "" || b.toks[i].Line <= b.toks[i-1].End {
+		return false
+	}
+	if b.is(i-1, "=>") || b.is(i-1, "->") || b.is(i-1, "else") {
+		return false
+	}
+	prev, next := b.toks[i-1], b.toks[i]
+	if prev.Kind == token.Punct && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "++") && !b.is(i-1, "--") {
+		return false // an operator or opening bracket ends the line: the expression goes on
+	}
+	return next.Kind != token.Punct || b.is(i, "{") || b.is(i, "(") || b.is(i, "[") || b.is(i, "!") || b.is(i, "++") || b.is(i, "--")
+}
+
+// closureStart reports whether the | or || at i opens a Rust closure's
+// parameters (where an operand may start: after ( , = and the like), and
+// marks where its body starts.
+func (b *braceScorer) closureStart(i int) bool {
+	if i > 0 {
+		p := b.toks[i-1]
+		if p.Kind == token.Number || p.Kind == token.String || p.Kind == token.Ident && !b.is(i-1, "move") && !b.is(i-1, "return") && !b.is(i-1, "in") ||
+			b.is(i-1, ")") || b.is(i-1, "]") || b.is(i-1, "}") || b.is(i-1, "?") {
+			return false
+		}
+	}
+	if b.is(i, "||") {
+		b.closureAt = i + 1
+		return true
+	}
+	for j := i + 1; j < len(b.toks) && j < i+maxHeader; j++ {
+		switch b.text(j) {
+		case "|":
+			b.closureAt = j + 1
+			return true
+		case ";", "{", "}":
+			return false
+		}
+	}
+	return false
+}
+
+// endFrame ends the one-statement or expression body on top of the
+// frames after token i.
+func (b *braceScorer) endFrame(i int) {
+	f := b.pop()
+	if f.top {
+		b.emit(f.fn, i)
 	}
 }
 
@@ -517,7 +795,25 @@ func (b *braceScorer) headerStart(i int) int {
 			if depth < 0 {
 				return j + 1
 			}
-		case ";", "{", "}":
+		case "}":
+			// TypeScript: an object type in a generic parameter list
+			// (<T extends { id: number }>) is part of the header
+			if (b.lang == "TypeScript" || b.lang == "TSX") && (b.is(j+1, ">") || depth > 0) {
+				depth++
+				continue
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case "{":
+			if depth > 0 && (b.lang == "TypeScript" || b.lang == "TSX") {
+				depth--
+				continue
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case ";":
 			if depth == 0 {
 				return j + 1
 			}

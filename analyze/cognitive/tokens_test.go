@@ -19,7 +19,13 @@ var expectRE = regexp.MustCompile(`cognitive: (\S+) (\d+)(?: params (\d+))?(?: n
 
 // TestTokenFixtures checks the token-based scorer against one hand-scored
 // fixture per language (testdata/tokens), each using every construct of
-// the definition the language has.
+// the definition the language has: if, else if, else, the conditional
+// operator; switch (match, when, case); for, foreach, while, do-while
+// (repeat, until, loop); catch (except, rescue); goto, break and continue
+// to a label or by a number; runs of like logical operators; recursion;
+// nesting in lambdas, closures and nested functions; and what is left
+// out (null-coalescing, optional chaining, finally, plain break and
+// continue, comprehension conditions, match guards, markup in JSX).
 func TestTokenFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/tokens/*")
 	seen := map[string]bool{}
@@ -71,10 +77,14 @@ func TestTokenFixtures(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range []string{"Python", "JavaScript", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Bourne Shell"} {
+	for _, n := range []string{"Python", "JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Bourne Shell"} {
 		if !seen[n] {
 			t.Errorf("no fixture for %s", n)
 		}
+	}
+	// cloc counts .tsx as TypeScript: TSX has a fixture of its own
+	if _, err := os.Stat("testdata/tokens/fixture.tsx"); err != nil {
+		t.Error("no fixture for TSX")
 	}
 }
 

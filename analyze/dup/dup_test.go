@@ -69,3 +69,34 @@ func TestRepeatsInOneFile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDetect: clone detection over documents cut from any input never
+// panics, reports clones inside their documents, and never counts more
+// duplicated lines than a document spans.
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte(jsFunc("f", "x")+jsFunc("g", "y")), uint8(3), uint8(10))
+	f.Add([]byte(strings.Repeat("a = b + c;\n", 40)), uint8(2), uint8(4))
+	f.Fuzz(func(t *testing.T, src []byte, parts, minTokens uint8) {
+		n := int(parts%5) + 1
+		var docs []Doc
+		for i := range n {
+			chunk := src[i*len(src)/n : (i+1)*len(src)/n]
+			docs = append(docs, Doc{Index: i, Path: fmt.Sprint(i), Group: i % 2, Tokens: Tokenize("JavaScript", chunk, i%3 != 0)})
+		}
+		clones, lines := Detect(docs, Options{MinTokens: int(minTokens), MinLines: 1})
+		for _, c := range clones {
+			if c.A.StartLine > c.A.EndLine || c.B.StartLine > c.B.EndLine || c.Tokens < int(max(minTokens, 2)) {
+				t.Fatalf("clone %+v", c)
+			}
+		}
+		for i, d := range docs {
+			span := 0
+			if len(d.Tokens) > 0 {
+				span = int(maxEnd(d.Tokens))
+			}
+			if lines[i] < 0 || lines[i] > span {
+				t.Fatalf("doc %d: %d duplicated lines of %d", i, lines[i], span)
+			}
+		}
+	})
+}

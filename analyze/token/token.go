@@ -45,6 +45,7 @@ type Syntax struct {
 	Backtick    bool        // `…` is a string (Go, JavaScript templates, shell)
 	Dollar      bool        // $ may start or continue identifiers (JavaScript, PHP, shell)
 	RubyDoc     bool        // =begin … =end comments
+	Regex       bool        // /…/ regular expression literals where an operand may start (JavaScript)
 }
 
 // Syntaxes by language name (the names of package lang).
@@ -52,7 +53,7 @@ var Syntaxes = map[string]*Syntax{}
 
 func init() {
 	cLike := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}}
-	js := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Backtick: true, Dollar: true}
+	js := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Backtick: true, Dollar: true, Regex: true}
 	nested := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true}
 	for _, n := range []string{"C", "C++", "C/C++ Header", "Java", "C#", "Objective-C", "Objective-C++", "Dart", "Groovy", "Solidity", "Zig"} {
 		Syntaxes[n] = cLike
@@ -110,6 +111,7 @@ func Lex(sx *Syntax, src []byte) []Token {
 	line := int32(1)
 	n := len(src)
 	atLineStart := true
+	operand := true // a / here would start a regular expression (sx.Regex)
 	for i := 0; i < n; {
 		c := src[i]
 		if c == '\n' {
@@ -157,6 +159,13 @@ func Lex(sx *Syntax, src []byte) []Token {
 		startLine := line
 		kind := Punct
 		switch {
+		case c == '/' && sx.Regex && operand && i+1 < n && src[i+1] != '/' && src[i+1] != '*' && src[i+1] != '>': // not JSX's />
+			if j, ok := regexLiteral(src, i); ok {
+				i = j
+				kind = String
+				break
+			}
+			i++
 		case sx.Triple && (hasPrefix(src, i, `"""`) || hasPrefix(src, i, `'''`) && sx.SingleQuote):
 			q := string(src[i : i+3])
 			j := i + 3
@@ -225,8 +234,59 @@ func Lex(sx *Syntax, src []byte) []Token {
 			}
 		}
 		toks = append(toks, Token{Kind: kind, Line: startLine, End: line, Start: int32(start), Len: int32(i - start)})
+		if sx.Regex {
+			operand = operandNext(kind, src[start:i])
+		}
 	}
 	return toks
+}
+
+// operandNext says whether an operand (so a regular expression, not a
+// division) may follow a token: after an operator or an opening bracket,
+// and after the keywords that precede an expression, but not after a
+// name, a literal, a closing ) or ], or the < of markup (JSX's </a>).
+func operandNext(kind Kind, text []byte) bool {
+	switch kind {
+	case Number, String:
+		return false
+	case Ident:
+		return exprKeywords[string(text)]
+	}
+	switch string(text) {
+	case ")", "]", "<":
+		return false
+	}
+	return true
+}
+
+var exprKeywords = map[string]bool{"return": true, "typeof": true, "case": true, "do": true, "else": true,
+	"in": true, "of": true, "new": true, "delete": true, "void": true, "throw": true, "instanceof": true,
+	"yield": true, "await": true}
+
+// regexLiteral reads a regular expression literal from its opening /: to
+// the next / outside a [class] and not escaped, then its flags. It must
+// end on its line.
+func regexLiteral(src []byte, i int) (int, bool) {
+	class := false
+	for j := i + 1; j < len(src); j++ {
+		switch c := src[j]; {
+		case c == '\\' && j+1 < len(src) && src[j+1] != '\n':
+			j++
+		case c == '\n':
+			return i, false
+		case c == '[':
+			class = true
+		case c == ']':
+			class = false
+		case c == '/' && !class:
+			j++
+			for j < len(src) && isIdentPart(src[j], false) {
+				j++
+			}
+			return j, true
+		}
+	}
+	return i, false
 }
 
 func lineComment(sx *Syntax, src []byte, i int) bool {

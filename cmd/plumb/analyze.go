@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,8 +38,9 @@ commits of the default branch from git instead, one per day, week or month,
 each uploaded at its commit time, skipping those already analysed: see
 "History backfill" in docs/analyze.md. .gitignore files, vendored directories
 (vendor/, node_modules/, third_party/…), generated, minified and binary files
-are left out; .plumb.yml at the root sets excludes and thresholds. See
-docs/analyze.md.
+are left out; .plumb.yml at the root sets excludes and thresholds. A file that
+cannot be read, or (Go) does not parse, is named on stderr and left out (or
+counted without its complexity); the analysis goes on. See docs/analyze.md.
 
 Examples:
 
@@ -101,7 +103,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	}
 	opts := analyze.Options{Dir: c.Dir, Exclude: c.Exclude}
 	var prog *analyzeProgress
-	if isTerminal(e.stderr) && os.Getenv("CI") == "" {
+	if showProgress(e.getenv, e.stderr) {
 		prog = &analyzeProgress{w: e.stderr}
 		opts.Progress = prog.update
 	}
@@ -186,29 +188,39 @@ func analyzeBody(doc analyze.Document, sarifs []inputFile) bodyFunc {
 	}
 }
 
-// analyzeProgress draws "analysing: n/m files" on a terminal, at most ten
-// times a second.
+// analyzeProgressMinFiles is the size of a tree that gets a progress bar:
+// smaller ones are done before a bar would say anything.
+var analyzeProgressMinFiles = 500
+
+// analyzeProgress draws "analysing [=====     ]  42%  1200/2857 files" on
+// a terminal, at most ten times a second, for trees of at least
+// analyzeProgressMinFiles files, and clears it when done.
 type analyzeProgress struct {
-	mu   sync.Mutex
-	w    io.Writer
-	last time.Time
-	n, m int
+	mu    sync.Mutex
+	w     io.Writer
+	last  time.Time
+	drawn bool
 }
 
 func (p *analyzeProgress) update(n, m int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.n, p.m = n, m
-	if now := time.Now(); now.Sub(p.last) > 100*time.Millisecond || n == m {
+	if m < analyzeProgressMinFiles {
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond || n == m {
 		p.last = now
-		fmt.Fprintf(p.w, "\ranalysing: %d/%d files (%d%%)", n, m, 100*n/max(m, 1))
+		const width = 30
+		fill := width * n / m
+		fmt.Fprintf(p.w, "\ranalysing [%s%s] %3d%%  %d/%d files", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), 100*n/m, n, m)
+		p.drawn = true
 	}
 }
 
 func (p *analyzeProgress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.m > 0 {
+	if p.drawn {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

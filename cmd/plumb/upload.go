@@ -57,6 +57,13 @@ var (
 	ciGitDir         = "" // where detection runs git; "" is the current directory
 )
 
+// showProgress says whether progress may be drawn on stderr: a terminal,
+// not a dumb one, outside CI (whose logs would keep every frame).
+func showProgress(getenv func(string) string, stderr io.Writer) bool {
+	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
+	return stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb"
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -141,7 +148,6 @@ func newClient(rawURL, token string, retries int, timeout time.Duration, path st
 	if timeout < 0 {
 		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", timeout)}
 	}
-	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
 	return &client{
 		base:    strings.TrimRight(u.String(), "/") + path,
 		token:   strings.TrimSpace(token),
@@ -152,7 +158,7 @@ func newClient(rawURL, token string, retries int, timeout time.Duration, path st
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		stderr:   stderr,
-		progress: stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb",
+		progress: showProgress(getenv, stderr),
 	}, nil
 }
 

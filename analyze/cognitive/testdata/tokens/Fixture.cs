@@ -86,5 +86,24 @@ namespace Fixtures
                 return false;
             });
         }
+
+        // cognitive: More 6 params 1 nesting 2
+        int More(List<int> xs)
+        {
+            int Twice(int v) => v > 0 ? 2 * v : 0; // a local function (nesting +1): ?: +2
+            var n = xs?.Count ?? 0; // null-conditional and null-coalescing: 0
+            for (var i = 0; i < n; i++) // +1
+            {
+                if (xs[i] < 0) continue; // +2
+            }
+            return Twice(n) + (n > 1 ? 1 : 0); // +1
+        }
+
+        // cognitive: Grade 3 params 1 nesting 1
+        static string Grade(int s) => s switch // +1
+        {
+            > 90 => "A",
+            _ => s < 0 ? "?" : "C", // +2 (nesting 1)
+        };
     }
 }

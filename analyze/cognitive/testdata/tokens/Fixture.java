@@ -75,4 +75,17 @@ public class Fixture {
             return false;
         }).toList();
     }
+
+    // cognitive: more 10 params 2 nesting 2
+    int more(int[] xs, String s) {
+        int n = 0;
+        for (int i = 0; i < xs.length; i++) { // +1
+            if (xs[i] < 0) continue; // +2 (a plain continue: 0)
+            n += switch (xs[i]) { // +2 (a switch expression, nesting 1)
+                case 0 -> 1;
+                default -> s == null ? 0 : 2; // +3 (nesting 2)
+            };
+        }
+        return n + (int) java.util.stream.IntStream.of(xs).map(x -> x > 0 ? 1 : 0).sum(); // a lambda (nesting +1): ?: +2
+    }
 }

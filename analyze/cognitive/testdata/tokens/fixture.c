@@ -64,3 +64,14 @@ int nested(int a, int b, int c, int d)
                     return 1;
     return 0;
 }
+
+/* cognitive: plain 3 params 1 nesting 2 */
+int plain(int n)
+{
+    for (;;) { /* +1 */
+        if (n-- < 0) /* +2 */
+            break; /* a plain break: 0 */
+        continue; /* 0 */
+    }
+    return n;
+}

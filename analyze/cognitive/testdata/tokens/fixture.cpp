@@ -70,3 +70,19 @@ bool logic(bool a, bool b, bool c, bool d) {
 }
 
 }  // namespace fx
+
+namespace fx {
+// cognitive: more 6 params 1 nesting 2
+int more(int n) {
+    int i = 0;
+    do { // +1
+        if (i % 2 == 0) { // +2
+            continue; // a plain continue: 0
+        }
+        if (i > 100) goto out; // +2, goto +1
+    } while (++i < n);
+    return n;
+out:
+    return -1;
+}
+}  // namespace fx

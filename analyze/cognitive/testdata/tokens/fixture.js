@@ -93,3 +93,30 @@ class A {
     return 0;
   }
 }
+
+// cognitive: ignored 1
+function ignored(a, b) {
+  const x = a ?? b; // null-coalescing: 0
+  const y = a?.b?.c; // optional chaining: 0
+  try {
+    go(x, y);
+  } finally { // finally: 0
+    stop();
+  }
+  for (;;) { // +1
+    break; // a plain break: 0
+  }
+}
+
+// cognitive: loopKinds 6 nesting 2
+function loopKinds(o, xs) {
+  for (const k in o) { // +1
+    for (let i = 0; i < xs.length; i++) { // +2
+      continue; // 0
+    }
+  }
+  function inner(v) { // a nested function: nesting +1
+    return v ? 1 : 2; // +2
+  }
+  return inner(o) || xs; // +1
+}

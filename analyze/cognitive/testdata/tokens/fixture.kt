@@ -59,4 +59,18 @@ class Fixture(val name: String?) {
         if (n <= 1) return 1 // +1
         return n * fact(n - 1) // +1
     }
+
+    // cognitive: more 9 params 1 nesting 3
+    fun more(xs: List<Int>): Int {
+        outer@ for (x in xs) { // +1
+            for (y in xs) { // +2
+                if (y == x) continue@outer // +3, continue@label +1
+            }
+        }
+        val ys = xs.filter { it > 0 && it < 9 } // a lambda: && +1
+        return when { // +1
+            ys.isEmpty() -> 1
+            else -> 0
+        }
+    }
 }

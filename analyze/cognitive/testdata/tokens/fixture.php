@@ -64,4 +64,33 @@ class Fixture
             return false;
         });
     }
+
+    // cognitive: more 10 params 1 nesting 3
+    public function more($xs)
+    {
+        $f = fn($x) => $x > 0 ? 1 : 0; // an arrow function (nesting +1): ?: +2
+        foreach ($xs as $k => $v) { // +1
+            foreach ($v as $w) { // +2
+                if ($w === null) continue 2; // +3, continue 2 +1
+            }
+        }
+        $y = $xs['a'] ?? null; // 0
+        return match (true) { // +1
+            $y > 1 => 'big',
+            default => 'small',
+        };
+    }
+
+    // cognitive: sw 3 params 1 nesting 2
+    public function sw($x)
+    {
+        switch ($x) { // +1
+            case 1:
+                if ($x) { // +2
+                    return 1;
+                }
+                break;
+        }
+        return 0;
+    }
 }

@@ -67,3 +67,15 @@ def continued(a,
     if (a and  # +1 +1
             b):
         return 1
+
+
+# cognitive: more 6 params 1 nesting 2
+def more(xs):
+    f = lambda v: 1 if v else 0  # a lambda (nesting +1): conditional +2
+    for x in xs:  # +1
+        if x:  # +2
+            break
+    else:  # +1
+        pass
+    with open("x") as fh:  # 0
+        return f(fh)

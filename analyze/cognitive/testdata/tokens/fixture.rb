@@ -49,5 +49,17 @@ module Fixtures
       xs.select { |x| x.positive? && x.even? } # && +1
         .map { |x| x > 1 ? x : 0 } # +2 ternary in a block (nesting 1)
     end
+
+    # cognitive: more 5 params 1 nesting 2
+    def more(xs)
+      until xs.empty? # +1
+        x = xs.pop
+        unless x.nil? # +2
+          next # 0
+        end
+      end
+      f = ->(v) { v > 0 ? 1 : 0 } # a lambda (nesting +1): ?: +2
+      f.call(1)
+    end
   end
 end

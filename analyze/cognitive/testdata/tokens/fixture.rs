@@ -64,4 +64,19 @@ impl Point<'_> {
             false
         }).count()
     }
+
+    // cognitive: more 11 params 2 nesting 3
+    fn more(&self, xs: &[Option<i32>]) -> i32 {
+        let mut n = 0;
+        'rows: while let Some(x) = xs.first() { // +1
+            if let Some(v) = x { // +2
+                for _ in 0..*v { // +3
+                    continue 'rows; // +1
+                }
+            }
+        }
+        let f = |x: i32| x > 0 && x < 9; // a closure: && +1
+        n += xs.iter().map(|x| if x.is_some() { 1 } else { 0 }).sum::<i32>(); // a closure (nesting +1): if +2, else +1
+        n
+    }
 }

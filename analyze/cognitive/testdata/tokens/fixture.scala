@@ -49,4 +49,15 @@ object Fixture {
     if (n <= 1) return 1 // +1
     n * fact(n - 1) // +1
   }
+
+  // cognitive: lambdas 5 params 1 nesting 1
+  def lambdas(xs: List[Int]): List[Int] = {
+    val ys = xs.map(x => if (x > 0) 1 else 0) // a lambda (nesting +1): if +2, else +1
+    ys.filter { y =>
+      y match { // +2 (nesting 1)
+        case v if v > 1 => true // a guard: 0
+        case _ => false
+      }
+    }
+  }
 }

@@ -49,3 +49,15 @@ nested() {
     echo "# not a comment" && echo y # +1
   fi
 }
+
+# cognitive: more 6 nesting 2
+more() {
+  for a in 1 2; do # +1
+    for b in 3 4; do # +2
+      [ "$a" = "$b" ] && break 2 # && +1, break 2 +1
+    done
+  done
+  select opt in x y; do # +1
+    break # 0
+  done
+}

@@ -57,4 +57,14 @@ struct Fixture {
         if n <= 1 { return 1 } // +1
         return n * fact(n - 1) // +1
     }
+
+    // cognitive: closures 4 params 1 nesting 1
+    func closures(xs: [Int]) -> Int {
+        let ys = xs.filter { x in x > 0 && x < 9 } // a closure: && +1
+        let n = ys.first ?? 0 // 0
+        return xs.map { x in
+            if x > n { return 1 } // +2 (closure nesting)
+            return 0
+        }.reduce(0, +) + (n > 0 ? 1 : 0) // +1
+    }
 }
