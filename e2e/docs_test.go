@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,7 +124,7 @@ func docPlaceholders(base, token, uploadToken string) *strings.Replacer {
 		"http://127.0.0.1:8080", base,
 		"plbu_...", uploadToken,
 		"plb_...", token,
-		"my-org/my-repo", "acme/billing-worker", // the CI example's uploads leave web-shop's data alone
+		"my-org/my-repo", "acme/infra", // the CI example's uploads leave web-shop's data alone; infra's default branch is main
 	)
 }
 
@@ -182,7 +183,7 @@ EOF
 
 	// The project's upload token, made as the README says (the demo user is
 	// admin of acme).
-	upload := runDocShell(t, work, env, "upload token", fmt.Sprintf("plumb upload-token create --name docs --url %s --token %s --project acme/billing-worker", demo.base, demo.token))
+	upload := runDocShell(t, work, env, "upload token", fmt.Sprintf("plumb upload-token create --name docs --url %s --token %s --project acme/infra", demo.base, demo.token))
 	uploadToken := strings.TrimSpace(upload)
 	if !strings.HasPrefix(uploadToken, "plbu_") {
 		t.Fatalf("upload token: %q", upload)
@@ -195,9 +196,32 @@ EOF
 	}
 	// The CI example finished its build: the latest build of the project
 	// succeeded.
-	out := runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/billing-worker/builds?page%%5Blimit%%5D=1'`, demo.token, demo.base))
+	out := runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/infra/builds?page%%5Blimit%%5D=1'`, demo.token, demo.base))
 	if !strings.Contains(out, `"status":"succeeded"`) || !strings.Contains(out, `"branchName":"main"`) {
 		t.Errorf("the latest build after the README's CI example: %s", out)
+	}
+	// Its plumb analyze measured the checkout: cart.go has 10 lines, 8 of
+	// code, complexity 1 (the loop); staticcheck's finding came with it.
+	out = runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/infra/files?path=cart.go'`, demo.token, demo.base))
+	var metrics struct {
+		Data []struct {
+			Key   string
+			Value any
+		}
+	}
+	got := map[string]any{}
+	if err := json.Unmarshal([]byte(out), &metrics); err != nil {
+		t.Fatalf("cart.go's metrics: %v: %s", err, out)
+	}
+	for _, m := range metrics.Data {
+		got[m.Key] = m.Value
+	}
+	if got["LOC"] != 8.0 || got["CMPLX"] != 1.0 || got["FILES"] != 1.0 {
+		t.Errorf("cart.go's metrics after the README's CI example: %v, want LOC 8, CMPLX 1", got)
+	}
+	out = runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/infra/issues?path=cart.go'`, demo.token, demo.base))
+	if !strings.Contains(out, "SA4006") {
+		t.Errorf("staticcheck's finding is not among the project's issues after the README's CI example: %s", out)
 	}
 }
 
