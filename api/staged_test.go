@@ -28,7 +28,16 @@ type stageGate struct {
 	held   chan struct{} // closed when the write is held
 	open   chan struct{}
 	onHold func(ctx context.Context) error // instead of waiting for open
+	once   sync.Once
 }
+
+// release lets the held write go on (once; also when the test ends early,
+// so that its server can close).
+func (g *stageGate) release() { g.once.Do(func() { close(g.open) }) }
+
+// releaseAtEnd releases the gate when the test ends, before the servers
+// created so far close.
+func (g *stageGate) releaseAtEnd(t *testing.T) { t.Cleanup(g.release) }
 
 func newStageGate(kind string, at int) *stageGate {
 	return &stageGate{kind: kind, at: at, held: make(chan struct{}), open: make(chan struct{})}
@@ -183,6 +192,7 @@ func (ts *testServer) wantNothingStaged(t *testing.T) {
 func TestStagedUploadLeavesOtherWritesFree(t *testing.T) {
 	gate := newStageGate("snapshot", 30)
 	w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+	gate.releaseAtEnd(t)
 	w.setComponents(t, "acme/web", true)
 	w.setComponents(t, "acme/api", true)
 	core := w.mCreate(t, "/gh/acme/projects/web", w.Dave, "Core", "src/p01/*")
@@ -210,7 +220,7 @@ func TestStagedUploadLeavesOtherWritesFree(t *testing.T) {
 		t.Fatalf("while held: %+v, want one write with staged rows", st)
 	}
 
-	close(gate.open)
+	gate.release()
 	a := <-done
 	if a.err != nil || a.status != http.StatusCreated {
 		t.Fatalf("upload: %d %v %s", a.status, a.err, a.body)
@@ -255,6 +265,7 @@ func TestStagedUploadFailureLeavesNothing(t *testing.T) {
 	t.Run("a bad record late in the report", func(t *testing.T) {
 		gate := newStageGate("snapshot", -1) // counts only
 		w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+		gate.releaseAtEnd(t)
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, jsonBody, bigAnalysis(120, 60, "")).wantStatus(t, http.StatusCreated)
 		before := w.visibleState(t, w.Dave)
 		calls := gate.count()
@@ -278,6 +289,7 @@ func TestStagedUploadFailureLeavesNothing(t *testing.T) {
 	t.Run("the client goes away between two transactions", func(t *testing.T) {
 		gate := newStageGate("snapshot", 40)
 		w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+		gate.releaseAtEnd(t)
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, jsonBody, bigAnalysis(120, 60, "")).wantStatus(t, http.StatusCreated)
 		before := w.visibleState(t, w.Dave)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -317,6 +329,7 @@ func TestStagedUploadOfAStoppedServer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			gate := newStageGate("snapshot", 25)
 			a := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+			gate.releaseAtEnd(t)
 			before := a.visibleState(t, a.Dave)
 			done := make(chan rawAnswer, 1)
 			go func() {
@@ -345,7 +358,7 @@ func TestStagedUploadOfAStoppedServer(t *testing.T) {
 				t.Fatalf("after the other server's upload: %s", truncate(stored, 2000))
 			}
 
-			close(gate.open)
+			gate.release()
 			if ans := <-done; ans.err != nil || ans.status != http.StatusServiceUnavailable {
 				t.Fatalf("the stopped server's upload, woken up: %d %v %s", ans.status, ans.err, ans.body)
 			}
@@ -355,4 +368,85 @@ func TestStagedUploadOfAStoppedServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bigLCOV is an LCOV report of files files under src/, four lines each
+// (the first three covered); bad, when set, ends it with a malformed record.
+func bigLCOV(files int, bad bool) string {
+	var b strings.Builder
+	for i := range files {
+		fmt.Fprintf(&b, "SF:src/p%02d/f%05d.go\nDA:1,3\nDA:2,1\nDA:3,7\nDA:4,0\nend_of_record\n", i%37, i)
+	}
+	if bad {
+		b.WriteString("SF:src/zz.go\nDA:one,1\nend_of_record\n")
+	}
+	return b.String()
+}
+
+// coverageState is what readers see of acme/web's coverage of the commit.
+func (ts *testServer) coverageState(t *testing.T, token string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, path := range []string{"/gh/acme/projects/web/metrics",
+		"/gh/acme/projects/web/coverage/file?reference=refs/heads/main&path=src/p00/f00000.go",
+		"/gh/acme/projects/web/coverage/file?reference=" + strings.Repeat("d", 40) + "&path=src/p05/f00005.go"} {
+		r := ts.get(t, path, token)
+		fmt.Fprintf(&b, "%s %d\n%s\n", path, r.Status, r.Body)
+	}
+	return b.String()
+}
+
+// TestStagedCoverageUpload: a coverage report is merged in transactions of
+// a batch of files each while it is parsed: writes in another project
+// answer while it is held between two of them, and nothing of it is
+// visible until it is published whole; a report found malformed late (after
+// batches were staged) leaves nothing behind.
+func TestStagedCoverageUpload(t *testing.T) {
+	sha := strings.Repeat("d", 40)
+	lcovURL := ingWeb + "/coverage?commitSha=" + sha + "&branch=main&format=lcov"
+	t.Run("held between two batches", func(t *testing.T) {
+		gate := newStageGate("coverage", 8)
+		w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+		gate.releaseAtEnd(t)
+		w.setComponents(t, "acme/api", true)
+		before := w.coverageState(t, w.Dave)
+		done := make(chan rawAnswer, 1)
+		go func() { done <- rawPost(context.Background(), w.URL+lcovURL, w.Upload, bigLCOV(1500, false)) }()
+		gate.waitHeld(t, done)
+		w.prompt(t, http.MethodPost, "/ingest/gh/acme/projects/api/builds", w.Dave,
+			`{"type":"analysis","branchName":"main","commitSha":"`+strings.Repeat("c", 40)+`"}`, http.StatusCreated)
+		w.prompt(t, http.MethodPost, "/gh/acme/projects/api/components", w.Dave, `{"name":"Lib","pathGlobs":["lib/*"]}`, http.StatusCreated)
+		if mid := w.coverageState(t, w.Dave); mid != before {
+			t.Fatalf("the held coverage upload is visible:\nbefore %s\nduring %s", before, mid)
+		}
+		gate.release()
+		a := <-done
+		if a.err != nil || a.status != http.StatusCreated || !strings.Contains(a.body, `"files":1500,"coveredLines":4500,"missedLines":1500`) {
+			t.Fatalf("upload: %d %v %s", a.status, a.err, a.body)
+		}
+		if n := gate.count(); n < 30 {
+			t.Fatalf("the report was merged in %d transactions, want at least 30", n)
+		}
+		w.wantNothingStaged(t)
+		after := w.coverageState(t, w.Dave)
+		if !strings.Contains(after, `"coveredLines":3`) {
+			t.Fatalf("after the upload: %s", after)
+		}
+	})
+	t.Run("malformed late", func(t *testing.T) {
+		gate := newStageGate("coverage", -1)
+		w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
+		gate.releaseAtEnd(t)
+		w.do(t, http.MethodPost, lcovURL, w.Upload, nil, bigLCOV(10, false)).wantStatus(t, http.StatusCreated)
+		before := w.coverageState(t, w.Dave)
+		calls := gate.count()
+		w.do(t, http.MethodPost, lcovURL, w.Upload, nil, bigLCOV(1500, true)).wantError(t, http.StatusBadRequest, "lcov report at line 9002")
+		if n := gate.count() - calls; n < 25 {
+			t.Fatalf("the report was found malformed after %d transactions, want at least 25", n)
+		}
+		w.wantNothingStaged(t)
+		if after := w.coverageState(t, w.Dave); after != before {
+			t.Fatalf("a failed upload changed the coverage:\nbefore %s\nafter %s", before, after)
+		}
+	})
 }

@@ -22,7 +22,7 @@ func (db *DB) AddCoverage(ctx context.Context, in plumb.CoverageInput) (string, 
 	if err := validateCoverage(&in); err != nil {
 		return "", err
 	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error { return db.addCoverage(ctx, tx, in) })
+	_, err := db.storeCoverage(ctx, nil, in, nil)
 	return in.ID, err
 }
 
@@ -68,16 +68,11 @@ func validateCoverage(in *plumb.CoverageInput) error {
 	return plumb.Invalid(errs)
 }
 
+// addCoverage stores a coverage report inside the caller's transaction
+// (an import).
 func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) error {
-	ci, err := db.beginCoverage(ctx, tx, in)
-	if err != nil {
-		return err
-	}
-	defer ci.close()
-	if err := ci.add(in.Files); err != nil {
-		return err
-	}
-	return ci.finish()
+	_, err := db.storeCoverage(ctx, tx, in, nil)
+	return err
 }
 
 // CoverageSummary describes one stored coverage report.
@@ -91,134 +86,145 @@ type CoverageSummary struct {
 }
 
 // IngestCoverage stores a coverage report read by read, which hands over the
-// report's files one at a time (a parser's output): they are merged in
-// batches in one transaction, so a report of any size is stored in bounded
-// memory, and a report that fails to read leaves nothing behind.
+// report's files one at a time (a parser's output; in.Files come first). The
+// report is staged (docs/architecture.md, "Staged writes"): merged into the
+// commit's coverage in transactions of a batch of files each, invisible
+// until one transaction publishes the whole report, so a report of any size
+// is stored in bounded memory, holds the writer for one batch at a time, and
+// leaves nothing behind when it fails to read.
 func (db *DB) IngestCoverage(ctx context.Context, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+	return db.storeCoverage(ctx, nil, in, func(emit func(plumb.CoverageFile) error) error {
+		if read == nil {
+			return nil
+		}
+		return read(emit)
+	})
+}
+
+// coverageWrite is one coverage report being written: staged in short
+// transactions of its own, or inside a caller's transaction (tx).
+type coverageWrite struct {
+	db            *DB
+	ctx           context.Context
+	in            plumb.CoverageInput
+	staged        *stagedWrite
+	tx            *sql.Tx
+	seq           int64 // the upload's row
+	at            time.Time
+	defaultBranch string
+}
+
+func (db *DB) storeCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
 	files := in.Files
 	in.Files = nil
 	if err := validateCoverage(&in); err != nil {
 		return CoverageSummary{}, err
 	}
-	var sum CoverageSummary
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		ci, err := db.beginCoverage(ctx, tx, in)
+	w := &coverageWrite{db: db, ctx: ctx, in: in, tx: tx, at: in.UploadedAt.UTC().Truncate(time.Second)}
+	if tx == nil {
+		staged, err := db.beginStaged(ctx, in.ProjectID, stagedCoverage, w.start)
 		if err != nil {
-			return err
+			return CoverageSummary{}, classify(err)
 		}
-		defer ci.close()
-		const batchLines = 1 << 20 // about 8 MB of hits per batch
-		var batch []plumb.CoverageFile
-		lines := 0
-		emit := func(f plumb.CoverageFile) error {
-			if f.Path == "" {
-				return plumb.Errorf(plumb.EINVALID, "a file of the report has no path")
-			}
-			batch = append(batch, f)
-			lines += len(f.Hits)
-			if lines < batchLines && len(batch) < 2000 {
-				return nil
-			}
-			err := ci.add(batch)
-			batch, lines = batch[:0], 0
-			return err
+		w.staged = staged
+	} else {
+		if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
+			return CoverageSummary{}, err
 		}
-		for _, f := range files {
-			if err := emit(f); err != nil {
-				return err
-			}
+		if _, err := w.start(tx); err != nil {
+			return CoverageSummary{}, err
 		}
-		if read != nil {
-			if err := read(emit); err != nil {
-				return err
-			}
-		}
-		if err := ci.add(batch); err != nil {
-			return err
-		}
-		if ci.summary.Files == 0 {
-			return plumb.Errorf(plumb.EINVALID, "The coverage report holds no files; nothing was stored.")
-		}
-		if err := ci.finish(); err != nil {
-			return err
-		}
-		sum = ci.summary
-		return nil
-	})
-	return sum, err
-}
-
-// coverageIngest stores one coverage report inside a transaction.
-type coverageIngest struct {
-	db            *DB
-	ctx           context.Context
-	tx            *sql.Tx
-	in            plumb.CoverageInput
-	at            time.Time
-	defaultBranch string
-	summary       CoverageSummary
-	seen          map[int64]coverageCount // the stored counts of each file of this report
-	getTag        *sql.Stmt               // this tag's merged hits of a file
-	putTag        *sql.Stmt
-	getAll        *sql.Stmt // every tag's hits of a file
-	putUnion      *sql.Stmt
-}
-
-func (db *DB) beginCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput) (*coverageIngest, error) {
-	if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
-		return nil, err
 	}
-	ci := &coverageIngest{db: db, ctx: ctx, tx: tx, in: in, at: in.UploadedAt.UTC().Truncate(time.Second), seen: map[int64]coverageCount{},
-		summary: CoverageSummary{ID: in.ID, CommitSHA: in.CommitSHA, CoverageTag: in.CoverageTag}}
-	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&ci.defaultBranch); errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(fmt.Sprintf("no project %q", in.ProjectID))
+	sum, err := w.write(files, read)
+	if err != nil && w.staged != nil {
+		w.staged.fail(ctx)
+	}
+	return sum, classify(err)
+}
+
+// start inserts the upload's row, pending, and returns its seq.
+func (w *coverageWrite) start(tx *sql.Tx) (int64, error) {
+	ctx, in := w.ctx, w.in
+	if err := tx.QueryRowContext(ctx, `SELECT default_branch FROM projects WHERE id = $1`, in.ProjectID).Scan(&w.defaultBranch); errors.Is(err, sql.ErrNoRows) {
+		return 0, notFound(fmt.Sprintf("no project %q", in.ProjectID))
 	} else if err != nil {
-		return nil, err
+		return 0, err
 	}
 	var pull any
 	if in.PullRequest > 0 {
 		pull = in.PullRequest
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, pull_request_number, uploaded_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, pull, unix(ci.at)); err != nil {
-		return nil, err
+	err := tx.QueryRowContext(ctx, `INSERT INTO coverage_uploads (id, project_id, commit_sha, branch, git_tag, coverage_tag, pull_request_number, uploaded_at, pending)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1) RETURNING seq`, in.ID, in.ProjectID, in.CommitSHA, in.Branch, in.GitTag, in.CoverageTag, pull, unix(w.at)).Scan(&w.seq)
+	return w.seq, err
+}
+
+// chunk runs fn in a transaction of the write.
+func (w *coverageWrite) chunk(fn func(tx *sql.Tx) error) error {
+	if w.staged == nil {
+		return fn(w.tx)
 	}
-	var err error
-	prepare := func(q string) *sql.Stmt {
-		if err != nil {
+	return w.staged.chunk(w.ctx, fn)
+}
+
+// write stages the report's files in batches (about 8 MB of hits, or 2,000
+// files), then publishes it.
+func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+	const batchLines = 1 << 20
+	var batch []plumb.CoverageFile
+	lines := 0
+	maxFiles := min(2000, w.db.stageChunk)
+	emit := func(f plumb.CoverageFile) error {
+		if f.Path == "" {
+			return plumb.Errorf(plumb.EINVALID, "a file of the report has no path")
+		}
+		batch = append(batch, f)
+		lines += len(f.Hits)
+		if lines < batchLines && len(batch) < maxFiles {
 			return nil
 		}
-		var st *sql.Stmt
-		st, err = tx.PrepareContext(ctx, q)
-		return st
+		err := w.chunk(func(tx *sql.Tx) error { return w.stage(tx, batch) })
+		batch, lines = batch[:0], 0
+		return err
 	}
-	ci.getTag = prepare(`SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3 AND path_id = $4`)
-	ci.putTag = prepare(`INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, commit_sha, coverage_tag, path_id)
-		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`)
-	ci.getAll = prepare(`SELECT hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`)
-	ci.putUnion = prepare(`INSERT INTO coverage_union (project_id, commit_sha, path_id, covered, missed) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (project_id, commit_sha, path_id) DO UPDATE SET covered = excluded.covered, missed = excluded.missed`)
-	if err != nil {
-		ci.close()
-		return nil, err
-	}
-	return ci, nil
-}
-
-func (ci *coverageIngest) close() {
-	for _, st := range []*sql.Stmt{ci.getTag, ci.putTag, ci.getAll, ci.putUnion} {
-		if st != nil {
-			st.Close()
+	for _, f := range files {
+		if err := emit(f); err != nil {
+			return CoverageSummary{}, err
 		}
 	}
+	if read != nil {
+		if err := read(emit); err != nil {
+			return CoverageSummary{}, err
+		}
+	}
+	if len(batch) > 0 {
+		if err := w.chunk(func(tx *sql.Tx) error { return w.stage(tx, batch) }); err != nil {
+			return CoverageSummary{}, err
+		}
+	}
+	sum := CoverageSummary{ID: w.in.ID, CommitSHA: w.in.CommitSHA, CoverageTag: w.in.CoverageTag}
+	err := w.chunk(func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(w.ctx, `SELECT count(*), coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM staged_coverage_files
+			WHERE upload_seq = $1`, w.seq).Scan(&sum.Files, &sum.Covered, &sum.Missed)
+		if err != nil {
+			return err
+		}
+		if sum.Files == 0 && read != nil { // an upload must bring files
+			return plumb.Errorf(plumb.EINVALID, "The coverage report holds no files; nothing was stored.")
+		}
+		return w.publish(tx)
+	})
+	if err != nil {
+		return sum, err
+	}
+	return sum, w.clear()
 }
 
-// add merges a batch of files into the commit's coverage.
-func (ci *coverageIngest) add(files []plumb.CoverageFile) error {
-	if len(files) == 0 {
-		return nil
-	}
+// stage merges a batch of files into the report's staged rows: each file's
+// hits merged with what the commit has under the coverage tag (or with what
+// this report gave the file before), and its union over every tag.
+func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
+	ctx, in := w.ctx, w.in
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -228,78 +234,143 @@ func (ci *coverageIngest) add(files []plumb.CoverageFile) error {
 			}
 		}
 	}
-	ids, err := ci.db.pathIDs(ci.ctx, ci.tx, ci.in.ProjectID, paths)
+	ids, err := w.db.pathIDs(ctx, tx, in.ProjectID, paths)
 	if err != nil {
 		return err
 	}
+	getStaged, err := tx.PrepareContext(ctx, `SELECT hits FROM staged_coverage_files WHERE upload_seq = $1 AND path_id = $2`)
+	if err != nil {
+		return err
+	}
+	defer getStaged.Close()
+	getTags, err := tx.PrepareContext(ctx, `SELECT coverage_tag, hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`)
+	if err != nil {
+		return err
+	}
+	defer getTags.Close()
+	put, err := tx.PrepareContext(ctx, `INSERT INTO staged_coverage_files (upload_seq, path_id, hits, covered, missed, union_covered, union_missed)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (upload_seq, path_id)
+		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed,
+			union_covered = excluded.union_covered, union_missed = excluded.union_missed`)
+	if err != nil {
+		return err
+	}
+	defer put.Close()
 	for _, f := range files {
 		id := ids[f.Path]
-		counts, err := ci.merge(id, f.Hits)
+		// The commit's hits of the file under every tag, as published.
+		var mine []int64
+		var others [][]int64
+		rows, err := getTags.QueryContext(ctx, in.ProjectID, in.CommitSHA, id)
 		if err != nil {
 			return err
 		}
-		// A file named in several records counts once, merged.
-		prev, seen := ci.seen[id]
-		if !seen {
-			ci.summary.Files++
+		for rows.Next() {
+			var tag string
+			var blob []byte
+			if err := rows.Scan(&tag, &blob); err != nil {
+				rows.Close()
+				return err
+			}
+			h, err := decodeHits(blob)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			if tag == in.CoverageTag {
+				mine = h
+			} else {
+				others = append(others, h)
+			}
 		}
-		ci.summary.Covered += counts.covered - prev.covered
-		ci.summary.Missed += counts.missed - prev.missed
-		ci.seen[id] = counts
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// A file named in several records of the report merges with what
+		// the report gave it before.
+		var blob []byte
+		switch err := getStaged.QueryRowContext(ctx, w.seq, id).Scan(&blob); {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		default:
+			if mine, err = decodeHits(blob); err != nil {
+				return err
+			}
+		}
+		hits := f.Hits
+		if mine != nil {
+			hits = plumb.MergeHits(mine, hits)
+		}
+		covered, missed, _ := countHits(hits)
+		// The union over tags: covered when any tag hit the line, missed
+		// when some tag could cover it and none did.
+		union := hits
+		for _, o := range others {
+			union = unionHits(union, o)
+		}
+		uc, um, _ := countHits(union)
+		if _, err := put.ExecContext(ctx, w.seq, id, encodeHits(hits), covered, missed, uc, um); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-type coverageCount struct{ covered, missed int64 }
+// publish moves the staged rows into the commit's coverage, refreshes its
+// measurement and makes the upload visible, in one transaction. It copies
+// the report's files once, in SQL.
+func (w *coverageWrite) publish(tx *sql.Tx) error {
+	ctx, in := w.ctx, w.in
+	if err := w.db.lockProject(ctx, tx, in.ProjectID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
+		SELECT $1, $2, $3, path_id, hits, covered, missed FROM staged_coverage_files WHERE upload_seq = $4
+		ON CONFLICT (project_id, commit_sha, coverage_tag, path_id) DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`,
+		in.ProjectID, in.CommitSHA, in.CoverageTag, w.seq); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_union (project_id, commit_sha, path_id, covered, missed)
+		SELECT $1, $2, path_id, union_covered, union_missed FROM staged_coverage_files WHERE upload_seq = $3
+		ON CONFLICT (project_id, commit_sha, path_id) DO UPDATE SET covered = excluded.covered, missed = excluded.missed`,
+		in.ProjectID, in.CommitSHA, w.seq); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE coverage_uploads SET pending = 0 WHERE seq = $1`, w.seq); err != nil {
+		return err
+	}
+	return w.finish(tx)
+}
 
-// merge merges one file's hits into its (commit, tag) row, refreshes the
-// file's union over every tag of the commit, and returns the row's counts.
-func (ci *coverageIngest) merge(pathID int64, hits []int64) (coverageCount, error) {
-	ctx, in := ci.ctx, ci.in
-	var blob []byte
-	err := ci.getTag.QueryRowContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID).Scan(&blob)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
-		return coverageCount{}, err
-	default:
-		old, err := decodeHits(blob)
-		if err != nil {
-			return coverageCount{}, err
+// clear removes the published upload's staged rows, a chunk per
+// transaction, then ends the write.
+func (w *coverageWrite) clear() error {
+	step := `DELETE FROM staged_coverage_files WHERE upload_seq = $1 AND path_id IN (SELECT path_id FROM staged_coverage_files WHERE upload_seq = $1 LIMIT $2)`
+	if w.staged == nil {
+		_, err := w.tx.ExecContext(w.ctx, `DELETE FROM staged_coverage_files WHERE upload_seq = $1`, w.seq)
+		return err
+	}
+	ctx := context.WithoutCancel(w.ctx) // published: the rest is tidying
+	for {
+		var n int64
+		err := w.staged.tx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, step, w.seq, w.db.stageChunk)
+			if err != nil {
+				return err
+			}
+			n, _ = res.RowsAffected()
+			if n < int64(w.db.stageChunk) {
+				return w.staged.release(ctx, tx)
+			}
+			return nil
+		})
+		if err != nil || n < int64(w.db.stageChunk) {
+			w.staged.stopRenew()
+			return nil // published; what is left goes with the next write
 		}
-		hits = plumb.MergeHits(old, hits)
 	}
-	covered, missed, _ := countHits(hits)
-	counts := coverageCount{covered, missed}
-	if _, err := ci.putTag.ExecContext(ctx, in.ProjectID, in.CommitSHA, in.CoverageTag, pathID, encodeHits(hits), covered, missed); err != nil {
-		return coverageCount{}, err
-	}
-	// The union over tags: covered when any tag hit the line, missed when
-	// some tag could cover it and none did.
-	rows, err := ci.getAll.QueryContext(ctx, in.ProjectID, in.CommitSHA, pathID)
-	if err != nil {
-		return coverageCount{}, err
-	}
-	var union []int64
-	for rows.Next() {
-		if err := rows.Scan(&blob); err != nil {
-			rows.Close()
-			return coverageCount{}, err
-		}
-		h, err := decodeHits(blob)
-		if err != nil {
-			rows.Close()
-			return coverageCount{}, err
-		}
-		union = unionHits(union, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return coverageCount{}, err
-	}
-	uc, um, _ := countHits(union)
-	_, err = ci.putUnion.ExecContext(ctx, in.ProjectID, in.CommitSHA, pathID, uc, um)
-	return counts, err
 }
 
 // finish refreshes the commit's coverage measurement. It is dated by the
@@ -307,19 +378,19 @@ func (ci *coverageIngest) merge(pathID int64, hits []int64) (coverageCount, erro
 // not move it back). A report reaching a default-branch commit another way (a
 // tag, another branch) still merges into that commit's coverage: its
 // measurement is refreshed and keeps its time.
-func (ci *coverageIngest) finish() error {
-	ctx, tx, in, at := ci.ctx, ci.tx, ci.in, ci.at
+func (w *coverageWrite) finish(tx *sql.Tx) error {
+	ctx, in, at := w.ctx, w.in, w.at
 	var prev int64
 	err := tx.QueryRowContext(ctx, `SELECT at FROM coverage_totals WHERE project_id = $1 AND component_id = '' AND commit_sha = $2`,
 		in.ProjectID, in.CommitSHA).Scan(&prev)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		if in.Branch != ci.defaultBranch {
+		if in.Branch != w.defaultBranch {
 			return nil
 		}
 	case err != nil:
 		return err
-	case in.Branch != ci.defaultBranch || prev > unix(at):
+	case in.Branch != w.defaultBranch || prev > unix(at):
 		at = fromUnix(prev)
 	}
 	return updateCoverageTotals(ctx, tx, in.ProjectID, in.CommitSHA, at)
@@ -374,7 +445,7 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 	var err error
 	switch {
 	case strings.HasPrefix(ref, "refs/heads/"):
-		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND branch = $2
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND branch = $2
 			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/heads/")).Scan(&sha)
 	case strings.HasPrefix(ref, "refs/pull/"):
 		// The latest commit with coverage uploaded for the pull request.
@@ -382,17 +453,17 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 		if perr != nil || n <= 0 || strconv.Itoa(n) != strings.TrimPrefix(ref, "refs/pull/") {
 			return "", notFound(fmt.Sprintf("Reference %q is not refs/pull/<number> with a positive pull request number.", ref))
 		}
-		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND pull_request_number = $2
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND pull_request_number = $2
 			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, n).Scan(&sha)
 	case strings.HasPrefix(ref, "refs/tags/"):
-		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE project_id = $1 AND git_tag = $2
+		err = q.QueryRowContext(ctx, `SELECT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND git_tag = $2
 			ORDER BY uploaded_at DESC, seq DESC LIMIT 1`, projectID, strings.TrimPrefix(ref, "refs/tags/")).Scan(&sha)
 	default:
 		prefix := strings.ToLower(ref)
 		if len(prefix) < 7 || !shaPattern.MatchString(prefix) {
 			return "", notFound(fmt.Sprintf("Reference %q is neither refs/heads/<branch>, refs/tags/<tag>, refs/pull/<number> nor a commit SHA (40 hex characters or a unique prefix of at least 7).", ref))
 		}
-		rows, qerr := q.QueryContext(ctx, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
+		rows, qerr := q.QueryContext(ctx, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
 			projectID, prefix, prefix+"~")
 		if qerr != nil {
 			return "", qerr
@@ -458,7 +529,7 @@ func (db *DB) StoredFileCoverage(ctx context.Context, projectID, ref, path strin
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, sha)
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, sha)
 		if err != nil {
 			return err
 		}

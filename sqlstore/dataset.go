@@ -491,9 +491,9 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	for {
 		var page []header
 		err := eachRow(ctx, tx, `SELECT u.seq, u.id, u.project_id, u.commit_sha, u.branch, u.git_tag, u.coverage_tag, coalesce(u.pull_request_number, 0), u.uploaded_at,
-				NOT EXISTS (SELECT 1 FROM coverage_uploads x WHERE x.project_id = u.project_id AND x.commit_sha = u.commit_sha
+				NOT EXISTS (SELECT 1 FROM coverage_uploads x WHERE x.pending = 0 AND x.project_id = u.project_id AND x.commit_sha = u.commit_sha
 					AND x.coverage_tag = u.coverage_tag AND x.seq < u.seq)
-			FROM coverage_uploads u WHERE u.seq > $1 ORDER BY u.seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
+			FROM coverage_uploads u WHERE u.seq > $1 AND u.pending = 0 ORDER BY u.seq LIMIT $2`, []any{after, exportPage}, func(rows *sql.Rows) error {
 			var h header
 			var at int64
 			if err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.CommitSHA, &h.head.Branch, &h.head.GitTag,

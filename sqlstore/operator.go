@@ -228,7 +228,7 @@ func countProjectData(ctx context.Context, q querier, cond string, args ...any) 
 		(SELECT count(*) FROM snapshots WHERE project_id IN `+in+` AND pending = 0),
 		(SELECT count(*) FROM issues i JOIN snapshots s ON s.seq = i.snapshot_seq WHERE s.project_id IN `+in+` AND s.pending = 0),
 		(SELECT count(*) FROM builds WHERE project_id IN `+in+`),
-		(SELECT count(*) FROM coverage_uploads WHERE project_id IN `+in+`),
+		(SELECT count(*) FROM coverage_uploads WHERE project_id IN `+in+` AND pending = 0),
 		(SELECT count(*) FROM components WHERE project_id IN `+in+`),
 		(SELECT count(*) FROM upload_tokens WHERE project_id IN `+in+`)`, args...).
 		Scan(&d.Projects, &d.Snapshots, &d.Issues, &d.Builds, &d.CoverageUploads, &d.Components, &d.UploadTokens)

@@ -264,7 +264,7 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 }
 
 func commitTags(ctx context.Context, q querier, projectID, commit string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, commit)
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, commit)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func sideTotal(ctx context.Context, q querier, projectID string, src []coverageS
 			return c, err
 		}
 		var uploadSeq int64
-		if err := q.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2`,
+		if err := q.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2`,
 			projectID, commit).Scan(&uploadSeq); err != nil {
 			return c, err
 		}

@@ -149,7 +149,7 @@ func componentCoverage(ctx context.Context, tx *sql.Tx, projectID, commit string
 	var uploadSeq int64
 	var current sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0), (SELECT current_snapshot FROM projects WHERE id = $1)
-		FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2`, projectID, commit).Scan(&uploadSeq, &current); err != nil {
+		FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2`, projectID, commit).Scan(&uploadSeq, &current); err != nil {
 		return nil, nil, err
 	}
 	if uploadSeq == 0 {

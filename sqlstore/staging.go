@@ -30,7 +30,7 @@ const (
 )
 
 // DefaultStageChunk is how many rows one staging transaction writes at most.
-const DefaultStageChunk = 5000
+const DefaultStageChunk = 2000
 
 // stagedWrite is a staged write this server owns.
 type stagedWrite struct {

@@ -48,7 +48,7 @@ func (db *DB) WholeProjectHistory(ctx context.Context, projectID string, to time
 // CoverageTags lists the coverage tags uploaded for a project (for the
 // coverage viewer's tag switcher), in name order.
 func (db *DB) CoverageTags(ctx context.Context, projectID string) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE project_id = $1 ORDER BY coverage_tag`, projectID)
+	rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 ORDER BY coverage_tag`, projectID)
 	if err != nil {
 		return nil, err
 	}
