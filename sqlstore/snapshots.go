@@ -208,6 +208,12 @@ func (db *DB) pathIDs(ctx context.Context, tx *sql.Tx, projectID string, paths [
 	if len(fresh) == 0 {
 		return out, nil
 	}
+	// New paths join components: a component being created meanwhile (it
+	// locks the project while it matches the paths) must see them or be
+	// seen, so a staged write's chunk takes the lock here.
+	if err := db.lockProject(ctx, tx, projectID); err != nil {
+		return nil, err
+	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO paths (project_id, path) VALUES ($1, $2) RETURNING id`)
 	if err != nil {
 		return nil, err
