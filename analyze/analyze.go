@@ -162,7 +162,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				goFiles = append(goFiles, goFile{len(res.Files) - 1, out.calls})
 			}
 			if out.tokens != nil {
-				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens})
+				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens, Anchors: out.anchors})
 			}
 		}
 	}
@@ -204,12 +204,13 @@ func excludedByDir(rel string, cfg Config) bool {
 
 // measured is what measure found of one file.
 type measured struct {
-	file   *File
-	tokens []dup.Token
-	calls  *cognitive.GoCalls // Go: for the recursion rule across a package's files
-	skip   *Skipped
-	quiet  bool // skipped by rule (generated…), not worth a warning
-	warn   string
+	file    *File
+	tokens  []dup.Token
+	anchors []dup.Anchor       // computed here, in parallel, for dup.Detect
+	calls   *cognitive.GoCalls // Go: for the recursion rule across a package's files
+	skip    *Skipped
+	quiet   bool // skipped by rule (generated…), not worth a warning
+	warn    string
 }
 
 // measure reads and measures one file. A file that cannot be read, or that
@@ -233,6 +234,9 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	}
 	if int64(len(src)) > cfg.MaxFileSize {
 		return skip(fmt.Sprintf("larger than %d bytes (maxFileSize)", cfg.MaxFileSize), true)
+	}
+	if len(src) == 0 {
+		return skip("empty", true) // as cloc: nothing to measure
 	}
 	head := src
 	if len(head) > 4096 {
@@ -269,6 +273,7 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	}
 	if !cfg.Duplication.Off {
 		m.tokens = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
+		m.anchors = dup.Anchors(m.tokens, cfg.Duplication.MinTokens)
 	}
 	return m
 }

@@ -111,6 +111,16 @@ func TestLinesMatchCloc(t *testing.T) {
 					same++
 				}
 			}
+			var extra []string // measured here, not by cloc
+			for _, f := range res.Files {
+				if _, ok := ref[f.Path]; !ok {
+					extra = append(extra, f.Path+" ["+f.Language+"]")
+				}
+			}
+			sort.Strings(extra)
+			if len(extra) > 0 {
+				t.Logf("%d files measured by plumb that cloc does not count, such as %s", len(extra), strings.Join(extra[:min(len(extra), 10)], ", "))
+			}
 			sort.Strings(diffs)
 			for i, d := range diffs {
 				if i < 30 {

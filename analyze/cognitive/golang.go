@@ -29,8 +29,10 @@ func goFunctions(src []byte) ([]Function, *GoCalls, error) {
 	calls := goCallGraph(f.Name.Name, decls)
 	rec := packageCycles([]*GoCalls{calls})
 	out := make([]Function, 0, len(decls))
+	s := &goScore{} // reused: its visitors serve every function
 	for i, fn := range decls {
-		s := &goScore{}
+		s.total, s.maxNest = 0, 0
+		clear(s.chained)
 		if fn.Recv != nil {
 			s.visit(fn.Recv, 0)
 		}
@@ -85,9 +87,11 @@ func goFuncName(fn *ast.FuncDecl) string {
 }
 
 type goScore struct {
-	total   int
-	maxNest int                      // deepest control-flow nesting
-	chained map[*ast.BinaryExpr]bool // operators already counted in a chain
+	total    int
+	maxNest  int                      // deepest control-flow nesting
+	chained  map[*ast.BinaryExpr]bool // operators already counted in a chain
+	visitors []*childVisitor          // by depth, reused
+	depth    int
 }
 
 func (s *goScore) structure(nest int) {
@@ -96,15 +100,33 @@ func (s *goScore) structure(nest int) {
 
 // children visits n's direct children at nesting level nest.
 func (s *goScore) children(n ast.Node, nest int) {
-	ast.Inspect(n, func(c ast.Node) bool {
-		if c == n {
-			return true
-		}
-		if c != nil {
-			s.visit(c, nest)
-		}
-		return false
-	})
+	if s.depth == len(s.visitors) {
+		s.visitors = append(s.visitors, &childVisitor{s: s})
+	}
+	v := s.visitors[s.depth]
+	v.parent, v.nest = n, nest
+	s.depth++
+	ast.Walk(v, n)
+	s.depth--
+}
+
+// childVisitor hands the direct children of parent to goScore.visit; one
+// per depth of the walk is reused for the whole file (ast.Inspect would
+// allocate a closure per node).
+type childVisitor struct {
+	s      *goScore
+	parent ast.Node
+	nest   int
+}
+
+func (v *childVisitor) Visit(c ast.Node) ast.Visitor {
+	if c == v.parent {
+		return v
+	}
+	if c != nil {
+		v.s.visit(c, v.nest)
+	}
+	return nil
 }
 
 func (s *goScore) body(b *ast.BlockStmt, nest int, ctl int) {

@@ -52,7 +52,8 @@ var ternaryLanguages = map[string]bool{
 }
 
 func tokenFunctions(language string, sx *token.Syntax, src []byte) []Function {
-	toks := token.Lex(sx, src)
+	toks := token.LexAppend(token.Borrow(), sx, src)
+	defer token.Return(toks)
 	switch {
 	case language == "Python":
 		return pythonFunctions(src, toks)

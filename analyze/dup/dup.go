@@ -43,7 +43,9 @@ func Tokenize(language string, src []byte, normalise bool) []Token {
 	if sx == nil {
 		return nil
 	}
-	return Normalize(src, token.Lex(sx, src), normalise)
+	toks := token.LexAppend(token.Borrow(), sx, src)
+	defer token.Return(toks)
+	return Normalize(src, toks, normalise)
 }
 
 // Normalize maps lexed tokens to their hashes: with normalise,
@@ -72,6 +74,8 @@ type Doc struct {
 	Group  int // clones are sought among docs of one group (a language), as jscpd and CPD do
 	Path   string
 	Tokens []Token
+	// Anchors, when set, are Anchors(Tokens, the MinTokens of Detect).
+	Anchors []Anchor
 }
 
 // Options of clone detection.
@@ -121,23 +125,23 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	var occ []place
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	var clones []Clone
-	var hashes []uint64
-	var anchors []int32
+	n := o.MinTokens - w + 1
 	for di := range docs {
 		toks := docs[di].Tokens
 		if len(toks) < w {
 			continue
 		}
-		hashes = windowHashes(toks, w, hashes[:0])
-		n := o.MinTokens - w + 1
-		anchors = winnow(hashes, n, anchors[:0])
+		anchors := docs[di].Anchors
+		if anchors == nil {
+			anchors = Anchors(toks, o.MinTokens)
+		}
 		low := 0                                             // tokens before low are part of a clone already found
 		group := uint64(docs[di].Group) * 0x9e3779b97f4a7c15 // clones are sought within one group
 		// bestAt finds the earlier place that matches the anchor at p
 		// over the most tokens, comparing at most probe tokens forwards.
-		bestAt := func(p int) match {
+		bestAt := func(p int, hash uint64) match {
 			best := match{}
-			head, seen := table[hashes[p]+group]
+			head, seen := table[hash+group]
 			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
 				other := docs[occ[c].doc].Tokens
 				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
@@ -154,19 +158,19 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 			}
 			return best
 		}
-		for i, p32 := range anchors {
-			p := int(p32)
+		for i, an := range anchors {
+			p := int(an.At)
 			best := match{}
 			if p >= low { // anchors inside a clone found are only kept for later copies
-				best = bestAt(p)
+				best = bestAt(p, an.Hash)
 			}
-			key := hashes[p] + group
+			key := an.Hash + group
 			prev, seen := table[key]
 			if !seen {
 				prev = -1
 			}
 			table[key] = int32(len(occ))
-			occ = append(occ, place{doc: int32(di), at: p32, prev: prev})
+			occ = append(occ, place{doc: int32(di), at: an.At, prev: prev})
 			if best.b+best.k < o.MinTokens {
 				continue
 			}
@@ -174,10 +178,10 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 			// place a period away; the anchors shared at the same place by
 			// both copies come within n tokens: keep the longest match.
 			for _, q := range anchors[i+1:] {
-				if int(q) >= p+n {
+				if int(q.At) >= p+n {
 					break
 				}
-				if m := bestAt(int(q)); m.b+m.k > best.b+best.k {
+				if m := bestAt(int(q.At), q.Hash); m.b+m.k > best.b+best.k {
 					best = m
 				}
 			}
@@ -251,6 +255,31 @@ func extend(toks, other []Token, p, a, w, low, cap int, sameDoc bool) match {
 		k++
 	}
 	return match{a: a, b: b, k: k}
+}
+
+// Anchor is a place where clone detection compares (see Detect): a token
+// and the hash of the window that starts there.
+type Anchor struct {
+	At   int32
+	Hash uint64
+}
+
+// Anchors computes a document's anchors for Detect with this minTokens.
+// Detect computes them for a Doc without; a caller that tokenizes files in
+// parallel can compute them there, and so shorten Detect, which runs alone.
+func Anchors(toks []Token, minTokens int) []Anchor {
+	minTokens = max(minTokens, 2)
+	w := minTokens / 2
+	if len(toks) < w {
+		return nil
+	}
+	hashes := windowHashes(toks, w, nil)
+	at := winnow(hashes, minTokens-w+1, nil)
+	out := make([]Anchor, len(at))
+	for i, p := range at {
+		out[i] = Anchor{p, hashes[p]}
+	}
+	return out
 }
 
 // windowHashes returns the rolling hash of every window of w tokens

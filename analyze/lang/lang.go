@@ -25,6 +25,10 @@ type Language struct {
 	Unsupported []string
 	filters     []filter
 	continues   func(line string) bool // nil: no continuation marker
+	// onlyCPP: the language's one filter is cloc's C++ comment rule (Go,
+	// C, Java, JavaScript…), counted by countCPP in one pass.
+	onlyCPP       bool
+	backslashCont bool // continues is endsInBackslash
 }
 
 var (
@@ -99,6 +103,7 @@ func load() {
 		sp := &clocLanguages[i]
 		l := &Language{Name: sp.name, Script: scriptLangs[sp.name]}
 		l.filters, l.Unsupported = compile(sp.filters)
+		l.onlyCPP = len(sp.filters) == 1 && sp.filters[0].op == "call_regexp_common" && len(sp.filters[0].args) == 1 && sp.filters[0].args[0] == "C++"
 		byName[sp.name] = l
 		for _, e := range sp.exts {
 			ambig[e] = append(ambig[e], l)
@@ -107,10 +112,12 @@ func load() {
 	for _, n := range backslashContinued {
 		if l := byName[n]; l != nil {
 			l.continues = endsInBackslash
+			l.backslashCont = true
 		}
 	}
 	for n, p := range continued {
 		if l := byName[n]; l != nil {
+			l.backslashCont = false
 			re := regexp.MustCompile("(?i)" + p)
 			l.continues = re.MatchString
 		}

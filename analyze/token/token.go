@@ -5,6 +5,8 @@
 // syntax; it never fails: any byte sequence gives some tokens.
 package token
 
+import "sync"
+
 // Kind is a token's class.
 type Kind uint8
 
@@ -106,8 +108,31 @@ func hasPrefix(src []byte, i int, s string) bool {
 }
 
 // Lex splits src into tokens.
-func Lex(sx *Syntax, src []byte) []Token {
-	toks := make([]Token, 0, len(src)/5)
+func Lex(sx *Syntax, src []byte) []Token { return LexAppend(nil, sx, src) }
+
+// Borrow returns an empty token slice to lex into, from a pool; give it
+// back with Return when its tokens are no longer needed.
+func Borrow() []Token {
+	if p, ok := pool.Get().(*[]Token); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// Return puts a slice from Borrow back in the pool.
+func Return(toks []Token) {
+	if cap(toks) > 0 && cap(toks) <= 1<<22 { // very large ones go to the collector
+		pool.Put(&toks)
+	}
+}
+
+var pool sync.Pool
+
+// LexAppend splits src into tokens, appended to toks.
+func LexAppend(toks []Token, sx *Syntax, src []byte) []Token {
+	if toks == nil {
+		toks = make([]Token, 0, len(src)/6)
+	}
 	line := int32(1)
 	n := len(src)
 	atLineStart := true
