@@ -177,3 +177,37 @@ func TestUnreadableAndUnparsable(t *testing.T) {
 		t.Errorf("skipped %q", reasons)
 	}
 }
+
+// Every finding of the analysis, with thresholds set by the configuration
+// (-1 turns a check off), and a block copied three times: its issues name
+// every other place.
+func TestFindingsAndThresholds(t *testing.T) {
+	block := "function total(items, rate) {\n  let sum = 0;\n  for (const it of items) {\n    if (it.n > 0) {\n      sum += it.price * it.n;\n    }\n  }\n  return Math.round(sum * (1 + rate) * 100) / 100;\n}\n"
+	dir := writeTree(t, map[string]string{"a.js": block, "b.js": "// b\n" + block, "c.js": "// c\n\n" + block})
+	yml := "analyze:\n  thresholds:\n    cognitiveComplexity: -1\n    parameters: -1\n    functionLines: 5\n    fileLines: 7\n    nesting: 1\n"
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte(yml), 0o644)
+	res, err := Run(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, is := range res.Issues {
+		got[is.Rule] = append(got[is.Rule], is.Path+" "+is.Level+" "+is.Message)
+	}
+	for rule, want := range map[string]int{RuleFunctionLen: 3, RuleFileLen: 3, RuleNesting: 3, RuleComplexity: 0, RuleParameters: 0} {
+		if len(got[rule]) != want {
+			t.Errorf("%s: %q, want %d", rule, got[rule], want)
+		}
+	}
+	if m := got[RuleNesting]; len(m) > 0 && m[0] != "a.js note Function total nests control flow 2 deep (more than 1)." {
+		t.Errorf("nesting message %q", m[0])
+	}
+	if m := got[RuleFileLen]; len(m) > 0 && m[0] != "a.js note File has 9 lines of code (more than 7)." {
+		t.Errorf("file message %q", m[0])
+	}
+	dups := got[RuleDuplication]
+	if len(dups) != 2 || dups[0] != "b.js warning 9 duplicated lines (61 tokens), also at a.js:1-9, c.js:3-11." ||
+		dups[1] != "c.js warning 9 duplicated lines (61 tokens), also at a.js:1-9, b.js:2-10." {
+		t.Errorf("duplication issues %q", dups)
+	}
+}

@@ -5,8 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
+
+	"github.com/plumbhq/plumb/analyze/dup"
 )
 
 // Rules of the issues the analysis reports.
@@ -79,6 +83,15 @@ func findIssues(res *Result, cfg Config) []Issue {
 				Fingerprint: fingerprint(RuleFileLen, f.Path)})
 		}
 	}
+	// the places of each block (clones of the same tokens), for the messages
+	places := map[uint64][]dup.Location{}
+	for _, c := range res.Clones {
+		for _, l := range []dup.Location{c.A, c.B} {
+			if !slices.Contains(places[c.Hash], l) {
+				places[c.Hash] = append(places[c.Hash], l)
+			}
+		}
+	}
 	seen := map[string]int{}
 	for _, c := range res.Clones {
 		key := c.B.Path + "\x00" + c.A.Path + "\x00" + strconv.FormatUint(c.Hash, 16)
@@ -86,7 +99,7 @@ func findIssues(res *Result, cfg Config) []Issue {
 		seen[key]++
 		n := c.B.EndLine - c.B.StartLine + 1
 		out = append(out, Issue{Rule: RuleDuplication, Level: "warning", Path: c.B.Path, Line: c.B.StartLine, EndLine: c.B.EndLine,
-			Message:     fmt.Sprintf("%d duplicated lines (%d tokens), also at %s:%d-%d.", n, c.Tokens, c.A.Path, c.A.StartLine, c.A.EndLine),
+			Message:     fmt.Sprintf("%d duplicated lines (%d tokens), also at %s.", n, c.Tokens, otherPlaces(places[c.Hash], c.B)),
 			Fingerprint: fingerprint(RuleDuplication, c.B.Path, c.A.Path, strconv.FormatUint(c.Hash, 16), occ)})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -96,6 +109,35 @@ func findIssues(res *Result, cfg Config) []Issue {
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// otherPlaces lists a block's places but this one, in path and line order,
+// the first eight and how many more.
+func otherPlaces(all []dup.Location, this dup.Location) string {
+	var other []dup.Location
+	for _, l := range all {
+		if l != this {
+			other = append(other, l)
+		}
+	}
+	sort.Slice(other, func(i, j int) bool {
+		if other[i].Path != other[j].Path {
+			return other[i].Path < other[j].Path
+		}
+		return other[i].StartLine < other[j].StartLine
+	})
+	var b strings.Builder
+	for i, l := range other {
+		if i == 8 {
+			fmt.Fprintf(&b, " and %d more places", len(other)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s:%d-%d", l.Path, l.StartLine, l.EndLine)
+	}
+	return b.String()
 }
 
 // SARIF returns the issues as a SARIF 2.1.0 log of one run of the tool
