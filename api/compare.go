@@ -132,20 +132,8 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 		cmp.patch = &patch
 		gin.Patch = &patch.Coverage
 	}
-	// The gate judges every open issue, whatever the filters: the head's
-	// open issues whose fingerprint no open issue of the base has.
-	openInBase := make(map[string]struct{}, len(data.BaseIssuesAll))
-	for i := range data.BaseIssuesAll {
-		if data.BaseIssuesAll[i].Status == "open" {
-			openInBase[data.BaseIssuesAll[i].Fingerprint] = struct{}{}
-		}
-	}
-	for i := range data.HeadIssuesAll {
-		is := &data.HeadIssuesAll[i]
-		if _, old := openInBase[is.Fingerprint]; !old && is.Status == "open" {
-			gin.NewIssues = append(gin.NewIssues, *is)
-		}
-	}
+	// The gate judges every open issue, whatever the filters.
+	gin.NewIssues = compare.NewOpenIssues(data.BaseIssuesAll, data.HeadIssuesAll)
 	gate, _, err := s.store.Gate(ctx, p.ID)
 	if err != nil {
 		return nil, err

@@ -211,6 +211,25 @@ func ClassifyIssues(base, head []plumb.Issue) IssueSets {
 	return s
 }
 
+// NewOpenIssues returns the head's open issues whose fingerprint no open
+// issue of the base has: ClassifyIssues(open of base, open of head).New,
+// without copying either side.
+func NewOpenIssues(base, head []plumb.Issue) []plumb.Issue {
+	open := make(map[string]struct{}, len(base))
+	for i := range base {
+		if base[i].Status == "open" {
+			open[base[i].Fingerprint] = struct{}{}
+		}
+	}
+	var out []plumb.Issue
+	for i := range head {
+		if _, old := open[head[i].Fingerprint]; !old && head[i].Status == "open" {
+			out = append(out, head[i])
+		}
+	}
+	return out
+}
+
 // Of returns the issues of one class.
 func (s IssueSets) Of(c IssueClass) []plumb.Issue {
 	switch c {

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/plumbhq/plumb"
@@ -80,5 +81,20 @@ func TestClassifyIssues(t *testing.T) {
 	if len(s.New) != 1 || s.New[0].Fingerprint != "c" || len(s.Fixed) != 1 || s.Fixed[0].Fingerprint != "a" ||
 		len(s.Unchanged) != 1 || s.Unchanged[0].Fingerprint != "b" {
 		t.Fatalf("classes = %+v", s)
+	}
+}
+
+// NewOpenIssues is ClassifyIssues' New over the open issues of each side.
+func TestNewOpenIssues(t *testing.T) {
+	is := func(fp, status string) plumb.Issue { return plumb.Issue{Fingerprint: fp, Status: status} }
+	base := []plumb.Issue{is("a", "open"), is("b", "ignored"), is("c", "open")}
+	head := []plumb.Issue{is("a", "open"), is("b", "open"), is("d", "open"), is("e", "ignored")}
+	var got []string
+	for _, x := range NewOpenIssues(base, head) {
+		got = append(got, x.Fingerprint)
+	}
+	// b was ignored in the base, so it is new among the open ones
+	if strings.Join(got, ",") != "b,d" {
+		t.Errorf("new open issues %v, want b,d", got)
 	}
 }

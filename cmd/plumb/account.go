@@ -31,7 +31,7 @@ func (o *apiFlags) client(e *runEnv) (*client, context.Context, context.CancelFu
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ctx, cancel := (&connFlags{Timeout: o.Timeout}).withTimeout(e.ctx)
+	ctx, cancel := withTimeout(e.ctx, o.Timeout)
 	return cl, ctx, cancel, nil
 }
 

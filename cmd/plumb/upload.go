@@ -164,10 +164,15 @@ func newClient(rawURL, token string, retries int, timeout time.Duration, path st
 
 // withTimeout applies --timeout to ctx.
 func (o *connFlags) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if o.Timeout == 0 {
+	return withTimeout(ctx, o.Timeout)
+}
+
+// withTimeout bounds ctx by a --timeout value; 0 is no limit.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d == 0 {
 		return context.WithCancel(ctx)
 	}
-	return context.WithTimeout(ctx, o.Timeout)
+	return context.WithTimeout(ctx, d)
 }
 
 // resolve detects the commit, branch, tag and pull request, lets the flags

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -46,29 +45,17 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		fmt.Fprintln(stdout, t.Token)
 		return nil
 	case "list":
-		var rows []tokenRow
-		for offset := 0; ; {
-			var page struct {
-				Data []apiUploadToken `json:"data"`
-				Meta struct {
-					HasMore bool `json:"hasMore"`
-				} `json:"meta"`
+		tokens, err := listAll[apiUploadToken](ctx, cl, "the upload tokens", "/upload-tokens")
+		if err != nil {
+			return err
+		}
+		rows := make([]tokenRow, 0, len(tokens))
+		for _, t := range tokens {
+			row, err := t.row()
+			if err != nil {
+				return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
 			}
-			q := url.Values{"page[limit]": {"100"}, "page[offset]": {strconv.Itoa(offset)}}
-			if err := cl.do(ctx, &request{method: http.MethodGet, what: "the upload tokens", endpoint: "/upload-tokens", query: q, retrySafe: true}, &page); err != nil {
-				return err
-			}
-			for _, t := range page.Data {
-				row, err := t.row()
-				if err != nil {
-					return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
-				}
-				rows = append(rows, row)
-			}
-			if !page.Meta.HasMore || len(page.Data) == 0 {
-				break
-			}
-			offset += len(page.Data)
+			rows = append(rows, row)
 		}
 		return printTokens(stdout, rows)
 	default: // revoke
