@@ -42,6 +42,30 @@ func (db *DB) PasswordHash(ctx context.Context, login string) (plumb.User, strin
 	return u, hash, err
 }
 
+// Credentials are what a password sign-in checks: the user (found by login,
+// case-insensitive), their password hash ("" when they have none) and
+// whether they are disabled.
+type Credentials struct {
+	User     plumb.User
+	Hash     string
+	Disabled bool
+}
+
+// SignInCredentials returns the credentials of the user with that login, or
+// ENOTFOUND.
+func (db *DB) SignInCredentials(ctx context.Context, login string) (Credentials, error) {
+	var c Credentials
+	var created int64
+	var disabled sql.NullInt64
+	err := db.read.QueryRowContext(ctx, `SELECT id, login, name, created_at, password_hash, disabled_at FROM users WHERE lower(login) = $1`,
+		foldASCII(strings.TrimSpace(login))).Scan(&c.User.ID, &c.User.Login, &c.User.Name, &created, &c.Hash, &disabled)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, notFound(fmt.Sprintf("no user %q", login))
+	}
+	c.User.CreatedAt, c.Disabled = fromUnix(created), disabled.Valid
+	return c, err
+}
+
 // Identity is what a single sign-on provider says about a person.
 type Identity struct {
 	Issuer  string

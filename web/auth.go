@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -70,26 +69,24 @@ func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (*view, bool) 
 	return &view{User: &u, CSRF: csrfFor(c.Value)}, true
 }
 
-// startSession signs a user in: a new session, its cookie, and a redirect.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u plumb.User, method, next string) {
+// startSession signs a user in: a new session, its cookie, and a redirect to
+// next (by localPath's rule). A user disabled meanwhile is an EUNAUTHORIZED
+// error, with nothing written, for the caller to refuse the sign-in as it
+// refuses any other.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u plumb.User, method, next string) error {
 	secret := newSecret()
 	if _, err := s.store.CreateSession(r.Context(), u.ID, plumb.HashToken(secret), method, r.UserAgent(), s.cfg.SessionTTL); err != nil {
+		if plumb.ErrorCode(err) == plumb.EUNAUTHORIZED {
+			return err
+		}
 		s.log.Error("create session", "error", err)
 		s.renderError(w, r, http.StatusInternalServerError, "Signing in failed on our side; try again in a moment.")
-		return
+		return nil
 	}
 	s.setCookie(w, r, sessionCookie, secret, s.cfg.SessionTTL)
 	s.log.Info("signed in", "user", u.Login, "method", method)
 	http.Redirect(w, r, localPath(next), http.StatusSeeOther)
-}
-
-// localPath keeps a redirect target on this site: a path starting with one
-// slash, or "/".
-func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n") {
-		return "/"
-	}
-	return next
+	return nil
 }
 
 type loginData struct {
@@ -99,11 +96,15 @@ type loginData struct {
 }
 
 func (s *Server) handleLoginForm(w http.ResponseWriter, r *http.Request) {
+	next := r.URL.Query().Get("next")
 	if _, ok := s.signedIn(w, r); ok {
-		http.Redirect(w, r, localPath(r.URL.Query().Get("next")), http.StatusSeeOther)
+		http.Redirect(w, r, localPath(next), http.StatusSeeOther)
 		return
 	}
-	s.renderLogin(w, r, http.StatusOK, loginData{Next: r.URL.Query().Get("next")})
+	if !isLocalPath(next) {
+		next = ""
+	}
+	s.renderLogin(w, r, http.StatusOK, loginData{Next: next})
 }
 
 func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, status int, d loginData) {
@@ -114,18 +115,15 @@ func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, status int,
 	s.render(w, r, status, "login", &view{Title: "Sign in", Data: d})
 }
 
-// clientAddr is the address a sign-in attempt counts against.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// refusedSignIn is the one answer to every refused password: a wrong one, an
+// unknown login, a login without a password, a disabled user.
+const refusedSignIn = "The login or the password is wrong."
 
-// handleLogin checks a login and password. Failed attempts are counted per
-// login and per client address (fixed one-hour windows); once either is
-// used up, sign-in answers 429 until the window ends, right or wrong.
+// handleLogin checks a login and password, within the sign-in limits
+// (signin_limits.go): the attempt is counted before the password is hashed,
+// and refused with 429 while a delay runs, right password or not. Every
+// refused password answers the same 401 after the same work (a hash is
+// checked even for an unknown login or a disabled user), and logs no error.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
@@ -135,49 +133,60 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	login := strings.TrimSpace(r.PostForm.Get("login"))
 	pw := r.PostForm.Get("password")
 	d := loginData{Login: login, Next: r.PostForm.Get("next")}
+	if !isLocalPath(d.Next) {
+		d.Next = ""
+	}
 	if login == "" || pw == "" {
 		d.Error = "Enter your login and your password."
 		s.renderLogin(w, r, http.StatusBadRequest, d)
 		return
 	}
 	ctx := r.Context()
-	loginKey, addrKey := "login:"+strings.ToLower(login), "addr:"+clientAddr(r)
-	stL, _ := s.byLogin.Peek(ctx, loginKey)
-	stA, _ := s.byAddr.Peek(ctx, addrKey)
-	if stL.Remaining == 0 || stA.Remaining == 0 {
-		reset := stL.Reset
-		if stA.Remaining == 0 && stA.Reset.After(reset) {
-			reset = stA.Reset
-		}
-		wait := reset.Sub(s.now()).Round(time.Minute)
-		if wait < time.Minute {
-			wait = time.Minute
-		}
-		w.Header().Set("Retry-After", fmt.Sprint(int(reset.Sub(s.now()).Seconds())+1))
-		d.Error = fmt.Sprintf("Too many failed sign-ins. Try again in %s.", wait)
+	addr := s.clientAddr(r)
+	attempt := s.loginAttempt(login, addr)
+	defer s.pruneLoginThrottle(r)
+	res, err := s.store.ReserveLoginAttempt(ctx, attempt)
+	if err != nil {
+		s.log.Error("sign-in limits", "error", err)
+		s.renderError(w, r, http.StatusInternalServerError, "Signing in failed on our side; try again in a moment.")
+		return
+	}
+	if res.Wait > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(int((res.Wait+time.Second-1)/time.Second)))
+		d.Error = "Too many failed sign-ins. Try again in " + waitText(res.Wait) + "."
 		s.renderLogin(w, r, http.StatusTooManyRequests, d)
 		return
 	}
-	u, hash, err := s.store.PasswordHash(ctx, login)
-	ok := false
-	if err == nil && hash != "" {
-		ok, _ = VerifyPassword(hash, pw)
-	} else {
-		// Same work for an unknown login as for a wrong password.
-		_, _ = VerifyPassword(dummyHash, pw)
-		if err != nil && plumb.ErrorCode(err) != plumb.ENOTFOUND {
-			s.log.Error("sign-in lookup failed", "error", err)
-		}
-	}
-	if !ok {
-		_, _, _ = s.byLogin.Take(ctx, loginKey)
-		_, _, _ = s.byAddr.Take(ctx, addrKey)
-		s.log.Info("sign-in refused", "addr", clientAddr(r))
-		d.Error = "The login or the password is wrong."
-		s.renderLogin(w, r, http.StatusUnauthorized, d)
+	cred, err := s.store.SignInCredentials(ctx, login)
+	if err != nil && plumb.ErrorCode(err) != plumb.ENOTFOUND {
+		s.log.Error("sign-in lookup failed", "error", err)
+		s.renderError(w, r, http.StatusInternalServerError, "Signing in failed on our side; try again in a moment.")
 		return
 	}
-	s.startSession(w, r, u, "password", d.Next)
+	ok := false
+	if err == nil && cred.Hash != "" {
+		ok, _ = VerifyPassword(cred.Hash, pw)
+	} else {
+		// The same work for an unknown login, or one without a password, as
+		// for a wrong password; it never signs anyone in.
+		_, _ = VerifyPassword(dummyHash, pw)
+	}
+	refuse := func() {
+		s.log.Info("sign-in refused", "addr", addr)
+		d.Error = refusedSignIn
+		s.renderLogin(w, r, http.StatusUnauthorized, d)
+	}
+	if !ok || cred.Disabled {
+		refuse()
+		return
+	}
+	if err := s.startSession(w, r, cred.User, "password", d.Next); err != nil {
+		refuse()
+		return
+	}
+	if err := s.store.LoginSucceeded(ctx, attempt, res); err != nil {
+		s.log.Warn("sign-in limits: record a sign-in", "error", err)
+	}
 }
 
 // handleLogout ends the session of the cookie. It is a POST from a form

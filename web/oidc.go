@@ -154,5 +154,8 @@ func (s *Server) handleOIDCCallback(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusInternalServerError, "Signing in failed on our side; try again in a moment.", err)
 		return
 	}
-	s.startSession(w, r, u, "oidc", string(nextB))
+	if err := s.startSession(w, r, u, "oidc", string(nextB)); err != nil {
+		s.log.Info("OIDC sign-in refused: the user is disabled", "user", u.Login)
+		refuse(http.StatusForbidden, "You signed in at the identity provider, but your Plumb account is disabled. Ask an administrator.", nil)
+	}
 }
