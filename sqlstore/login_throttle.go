@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -54,7 +55,7 @@ type LoginAttempt struct {
 
 // LoginReservation is the answer to ReserveLoginAttempt: the counters
 // reserved (to give back if the sign-in succeeds), or, when refused, how
-// long until the counter that refused opens again.
+// long until every counter is open again.
 type LoginReservation struct {
 	Keys []string
 	Wait time.Duration // > 0: refused, nothing counted
@@ -67,9 +68,10 @@ func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginRes
 	now := db.now().UnixMilli()
 	forgetBefore := now - a.Forget.Milliseconds()
 	var res LoginReservation
+	var limits []LoginLimit // the counters that apply
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		res = LoginReservation{}
-		limits := []LoginLimit{a.Pair}
+		limits = []LoginLimit{a.Pair}
 		var okAt sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT ok_at FROM login_throttle WHERE key = $1`, a.Pair.Key).Scan(&okAt)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -79,24 +81,11 @@ func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginRes
 			limits = append(limits, a.Wide...)
 		}
 		// One order for every transaction, so two never wait on each other.
-		slices.SortFunc(limits, func(x, y LoginLimit) int {
-			switch {
-			case x.Key < y.Key:
-				return -1
-			case x.Key > y.Key:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(limits, func(x, y LoginLimit) int { return strings.Compare(x.Key, y.Key) })
 		for _, l := range limits {
 			var failures int64
 			err := tx.QueryRowContext(ctx, reserveSQL(l), l.Key, now+l.delay(1).Milliseconds(), now, forgetBefore).Scan(&failures)
 			if errors.Is(err, sql.ErrNoRows) {
-				var next int64
-				if err := tx.QueryRowContext(ctx, `SELECT next_at FROM login_throttle WHERE key = $1`, l.Key).Scan(&next); err != nil {
-					return err
-				}
-				res = LoginReservation{Wait: max(time.Duration(next-now)*time.Millisecond, time.Millisecond)}
 				return errRefused
 			}
 			if err != nil {
@@ -106,10 +95,21 @@ func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginRes
 		}
 		return nil
 	})
-	if errors.Is(err, errRefused) {
-		return res, nil
+	if !errors.Is(err, errRefused) {
+		return res, err
 	}
-	return res, err
+	// Refused, and rolled back: the wait is the longest of the counters'
+	// delays, so a retry after it is not refused by another one.
+	next := now + 1
+	for _, l := range limits {
+		var n int64
+		err := db.read.QueryRowContext(ctx, `SELECT next_at FROM login_throttle WHERE key = $1`, l.Key).Scan(&n)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return LoginReservation{}, err
+		}
+		next = max(next, n)
+	}
+	return LoginReservation{Wait: time.Duration(next-now) * time.Millisecond}, nil
 }
 
 // errRefused rolls back a reservation that a counter refused.

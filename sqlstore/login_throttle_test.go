@@ -198,3 +198,36 @@ func TestLoginThrottleParallel(t *testing.T) {
 		t.Fatalf("%d of 40 parallel attempts passed (p %d, w %d failures); want 3", passed, ltFailures(t, dbs[0], "p"), ltFailures(t, dbs[1], "w"))
 	}
 }
+
+// A refused attempt waits for the longest delay among its counters, not the
+// first one that refused; a known pair's wait is its own counter's alone.
+func TestLoginThrottleWaitIsTheLongest(t *testing.T) {
+	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
+	wide := LoginLimit{Key: "w", Free: 1, Base: time.Minute, Max: time.Hour}
+	a := LoginAttempt{Pair: LoginLimit{Key: "p", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []LoginLimit{wide},
+		Known: time.Hour, Forget: 24 * time.Hour}
+	if res := ltReserve(t, db, a); res.Wait != 0 {
+		t.Fatalf("first attempt: %+v", res)
+	}
+	// "p" sorts first and refuses (1 s); "w" holds for a minute.
+	if res := ltReserve(t, db, a); res.Wait != time.Minute {
+		t.Fatalf("second attempt: wait %v, want 1m", res.Wait)
+	}
+	clk.Advance(time.Second)
+	res := ltReserve(t, db, LoginAttempt{Pair: LoginLimit{Key: "k", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []LoginLimit{wide},
+		Known: time.Hour, Forget: 24 * time.Hour})
+	if res.Wait != 59*time.Second {
+		t.Fatalf("another pair: wait %v, want 59s", res.Wait)
+	}
+	// A known pair is not held by the wide counter, nor told its wait.
+	if err := db.LoginSucceeded(t.Context(), a, LoginReservation{}); err != nil {
+		t.Fatal(err)
+	}
+	if res := ltReserve(t, db, a); res.Wait != 0 {
+		t.Fatalf("known pair after its delay: %+v", res)
+	}
+	if res := ltReserve(t, db, a); res.Wait != 2*time.Second {
+		t.Fatalf("known pair during its delay: wait %v, want 2s (its own)", res.Wait)
+	}
+}
