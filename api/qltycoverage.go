@@ -595,9 +595,12 @@ func (s *Server) qltyVerifyURL(r *http.Request, id string) (sqlstore.QltyUpload,
 // idempotency key (the one an ingestion request takes with
 // Idempotency-Key), so a retried PUT of the same zip answers as the first
 // did (Idempotent-Replayed: true) and stores nothing twice, another zip to a
-// used URL answers 409, and a PUT while the first still runs 409 too. A
-// failed PUT leaves no key behind: the URL may be used again until it
-// expires.
+// used URL answers 409, and a PUT while the first still runs 409 too. A zip
+// refused for what it is (400, 415, or 413 once read whole) uses the URL up
+// too: the CLI prints the URL of a refused upload in the CI log, which may be
+// public, so the URL must not take another zip; the same zip again gets the
+// same refusal. A PUT that failed otherwise (the server's failure, a stalled
+// transfer) leaves no key behind: the URL may be used again until it expires.
 func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u sqlstore.QltyUpload, run func() (any, error)) error {
 	ctx := r.Context()
 	key := "qlty-upload:" + u.ID
@@ -652,7 +655,7 @@ func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u sqlstore.Qlt
 		bodyHash, err = s.bodyHash(w, r)
 	}
 	if err != nil {
-		_ = s.store.IdempotencyFinish(ctx, u.ProjectID, key, 0, "", "")
+		s.qltyRefused(w, r, u, key, err)
 		return err
 	}
 	resp := struct {
@@ -666,6 +669,23 @@ func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u sqlstore.Qlt
 		return err
 	}
 	return writeJSON(w, http.StatusOK, resp)
+}
+
+// qltyRefused ends a PUT that failed: a refusal of the zip is stored as the
+// URL's answer, any other failure forgets the key.
+func (s *Server) qltyRefused(w http.ResponseWriter, r *http.Request, u sqlstore.QltyUpload, key string, err error) {
+	ctx := r.Context()
+	switch plumb.ErrorCode(err) {
+	case plumb.EINVALID, plumb.ETOOLARGE, plumb.EUNSUPPORTED:
+		if hash, herr := s.bodyHash(w, r); herr == nil && hash != "" {
+			rec := &errorRecorder{header: http.Header{}}
+			s.writeQltyError(rec, r, err)
+			if s.store.IdempotencyFinish(ctx, u.ProjectID, key, rec.status, rec.body.String(), hash) == nil {
+				return
+			}
+		}
+	}
+	_ = s.store.IdempotencyFinish(ctx, u.ProjectID, key, 0, "", "")
 }
 
 // qltyCompleteView is the answer to POST /coverage/complete.

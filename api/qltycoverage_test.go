@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -22,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -801,7 +803,13 @@ func TestQltyMultiPart(t *testing.T) {
 // and stores nothing twice; another zip to a used URL is refused; a URL
 // that failed can be used again.
 func TestQltyRetries(t *testing.T) {
-	w := newQltyWorld(t)
+	var failing atomic.Bool // the store fails its staged writes
+	w := newQltyWorld(t, withStore(sqlstore.Options{StageHook: func(ctx context.Context, kind string) error {
+		if failing.Load() {
+			return errors.New("the disk went away")
+		}
+		return nil
+	}}))
 	report := syntheticLCOV(0, 5, 7)
 	cli := w.cli(w.WebToken, githubEnv(qSha))
 	opt := publishOptions{reports: map[string]string{"lcov.info": report}, order: []string{"lcov.info"}, stripPrefix: "/work/repo"}
@@ -816,12 +824,24 @@ func TestQltyRetries(t *testing.T) {
 	other := cli.publish(t, publishOptions{reports: map[string]string{"lcov.info": syntheticLCOV(0, 5, 8)}, order: []string{"lcov.info"}, stripPrefix: "/work/repo"})
 	cli.put(t, p.target, other.zip).wantError(t, http.StatusConflict, "already used")
 
-	// A refused zip leaves the URL usable.
+	// A refused zip uses the URL up (the CLI prints a refused upload's URL
+	// in the CI log): the same zip gets the same refusal, another is
+	// refused. A failure of the server's leaves it usable.
 	fresh := cli.postMetadata(t, "/coverage", cli.metadata(opt, w.Clock.Now(), 0))
 	target := fresh.data(t)["coverage.zip"].(string)
-	cli.put(t, target, []byte("not a zip")).wantError(t, http.StatusBadRequest, "not a zip archive")
+	first := cli.put(t, target, []byte("not a zip"))
+	first.wantError(t, http.StatusBadRequest, "not a zip archive")
+	if again := cli.put(t, target, []byte("not a zip")); again.status != http.StatusBadRequest || string(again.body) != string(first.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the refused zip again: %s", again)
+	}
+	cli.put(t, target, p.zip).wantError(t, http.StatusConflict, "already used")
+	fresh = cli.postMetadata(t, "/coverage", cli.metadata(opt, w.Clock.Now(), 0))
+	target = fresh.data(t)["coverage.zip"].(string)
+	failing.Store(true)
+	cli.put(t, target, p.zip).wantError(t, http.StatusInternalServerError, "unexpected error")
+	failing.Store(false)
 	if ok := cli.put(t, target, p.zip); ok.status != http.StatusOK {
-		t.Fatalf("PUT after a refusal: %s", ok)
+		t.Fatalf("PUT after a failure of the server's: %s", ok)
 	}
 }
 

@@ -82,7 +82,7 @@ var qltyEndpoints = []endpoint{
 			400: "The body is not a zip archive, or the archive is refused (a member name that is absolute or leaves it, a duplicate, an encrypted member, a zip bomb, no coverage), " +
 				"or its coverage is malformed (the detail names the member and line), or its metadata.json is of another commit. Nothing is stored.",
 			403: "The URL is not valid (another upload's, altered, or unknown) or has expired.",
-			409: "The URL was used for another zip, is in use by another request now, or the part arrived after its report was completed or expired.",
+			409: "The URL was used for another zip (or refused one), is in use by another request now, or the part arrived after its report was completed or expired.",
 			413: "The zip is larger than the URL's limit, or decompresses to more than the upload limit (PLUMB_MAX_UPLOAD_BYTES).",
 			415: "The body is sent with a Content-Type other than application/zip (or application/octet-stream).",
 		},
