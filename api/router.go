@@ -19,6 +19,7 @@ type route struct {
 	segments []string // literal segments, or "{name}" for a parameter
 	public   bool     // needs no token
 	ingest   bool     // an ingestion endpoint: upload tokens are accepted too
+	ownAuth  bool     // authenticates and counts itself (the qlty CLI's routes, qltycoverage.go)
 	formats  []format // response formats the route can produce (first is the default)
 	handle   handlerFunc
 }

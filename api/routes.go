@@ -77,6 +77,16 @@ func (s *Server) routes() {
 		r.ingest = true
 	}
 
+	// The qlty CLI's coverage uploads (docs/migrate-from-qlty.md), at the
+	// paths it calls below QLTY_API_URL: they authenticate themselves.
+	for _, r := range []*route{
+		rt.add("POST", "/coverage", jsonOnly, s.qltyRoute(s.handleQltyPublish)),
+		rt.add("POST", "/coverage/complete", jsonOnly, s.qltyRoute(s.handleQltyComplete)),
+		rt.add("PUT", "/coverage/uploads/{upload}", jsonOnly, s.qltyRoute(s.handleQltyUpload)),
+	} {
+		r.ownAuth = true
+	}
+
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {

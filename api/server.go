@@ -122,7 +122,7 @@ var pathMinLength = map[string]int{
 var pathParamName = map[string]string{
 	"owner": "ownerKeyOrId", "project": "projectKeyOrId", "build": "buildId",
 	"component": "componentIdOrName", "application": "applicationIdOrName",
-	"uploadToken": "uploadTokenId", "pull": "pullRequestNumber",
+	"uploadToken": "uploadTokenId", "pull": "pullRequestNumber", "upload": "uploadId",
 }
 
 // ServeHTTP checks, in the contract's order: route and method, authentication,
@@ -214,7 +214,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) error {
 		return plumb.Errorf(plumb.ENOTFOUND, "No endpoint at %s %s.", r.Method, r.URL.Path)
 	}
 	c := &call{params: params}
-	if rt.public {
+	if rt.ownAuth {
+		// The handler authenticates the request (qltycoverage.go).
+	} else if rt.public {
 		if _, tok, ok := s.optionalAuth(r); ok {
 			if st, err := s.limiter.Peek(r.Context(), tok.ID); err == nil {
 				setRateHeaders(w.Header(), st)

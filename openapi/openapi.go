@@ -73,7 +73,7 @@ func build() *document {
 	return &document{
 		OpenAPI:  "3.1.0",
 		Info:     info{Title: Title, Version: Version, Description: description, License: license{Name: "MIT License", Identifier: "MIT"}},
-		Tags:     append(slices.Clone(tags), surfaceTags...),
+		Tags:     append(append(slices.Clone(tags), surfaceTags...), qltyTag),
 		Security: []secReq{{"bearerAuth": {}}, {"basicAuth": {}}},
 		Paths:    paths(),
 		Components: components{

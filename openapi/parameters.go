@@ -103,6 +103,7 @@ func parameters() *omap[*param] {
 	m.set("seriesMetric", arrayQueryParam("metric", "Metric keys to include.", ref("MetricKey"), "LOC", "COV"))
 	m.set("seriesCategory", arrayQueryParam("category", "Metric categories to include.", ref("MetricCategory"), "size", "coverage"))
 	ingestParameters(m)
+	qltyParameters(m)
 	pullParameters(m)
 	out := newOmap[*param]()
 	for _, k := range m.keys {

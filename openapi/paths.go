@@ -270,6 +270,7 @@ func paths() *omap[*pathItem] {
 			panic("openapi: unsupported method " + ep.method)
 		}
 	}
+	qltyPaths(m)
 	return m
 }
 

@@ -314,6 +314,7 @@ func schemas() *omap[*schema] {
 
 	surfaceSchemas(m)
 	ingestSchemas(m)
+	qltySchemas(m)
 	pullSchemas(m)
 	return m
 }

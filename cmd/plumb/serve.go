@@ -41,6 +41,11 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 			log.Warn("removing the staged rows of interrupted uploads failed; the next upload to each project retries", "error", err)
 		}
 	}()
+	// The qlty CLI's multi-part reports that never completed, and expired
+	// upload URLs (docs/migrate-from-qlty.md).
+	go db.SweepQltyUploadsEvery(ctx, 10*time.Minute, func(err error) {
+		log.Warn("removing expired qlty coverage uploads failed; the next sweep retries", "error", err)
+	})
 	handler, closeLimiter, err := newHandler(ctx, cfg, db, log)
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func parseQlty(r io.Reader, opt Options, emit Emit) error {
 			return err
 		}
 		if text := bytes.TrimSpace(line); len(text) > 0 {
-			f, perr := qltyFile(text, opt)
+			f, perr := qltyFile(text, opt, true)
 			if perr != "" {
 				return &ParseError{Format: Qlty, Line: lineNo, Msg: perr}
 			}
@@ -48,7 +48,8 @@ func parseQlty(r io.Reader, opt Options, emit Emit) error {
 }
 
 // qltyFile reads one line; a non-empty string is what is wrong with it.
-func qltyFile(text []byte, opt Options) (File, string) {
+// Without needHits, a line with no "hits" is a file of no lines.
+func qltyFile(text []byte, opt Options, needHits bool) (File, string) {
 	var l qltyLine
 	if err := json.Unmarshal(text, &l); err != nil {
 		var typ *json.UnmarshalTypeError
@@ -64,7 +65,7 @@ func qltyFile(text []byte, opt Options) (File, string) {
 	if !ok {
 		return File{}, fmt.Sprintf("path %q is not a file in the repository", *l.Path)
 	}
-	if l.Hits == nil {
+	if l.Hits == nil && needHits {
 		return File{}, fmt.Sprintf(`%s: the object has no "hits" array`, p)
 	}
 	if len(l.Hits) > maxLine {
