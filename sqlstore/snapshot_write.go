@@ -125,6 +125,11 @@ func (db *DB) storeSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotIn
 	if err := validateSnapshot(&in); err != nil {
 		return plumb.Snapshot{}, err
 	}
+	// The whole upload is checked before anything depends on its branch:
+	// a report refused on the default branch is refused on every other.
+	if err := sp.checkPaths(); err != nil {
+		return plumb.Snapshot{}, err
+	}
 	if err := sp.err(); err != nil {
 		return plumb.Snapshot{}, err
 	}
