@@ -3,10 +3,20 @@ package api_test
 // Issue 19, items 14 to 19: what a hostile or unlucky client still broke.
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // storedRows counts the rows every upload kind writes, published or not,
@@ -100,5 +110,124 @@ func TestUploadRefusedAlikeOnEveryBranch(t *testing.T) {
 		if after := storedRows(t, w.testServer); after != before {
 			t.Errorf("%s %s left rows behind: %s, before %s", c.kind, c.name, after, before)
 		}
+	}
+}
+
+// failureLimiters are the limiters the failure limit runs on: in process,
+// on Redis (miniredis), and on a real Redis when PLUMB_TEST_REDIS_URL is set.
+// Each makes a limiter of limit failures per hour on the given clock;
+// shared tells whether two servers given the same one share its counts.
+func failureLimiters(t *testing.T) []struct {
+	name   string
+	shared bool
+	make   func(t *testing.T, limit int, now func() time.Time) ratelimit.Limiter
+} {
+	redisOn := func(client func(t *testing.T) *redis.Client) func(t *testing.T, limit int, now func() time.Time) ratelimit.Limiter {
+		return func(t *testing.T, limit int, now func() time.Time) ratelimit.Limiter {
+			c := client(t)
+			prefix := fmt.Sprintf("plumbtest:authfail:%d:%d:", os.Getpid(), time.Now().UnixNano())
+			t.Cleanup(func() {
+				ctx := context.Background()
+				iter := c.Scan(ctx, 0, prefix+"*", 100).Iterator()
+				for iter.Next(ctx) {
+					c.Del(ctx, iter.Val())
+				}
+			})
+			return ratelimit.NewRedis(c, limit, ratelimit.RedisOptions{Prefix: prefix, Now: now})
+		}
+	}
+	return []struct {
+		name   string
+		shared bool
+		make   func(t *testing.T, limit int, now func() time.Time) ratelimit.Limiter
+	}{
+		{"memory", false, func(t *testing.T, limit int, now func() time.Time) ratelimit.Limiter {
+			return ratelimit.NewMemory(limit, now)
+		}},
+		{"miniredis", true, redisOn(func(t *testing.T) *redis.Client {
+			mr := miniredis.RunT(t)
+			c := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+			t.Cleanup(func() { c.Close() })
+			return c
+		})},
+		{"redis", true, redisOn(func(t *testing.T) *redis.Client {
+			url := os.Getenv(sqltest.RedisEnv)
+			if url == "" {
+				t.Skipf("no real Redis: set %s (e.g. redis://127.0.0.1:6379/0) to run this against one", sqltest.RedisEnv)
+			}
+			opt, err := redis.ParseURL(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := redis.NewClient(opt)
+			t.Cleanup(func() { c.Close() })
+			return c
+		})},
+	}
+}
+
+// Item 15: the limit on failed token lookups throttles the failures, never
+// a valid credential. After more than AuthFailureLimit requests with
+// unknown tokens from one address (everyone, behind a proxy or NAT), that
+// address's unknown tokens answer 429 (a repeated one without a lookup),
+// while a valid API token and a valid upload token from it answer 200, on
+// every limiter and, with Redis, on every replica.
+func TestFailureLimitNeverRefusesValidTokens(t *testing.T) {
+	for _, lim := range failureLimiters(t) {
+		t.Run(lim.name, func(t *testing.T) {
+			clock := &fakeClock{now: t0}
+			failures := lim.make(t, 100, clock.Now)
+			w := newIngWorld(t, onDatabase(sqltest.DSN(t), clock), withConfig(api.Config{AuthFailures: failures}))
+			gate := ingWeb + "/analyses?commitSha=" + ingSha
+			for i := 0; i < 100; i++ {
+				tok := fmt.Sprintf("plb_unknown%029d", i)
+				if i%2 == 1 {
+					tok = fmt.Sprintf("plbu_unknown%028d", i)
+				}
+				w.get(t, "/workspaces", tok).wantError(t, http.StatusUnauthorized, "not valid")
+			}
+			for i := 0; i < 5; i++ {
+				r := w.get(t, "/workspaces", fmt.Sprintf("plb_fresh%031d", i)).wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+				if r.Header.Get("x-ratelimit-resource") != "auth" || r.Header.Get("Retry-After") != "3600" {
+					t.Errorf("429 of the failure limit: %v", r.Header)
+				}
+			}
+			// Valid credentials from the same address go through.
+			w.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
+			w.get(t, gate, w.Upload).wantStatus(t, http.StatusOK)
+			w.get(t, gate, w.Carol).wantStatus(t, http.StatusOK)
+			w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "branch", "main"), nil, ingLCOV).wantStatus(t, http.StatusCreated)
+			// A secret already known to be unknown costs no lookup: it
+			// answers 429 even while the tokens cannot be read.
+			db := rawDB(t, w.testServer)
+			for _, stmt := range []string{`ALTER TABLE tokens RENAME TO tokens_away`, `ALTER TABLE upload_tokens RENAME TO upload_tokens_away`} {
+				if _, err := db.Exec(stmt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.get(t, "/workspaces", "plb_unknown00000000000000000000000000000").wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+			w.get(t, gate, "plbu_unknown0000000000000000000000000001").wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+			if r := w.get(t, "/workspaces", w.Alice); r.Status < 500 {
+				t.Errorf("a lookup with the tokens unreadable answered %s", r)
+			}
+			for _, stmt := range []string{`ALTER TABLE tokens_away RENAME TO tokens`, `ALTER TABLE upload_tokens_away RENAME TO upload_tokens`} {
+				if _, err := db.Exec(stmt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
+			if lim.shared {
+				// Another replica sharing the counts throttles the same
+				// address's failures and lets its valid tokens through.
+				other := newTestServer(t, onDatabase(w.DSN, clock), withConfig(api.Config{AuthFailures: failures}))
+				other.live[w.Alice], other.live[w.Upload] = true, true
+				other.get(t, "/workspaces", "plb_other0000000000000000000000000000000").wantError(t, http.StatusTooManyRequests, "unknown or revoked tokens")
+				other.get(t, "/workspaces", w.Alice).wantStatus(t, http.StatusOK)
+				other.get(t, gate, w.Upload).wantStatus(t, http.StatusOK)
+			}
+			// The hour ends: failures are 401 again.
+			clock.Advance(time.Hour + time.Second)
+			w.get(t, "/workspaces", "plb_unknown00000000000000000000000000000").wantError(t, http.StatusUnauthorized, "not valid")
+		})
 	}
 }

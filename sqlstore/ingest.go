@@ -163,12 +163,12 @@ func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToke
 	err := db.read.QueryRowContext(ctx, `SELECT id, project_id, name, created_by, created_at, revoked_at FROM upload_tokens WHERE hash = $1`,
 		HashToken(secret)).Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &revoked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is not valid.")
+		return t, tokenRefused("The token is not valid.")
 	} else if err != nil {
 		return t, err
 	}
 	if revoked.Valid {
-		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token has been revoked.")
+		return t, tokenRefused("The token has been revoked.")
 	}
 	t.CreatedAt = fromUnix(created)
 	db.touch(ctx, "upload_tokens", t.ID)
