@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -26,11 +27,20 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 	if r.ContentLength > s.cfg.MaxBodyBytes {
 		return nil, tooLarge(s.cfg.MaxBodyBytes)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	// The body's transfer is the client's time, not the server's: the
+	// request's clock stops while it arrives, and a client that stalls it
+	// gets a 408 (idleReader), never a 503.
+	resume := pauseClock(r.Context())
+	idle := s.idleBody(w, r.Body, time.Now().Add(max(bodyReadTimeout, s.cfg.UploadIdleTimeout)))
+	body, err := io.ReadAll(http.MaxBytesReader(w, io.NopCloser(idle), s.cfg.MaxBodyBytes))
+	resume(0)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			return nil, tooLarge(s.cfg.MaxBodyBytes)
+		case idle.stalled:
+			return nil, idle.stall()
 		}
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
 	}

@@ -114,21 +114,20 @@ func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (body *limit
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	rc := http.NewResponseController(w)
-	idle := &idleReader{r: r.Body, idle: s.cfg.UploadIdleTimeout, setDeadline: rc.SetReadDeadline}
+	idle := s.idleBody(w, r.Body, time.Time{})
 	raw := bufio.NewReaderSize(http.MaxBytesReader(w, io.NopCloser(idle), limit), 64<<10)
 	var rd io.Reader = raw
 	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
 	magic, _ := raw.Peek(2)
 	if idle.stalled {
-		return nil, stalled(s.cfg.UploadIdleTimeout)
+		return nil, idle.stall()
 	}
 	switch {
 	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.Equal(magic, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			if idle.stalled {
-				return nil, stalled(s.cfg.UploadIdleTimeout)
+				return nil, idle.stall()
 			}
 			return nil, plumb.Errorf(plumb.EINVALID, "The body is not valid gzip data: %v.", err)
 		}
@@ -153,7 +152,7 @@ func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (body *limit
 		var mbe *http.MaxBytesError
 		switch {
 		case idle.stalled:
-			return nil, stalled(s.cfg.UploadIdleTimeout)
+			return nil, idle.stall()
 		case errors.As(err, &mbe) || errors.Is(err, errDecompressedTooLarge):
 			return nil, tooLarge(limit)
 		case errors.Is(err, io.ErrUnexpectedEOF), strings.Contains(err.Error(), "gzip"), strings.Contains(err.Error(), "flate"):
@@ -180,29 +179,61 @@ func (b *limitedBody) Close() {
 	b.spool = nil
 }
 
-func stalled(idle time.Duration) error {
-	return plumb.Errorf(plumb.ETIMEOUT, "The upload stalled: no data arrived for %s. Send the report again.", idle)
+// bodyReadTimeout bounds the whole transfer of a request body that is not a
+// report (a JSON object of at most MaxBodyBytes), as the server's read
+// timeout bounds a request (NewHTTPServer).
+const bodyReadTimeout = readTimeout
+
+// idleBody is a request's body under the idle-read rule: every read must
+// bring data within the idle-read timeout (UploadIdleTimeout), and, when
+// until is set, the whole body must have arrived by then.
+func (s *Server) idleBody(w http.ResponseWriter, body io.Reader, until time.Time) *idleReader {
+	rc := http.NewResponseController(w)
+	return &idleReader{r: body, idle: s.cfg.UploadIdleTimeout, until: until, setDeadline: rc.SetReadDeadline}
 }
 
-// idleReader is an upload's body with an idle-read timeout: every read must
-// bring data within idle, however long the whole transfer takes.
+// idleReader is a request's body with an idle-read timeout: every read must
+// bring data within idle, however long the whole transfer takes (unless
+// until, when set, comes first).
 type idleReader struct {
 	r           io.Reader
 	idle        time.Duration
+	until       time.Time
 	setDeadline func(time.Time) error
-	stalled     bool
+	stalled     bool // a read hit its deadline
+	late        bool // ... which was until
 }
 
 func (ir *idleReader) Read(p []byte) (int, error) {
+	deadline := time.Now().Add(ir.idle)
+	late := !ir.until.IsZero() && ir.until.Before(deadline)
+	if late {
+		deadline = ir.until
+	}
 	if ir.idle > 0 && ir.setDeadline != nil {
-		_ = ir.setDeadline(time.Now().Add(ir.idle))
+		_ = ir.setDeadline(deadline)
 	}
 	n, err := ir.r.Read(p)
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
-		ir.stalled = true
+		ir.stalled, ir.late = true, late
 	}
 	return n, err
 }
+
+// stall is the 408 of a client that stalled its body: its own doing, which
+// the server logs as such and does not count as strain (Server.ServeHTTP).
+func (ir *idleReader) stall() error {
+	if ir.late {
+		return &stalledBody{plumb.Errorf(plumb.ETIMEOUT, "The request body stalled: it did not arrive within %s. Send the request again.", bodyReadTimeout)}
+	}
+	return &stalledBody{plumb.Errorf(plumb.ETIMEOUT, "The request body stalled: no data arrived for %s. Send the request again.", ir.idle)}
+}
+
+// stalledBody is the error of a body the client stopped sending.
+type stalledBody struct{ err *plumb.Error }
+
+func (e *stalledBody) Error() string { return e.err.Error() }
+func (e *stalledBody) Unwrap() error { return e.err }
 
 // parseFailure turns a reader or parser error into the response's error.
 func (b *limitedBody) parseFailure(err error) error {
@@ -353,10 +384,13 @@ func (s *Server) bodyHash(w http.ResponseWriter, r *http.Request) (string, error
 	if left < 0 {
 		return "", tooLarge(s.cfg.MaxUploadBytes)
 	}
-	n, err := io.Copy(io.Discard, io.LimitReader(hb, left+1))
+	idle := s.idleBody(w, hb, time.Time{})
+	n, err := io.Copy(io.Discard, io.LimitReader(idle, left+1))
 	switch {
 	case n > left:
 		return "", tooLarge(s.cfg.MaxUploadBytes)
+	case idle.stalled:
+		return "", idle.stall()
 	case err != nil:
 		return "", plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
 	}

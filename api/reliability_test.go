@@ -3,8 +3,11 @@ package api_test
 // Issue 19, items 14 to 19: what a hostile or unlucky client still broke.
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -230,4 +233,67 @@ func TestFailureLimitNeverRefusesValidTokens(t *testing.T) {
 			w.get(t, "/workspaces", "plb_unknown00000000000000000000000000000").wantError(t, http.StatusUnauthorized, "not valid")
 		})
 	}
+}
+
+// stallBody sends a request head announcing a body of want bytes and only
+// part of it, then waits for the answer on the raw connection.
+func stallBody(t *testing.T, base, head string, part string, want int) (*http.Response, string, time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	if _, err := fmt.Fprintf(conn, "%sContent-Length: %d\r\n\r\n%s", head, want, part); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled body: %v", err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b), time.Since(start)
+}
+
+// Item 16: a client that stalls its request body gets 408 Request Timeout
+// with the error body once the idle-read timeout passes, as a stalled head
+// does: logged as the client's doing, never a 503 "under strain", and
+// whatever the request timeout (which measures the server's own work).
+func TestStalledBodyIs408(t *testing.T) {
+	w := newIngWorld(t, withConfig(api.Config{UploadIdleTimeout: 400 * time.Millisecond, RequestTimeout: 200 * time.Millisecond}))
+	auth := func(token string) string { return "Host: x\r\nAuthorization: Bearer " + token + "\r\n" }
+	for _, c := range []struct {
+		name, head, part string
+	}{
+		{"JSON body", "POST /gh/acme/applications HTTP/1.1\r\n" + auth(w.Alice) + "Content-Type: application/json\r\n", `{"name":"sto`},
+		{"build", "POST " + ingWeb + "/builds HTTP/1.1\r\n" + auth(w.Upload) + "Content-Type: application/json\r\n", `{"type":"anal`},
+		{"keyed build", "POST " + ingWeb + "/builds HTTP/1.1\r\n" + auth(w.Upload) + "Content-Type: application/json\r\nIdempotency-Key: k1\r\n", `{"type":`},
+		{"coverage upload", "POST " + ingWeb + "/coverage?commitSha=" + ingSha + " HTTP/1.1\r\n" + auth(w.Upload), "SF:a.c\nDA:1,1\n"},
+		{"analysis upload", "POST " + ingWeb + "/analyses HTTP/1.1\r\n" + auth(w.Upload) + "Content-Type: application/json\r\n", `{"commitSha":`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			logs := len(w.Logs.String())
+			res, body, took := stallBody(t, w.URL, c.head, c.part, len(c.part)+100)
+			if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(body, `"status":"408"`) || !strings.Contains(body, "stalled") ||
+				!strings.Contains(body, "400ms") {
+				t.Errorf("stalled body: %d %s", res.StatusCode, body)
+			}
+			if res.Header.Get("Content-Type") != "application/json" || !res.Close {
+				t.Errorf("408 headers %v (close %v), want the error body's and Connection: close", res.Header, res.Close)
+			}
+			if took > 10*time.Second {
+				t.Errorf("the 408 came after %s with a 400ms idle timeout", took)
+			}
+			log := w.Logs.String()[logs:]
+			if strings.Contains(log, "request timed out") || strings.Contains(log, "level=WARN") || strings.Contains(log, "level=ERROR") ||
+				!strings.Contains(log, "client stalled its request body") {
+				t.Errorf("log of a stalled body:\n%s", log)
+			}
+		})
+	}
+	// The stalls left nothing behind and the server serves on.
+	w.get(t, "/gh/acme/applications", w.Alice).wantStatus(t, http.StatusOK)
 }

@@ -38,9 +38,11 @@ type Config struct {
 	// Host and X-Forwarded-Proto: only for a server whose proxy sets or
 	// checks both, since any client can send any Host.
 	TrustHost bool
-	// UploadIdleTimeout bounds the wait for the next bytes of an upload's
-	// body (default 30 seconds); SpoolDir holds the received reports while
-	// they are parsed (default: the system's temporary folder).
+	// UploadIdleTimeout bounds the wait for the next bytes of a request's
+	// body, an upload's report or a JSON object (default 30 seconds): a
+	// client that stalls its body answers 408. SpoolDir holds the received
+	// reports while they are parsed (default: the system's temporary
+	// folder).
 	UploadIdleTimeout time.Duration
 	SpoolDir          string
 	// AuthFailureLimit is how many failed token lookups (unknown or revoked
@@ -182,7 +184,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", s.now().Sub(start)))
 	}()
 	if err := s.serve(sw, r); err != nil {
+		var stall *stalledBody
 		switch {
+		case errors.As(err, &stall):
+			// The client's doing, not the server's strain: a 408, and the
+			// connection closed (the rest of the body may still come).
+			s.log.Info("client stalled its request body", "request_id", id, "path", r.URL.Path, "detail", stall.err.Details[0])
+			w.Header().Set("Connection", "close")
 		case context.Cause(ctx) == errRequestTimeout:
 			s.log.Warn("request timed out", "request_id", id, "path", r.URL.Path, "error", err)
 			err = plumb.Errorf(plumb.EUNAVAILABLE, "The request took longer than %s; the service is under strain. Retry in a few seconds.", s.cfg.RequestTimeout)
