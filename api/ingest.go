@@ -263,10 +263,15 @@ func (b *limitedBody) parseFailure(err error) error {
 // key, the same request line and the same body replays the first response.
 // replay, when not nil, sets the headers of a replayed answer from its body
 // (the Location of a created build).
-func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func() (int, any, error)) error {
+//
+// run does the work with ctx, which carries the key's answer (answerWith):
+// the store records it in the transaction that publishes the upload, so a
+// server killed at any moment has either stored the upload and its answer,
+// which a retry replays, or neither, and a retry runs the upload again.
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func(ctx context.Context) (int, any, error)) error {
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
-		status, body, err := run()
+		status, body, err := run(r.Context())
 		if err != nil {
 			return err
 		}
@@ -322,14 +327,43 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 			}
 		}
 	}()
-	// A failure (even a panic) forgets the key, so a retry runs again.
+	// A failure (even a panic) forgets the key, so a retry runs again; a
+	// key whose answer was recorded is kept.
 	defer func() {
 		if v := recover(); v != nil {
 			_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "", "")
 			panic(v)
 		}
 	}()
-	status, resp, err := run()
+	ka := &keyedAnswer{}
+	rec := &sqlstore.IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
+		if ka.view == nil {
+			return 0, "", "", fmt.Errorf("idempotent answer: no view of %T", result)
+		}
+		status, resp := ka.view(result)
+		b, err := json.Marshal(resp)
+		if err != nil {
+			return 0, "", "", err
+		}
+		// The body has been read by now (a report is received in full
+		// before it is parsed): its hash is complete.
+		hash, err := s.bodyHash(w, r)
+		if err != nil {
+			return 0, "", "", err
+		}
+		ka.status, ka.body = status, string(b)+"\n"
+		return ka.status, ka.body, hash, nil
+	}}
+	ctx := context.WithValue(sqlstore.WithIdempotentAnswer(r.Context(), rec), keyedAnswerKey, ka)
+	status, resp, err := run(ctx)
+	if err == nil && rec.Recorded() {
+		// Recorded with the upload: the answer is exactly what a retry
+		// replays.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(ka.status)
+		_, err = io.WriteString(w, ka.body)
+		return err
+	}
 	if err == nil {
 		bodyHash, err = s.bodyHash(w, r)
 	}
@@ -345,6 +379,31 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		return err
 	}
 	return writeJSON(w, status, resp)
+}
+
+// keyedAnswer is the view of a keyed request's answer: how the result of
+// the store's write becomes the response (answerWith), and the answer once
+// recorded.
+type keyedAnswer struct {
+	view   func(result any) (int, any)
+	status int
+	body   string
+}
+
+const keyedAnswerKey ctxKey = 3
+
+// answerWith tells a keyed request's write (ctx from Server.idempotent) how
+// its result becomes the response, status and view, so the store records
+// the answer as it publishes the write. Without a key it does nothing.
+func answerWith[T any](ctx context.Context, status int, view func(T) any) {
+	ka, _ := ctx.Value(keyedAnswerKey).(*keyedAnswer)
+	if ka == nil {
+		return
+	}
+	ka.view = func(result any) (int, any) {
+		v, _ := result.(T)
+		return status, view(v)
+	}
 }
 
 // hashingBody is the body of a keyed ingestion request: it hashes the bytes
@@ -469,7 +528,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -490,7 +549,12 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			}
 		}
 		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: uploadedAt}
-		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
+		view := func(sum sqlstore.CoverageSummary) any {
+			return coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
+				Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}
+		}
+		answerWith(ctx, http.StatusCreated, view)
+		sum, err := s.store.IngestCoverage(ctx, in, func(emit func(plumb.CoverageFile) error) error {
 			// A failure to read or parse the report is the client's: it is
 			// answered here, before the store would take a reader's
 			// "unexpected EOF" for a lost database (503). The store's own
@@ -515,8 +579,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			return 0, nil, body.parseFailure(err)
 		}
 		s.notifyCodeHost(p, sum.CommitSHA) // asynchronous: never fails the upload
-		return http.StatusCreated, coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
-			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}, nil
+		return http.StatusCreated, view(sum), nil
 	})
 }
 
@@ -596,7 +659,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -628,11 +691,13 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at}, sp, tools)
+		view := func(snap plumb.Snapshot) any { return newSnapshotView(snap, n) }
+		answerWith(ctx, http.StatusCreated, view)
+		snap, err := s.store.AddFindings(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at}, sp, tools)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, n), nil
+		return http.StatusCreated, view(snap), nil
 	})
 }
 
@@ -666,7 +731,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
 	}
 	opt := sarifOptions(c.query)
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -708,11 +773,13 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
 			AnalyzedAt: at, FullTree: up.FullTree == nil || *up.FullTree}
-		snap, err := s.store.AddAnalysis(r.Context(), in, sp)
+		view := func(snap plumb.Snapshot) any { return newSnapshotView(snap, a.nIssues) }
+		answerWith(ctx, http.StatusCreated, view)
+		snap, err := s.store.AddAnalysis(ctx, in, sp)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, a.nIssues), nil
+		return http.StatusCreated, view(snap), nil
 	})
 }
 
@@ -801,13 +868,15 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 			location(h, v.ID)
 		}
 	}
-	return s.idempotent(w, r, p, replay, func() (int, any, error) {
-		b, err := s.store.AddBuild(r.Context(), b)
+	return s.idempotent(w, r, p, replay, func(ctx context.Context) (int, any, error) {
+		view := func(b plumb.Build) any { return newBuildView(b, s.now()) }
+		answerWith(ctx, http.StatusCreated, view)
+		b, err := s.store.AddBuild(ctx, b)
 		if err != nil {
 			return 0, nil, err
 		}
 		location(w.Header(), b.ID)
-		return http.StatusCreated, newBuildView(b, s.now()), nil
+		return http.StatusCreated, view(b), nil
 	})
 }
 

@@ -7,10 +7,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -28,7 +32,7 @@ func storedRows(t *testing.T, ts *testServer) string {
 	t.Helper()
 	db := rawDB(t, ts)
 	var out []string
-	for _, table := range []string{"snapshots", "issues", "coverage_uploads", "coverage_files", "staged_coverage_files", "file_versions"} {
+	for _, table := range []string{"snapshots", "issues", "coverage_uploads", "coverage_files", "staged_coverage_files", "file_versions", "builds"} {
 		var n int
 		if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
 			t.Fatalf("count %s: %v", table, err)
@@ -296,4 +300,141 @@ func TestStalledBodyIs408(t *testing.T) {
 	}
 	// The stalls left nothing behind and the server serves on.
 	w.get(t, "/gh/acme/applications", w.Alice).wantStatus(t, http.StatusOK)
+}
+
+// crashChildEnv names the variables of the server that TestUploadAfterKill
+// starts in a child process (this test binary) and kills with SIGKILL.
+const (
+	crashChildEnv = "PLUMB_TEST_CRASH_CHILD_DSN"
+)
+
+// crashChild serves the API on the database at dsn, with a clock stopped at
+// t0, and freezes every write right after the transaction that publishes
+// it has committed, saying so on stdout: the moment a kill -9 leaves a
+// stored upload without an answer.
+func crashChild(dsn string) {
+	clock := &fakeClock{now: t0}
+	db, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{Now: clock.Now, PublishHook: func(ctx context.Context, kind string) {
+		fmt.Printf("published %s\n", kind)
+		select {} // killed here
+	}})
+	if err != nil {
+		fmt.Printf("error %v\n", err)
+		os.Exit(1)
+	}
+	s := api.NewServer(db, ratelimit.NewMemory(5000, clock.Now), slog.New(slog.DiscardHandler), api.Config{})
+	s.SetClock(clock.Now)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Printf("error %v\n", err)
+		os.Exit(1)
+	}
+	fmt.Printf("listening http://%s\n", ln.Addr())
+	_ = http.Serve(ln, s)
+	os.Exit(1)
+}
+
+// Item 17: an upload whose server is killed (SIGKILL) between the commit
+// that publishes it and its response is not run again by a retry with the
+// same Idempotency-Key after the key's lease: the answer was recorded in the
+// publishing transaction, and the retry replays it. For each kind of keyed
+// upload, on both backends.
+func TestUploadAfterKillReplays(t *testing.T) {
+	if dsn := os.Getenv(crashChildEnv); dsn != "" {
+		crashChild(dsn)
+		return
+	}
+	cases := []struct {
+		kind, path string
+		headers    map[string]string
+		body       string
+		stored     string // the rows one upload stores
+	}{
+		{"coverage", ingWeb + "/coverage?" + ingQuery("commitSha", ingSha, "branch", "main"), nil, ingLCOV, "coverage_uploads=1"},
+		{"analysis", ingWeb + "/analyses", jsonBody,
+			`{"commitSha":"` + ingSha + `","branch":"main","files":[{"path":"a.go","lines":3}],"sarif":[` + sarifWith(`"message":{"text":"m"}`) + `]}`, "snapshots=1 issues=1"},
+		{"sarif", ingWeb + "/sarif?" + ingQuery("commitSha", ingSha, "branch", "feature"), nil, sarifWith(`"message":{"text":"m"}`), "snapshots=1 issues=1"},
+		{"build", ingWeb + "/builds", jsonBody, `{"type":"analysis","branchName":"main","commitSha":"` + ingSha + `"}`, "builds=1"},
+	}
+	for _, c := range cases {
+		t.Run(c.kind, func(t *testing.T) {
+			w := newIngWorld(t)
+			key := hdr("Idempotency-Key", "run-42-"+c.kind)
+			for k, v := range c.headers {
+				key[k] = v
+			}
+			child := exec.Command(os.Args[0], "-test.run=^TestUploadAfterKillReplays$", "-test.count=1")
+			child.Env = append(os.Environ(), crashChildEnv+"="+w.DSN)
+			out, err := child.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			child.Stderr = os.Stderr
+			if err := child.Start(); err != nil {
+				t.Fatal(err)
+			}
+			killed := false
+			t.Cleanup(func() {
+				if !killed {
+					child.Process.Kill()
+					child.Wait()
+				}
+			})
+			lines := bufio.NewScanner(out)
+			next := func(prefix string) string {
+				t.Helper()
+				for lines.Scan() {
+					if l := lines.Text(); strings.HasPrefix(l, prefix) {
+						return strings.TrimPrefix(l, prefix)
+					} else if strings.HasPrefix(l, "error ") {
+						t.Fatalf("child: %s", l)
+					}
+				}
+				t.Fatalf("the child ended before %q: %v", prefix, lines.Err())
+				return ""
+			}
+			base := next("listening ")
+			// The first attempt: the child stores the upload and is killed
+			// before it answers.
+			go func() {
+				req, _ := http.NewRequest(http.MethodPost, base+c.path, strings.NewReader(c.body))
+				req.Header.Set("Authorization", "Bearer "+w.Upload)
+				for k, v := range key {
+					req.Header.Set(k, v)
+				}
+				if res, err := http.DefaultClient.Do(req); err == nil {
+					res.Body.Close()
+				}
+			}()
+			if got := next("published "); got != map[string]string{"sarif": "snapshot", "analysis": "snapshot"}[c.kind] && got != c.kind {
+				t.Fatalf("published %q", got)
+			}
+			if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			child.Wait()
+			killed = true
+			// The retry comes after the key's lease has run out.
+			w.Clock.Advance(sqlstore.IdempotencyLease + time.Second)
+			r := w.do(t, http.MethodPost, c.path, w.Upload, key, c.body).wantStatus(t, http.StatusCreated)
+			if r.Header.Get("Idempotent-Replayed") != "true" {
+				t.Errorf("the retry after the kill ran the upload again: %s", r)
+			}
+			if c.kind == "build" && !strings.Contains(r.Header.Get("Location"), "/builds/") {
+				t.Errorf("replayed build without its Location: %v", r.Header)
+			}
+			if rows := storedRows(t, w.testServer); !strings.Contains(rows, c.stored) {
+				t.Errorf("after the kill and the retry: %s, want %s", rows, c.stored)
+			}
+			if c.kind == "coverage" {
+				if got := w.fileCoverage(t, ingSha, "src/a.c")["default"]; fmt.Sprint(got) != "[1 0 -1 3]" {
+					t.Errorf("hits %v, want one upload's [1 0 -1 3]", got)
+				}
+			}
+			again := w.do(t, http.MethodPost, c.path, w.Upload, key, c.body).wantStatus(t, http.StatusCreated)
+			if string(again.Body) != string(r.Body) || again.Header.Get("Idempotent-Replayed") != "true" {
+				t.Errorf("a second retry: %s, want the first's %s", again, r)
+			}
+		})
+	}
 }

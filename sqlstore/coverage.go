@@ -212,10 +212,16 @@ func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(pl
 		if sum.Files == 0 && read != nil { // an upload must bring files
 			return plumb.Errorf(plumb.EINVALID, "The coverage report holds no files; nothing was stored.")
 		}
-		return w.publish(tx)
+		if err := w.publish(tx); err != nil {
+			return err
+		}
+		return w.db.recordAnswer(w.ctx, tx, sum)
 	})
 	if err != nil {
 		return sum, err
+	}
+	if w.staged != nil {
+		w.db.published(w.ctx, stagedCoverage)
 	}
 	return sum, w.clear()
 }
