@@ -87,15 +87,19 @@ func tooLarge(limit int64) error {
 
 // fields validates members of a parsed JSON object, collecting problems.
 type fields struct {
-	obj  map[string]json.RawMessage
-	errs []string
+	obj   map[string]json.RawMessage
+	errs  []string // the first problems found (maxKept)
+	nErrs int      // every problem found
 }
 
 func (f *fields) fail(format string, args ...any) {
-	f.errs = append(f.errs, fmt.Sprintf(format, args...))
+	f.nErrs++
+	if len(f.errs) < maxKept {
+		f.errs = append(f.errs, fmt.Sprintf(format, args...))
+	}
 }
 
-func (f *fields) err() error { return plumb.Invalid(f.errs) }
+func (f *fields) err() error { return plumb.InvalidCounted(f.errs, f.nErrs) }
 
 // str reads a string member. Absent or null gives ("", false).
 func (f *fields) str(name string, required bool, min, max int) (string, bool) {

@@ -136,22 +136,13 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 	if !sawCounts {
 		return File{}, j.fail(`expected "s" (statement counts) in the file's coverage`)
 	}
-	n := 0
-	for id := range counts {
-		if l, ok := starts[id]; ok && l > n {
-			n = l
-		}
-	}
-	hits := growHits(nil, n)
-	if hits == nil {
-		hits = []int64{}
-	}
+	hits := lineMap{combine: maxHits}
 	for id, c := range counts {
 		if l, ok := starts[id]; ok {
-			hits[l-1] = max(hits[l-1], c)
+			hits.add(l, c)
 		}
 	}
-	return File{Path: path, Hits: hits}, nil
+	return hits.file(path), nil
 }
 
 // istanbulStatementMap reads {"<id>": {"start": {"line": N, …}, …}, …}.

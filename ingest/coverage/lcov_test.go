@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -14,10 +15,31 @@ import (
 // Helpers shared by the LCOV, Go and Cobertura tests (prefixed: the package
 // has other formats' files and tests by other hands).
 
+// dense returns a parsed file in the dense form (the tests compare hits
+// that way), after checking its sparse form if it has one: lines ascending,
+// each once, from 1 to Total, hits of at least 0.
+func dense(f File) File {
+	if !f.Sparse() {
+		return f
+	}
+	prev := 0
+	for _, l := range f.Lines {
+		if l.Line <= prev || l.Line > f.Total || l.Hits < 0 {
+			panic(fmt.Sprintf("%s: malformed sparse hits: line %d after %d (total %d), hits %d", f.Path, l.Line, prev, f.Total, l.Hits))
+		}
+		prev = l.Line
+	}
+	if f.Hits != nil {
+		panic(fmt.Sprintf("%s: both forms", f.Path))
+	}
+	return File{Path: f.Path, Hits: f.Dense()}
+}
+
 // lcovTestParse parses input and returns the files emitted, in order.
 func lcovTestParse(f Format, input string, opt Options) ([]File, error) {
 	var files []File
 	err := Parse(strings.NewReader(input), f, opt, func(file File) error {
+		file = dense(file)
 		if len(file.Hits) == 0 {
 			file.Hits = nil
 		}
