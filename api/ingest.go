@@ -280,8 +280,8 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 	if len(key) > 200 {
 		return plumb.Errorf(plumb.EINVALID, "The Idempotency-Key header may be at most 200 characters long.")
 	}
-	if badText(key) {
-		return plumb.Errorf(plumb.EINVALID, "%s", textProblem("The Idempotency-Key header", key))
+	if badName(key) {
+		return plumb.Errorf(plumb.EINVALID, "%s", nameProblem("The Idempotency-Key header", key))
 	}
 	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery))
 	status, body, bodyHash, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
@@ -493,9 +493,20 @@ func commitParams(q *query) (sha, branch, tag string) {
 	sha = strings.ToLower(strings.TrimSpace(raw))
 	branch, _ = q.single("branch")
 	tag, _ = q.single("tag")
+	checkNames(q, "branch", branch, "tag", tag)
 	branch = strings.TrimPrefix(branch, "refs/heads/")
 	tag = strings.TrimPrefix(tag, "refs/tags/")
 	return sha, branch, tag
+}
+
+// checkNames applies the name rule (badName) to query parameters given as
+// name, value pairs (the text rule has been applied by parseQuery).
+func checkNames(q *query, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if badName(pairs[i+1]) {
+			q.fail("%s", nameProblem("Query parameter "+pairs[i], pairs[i+1]))
+		}
+	}
 }
 
 func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -506,6 +517,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	q := c.query
 	sha, branch, tag := commitParams(q)
 	covTag, _ := q.single("coverageTag")
+	checkNames(q, "coverageTag", covTag)
 	pull := 0
 	if v, ok := q.single("pullRequestNumber"); ok && v != "" {
 		if n, err := strconv.Atoi(v); err != nil || n <= 0 || strconv.Itoa(n) != v {
@@ -561,8 +573,8 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			// errors, met while emitting, go back to it as they are.
 			var emitErr error
 			err := coverage.Parse(br, f, opt, func(cf coverage.File) error {
-				if badText(cf.Path) {
-					return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("The report's file path %q", cf.Path), cf.Path))
+				if badName(cf.Path) {
+					return plumb.Errorf(plumb.EINVALID, "%s", nameProblem(fmt.Sprintf("The report's file path %q", cf.Path), cf.Path))
 				}
 				if err := emit(cf); err != nil {
 					emitErr = err
@@ -764,8 +776,8 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		at := s.analyzedAt(up.AnalyzedAt, q)
 		for name, v := range map[string]string{"commitSha": up.CommitSHA, "branch": up.Branch, "analyzedAt": up.AnalyzedAt} {
-			if badText(v) {
-				q.fail("%s", textProblem("Field "+name, v))
+			if badName(v) {
+				q.fail("%s", nameProblem("Field "+name, v))
 			}
 		}
 		if err := q.err(); err != nil {
@@ -787,8 +799,8 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 // (coverage.MapPath): slashes, no "./", no leading "/", the prefixes
 // applied, and a path that leaves the repository ("../") refused.
 func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool) {
-	if badText(p) {
-		q.fail("%s", textProblem("Field "+field, p))
+	if badName(p) {
+		q.fail("%s", nameProblem("Field "+field, p))
 		return "", false
 	}
 	mapped, ok := coverage.MapPath(p, opt)
@@ -799,16 +811,20 @@ func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool
 	return mapped, true
 }
 
-// checkIssueText applies the text rule to the strings of a parsed finding.
+// checkIssueText applies the text rule to the strings of a parsed finding,
+// and the name rule to those that name something.
 func checkIssueText(where string, is plumb.Issue) error {
-	for name, v := range map[string]string{"tool": is.Tool, "ruleKey": is.RuleKey, "message": is.Message, "category": is.Category,
-		"level": is.Level, "documentationUrl": is.DocumentationURL, "path": is.Path, "fingerprint": is.Fingerprint} {
-		if badText(v) {
+	for _, f := range []struct {
+		name, v string
+		isName  bool
+	}{{"tool", is.Tool, true}, {"ruleKey", is.RuleKey, true}, {"path", is.Path, true}, {"fingerprint", is.Fingerprint, true},
+		{"category", is.Category, true}, {"level", is.Level, true}, {"message", is.Message, false}, {"documentationUrl", is.DocumentationURL, false}} {
+		if f.isName && badName(f.v) || badText(f.v) {
 			at := is.Path
 			if is.StartLine != nil {
 				at = fmt.Sprintf("%s:%d", is.Path, *is.StartLine)
 			}
-			return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("%sThe finding of %s %s at %q: its %s", where, is.Tool, is.RuleKey, at, name), v))
+			return plumb.Errorf(plumb.EINVALID, "%s", nameProblem(fmt.Sprintf("%sThe finding of %s %s at %q: its %s", where, is.Tool, is.RuleKey, at, f.name), f.v))
 		}
 	}
 	return nil
@@ -827,6 +843,9 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	b := plumb.Build{ProjectID: p.ID, Status: "submitted"}
 	b.Type, _ = f.str("type", true, 1, 50)
 	b.BranchName, _ = f.str("branchName", true, 1, 500)
+	if badName(b.BranchName) {
+		f.fail("%s", nameProblem("Field branchName", b.BranchName))
+	}
 	b.CommitSHA, _ = f.str("commitSha", true, 7, 64)
 	b.CommitMessage, _ = f.str("commitMessage", false, 0, 10000)
 	b.Source, _ = f.str("source", false, 0, 100)

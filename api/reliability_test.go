@@ -92,6 +92,22 @@ func TestUploadRefusedAlikeOnEveryBranch(t *testing.T) {
 			return "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,-1\nend_of_record\n"
 		}, "count of at least 0"},
 		{"coverage", "empty", func(string) string { return "\n" }, "empty"},
+		// Item 19: lenient accepts, now refused alike everywhere.
+		{"coverage", "LCOV cut short", func(string) string { return "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,1\n" },
+			`lcov report at line 5: expected end_of_record: the report ends inside the record of "b.c" (SF at line 4); was it cut short?`},
+		{"coverage", "LCOV record not closed", func(string) string { return "SF:a.c\nDA:1,1\nSF:b.c\nDA:1,1\nend_of_record\n" },
+			`lcov report at line 3: expected end_of_record before the next SF: the record of "a.c" (SF at line 1) is not closed`},
+		{"coverage", "Istanbul count of an unknown statement", func(string) string {
+			return `{"/ci/a.js": {"path": "/ci/a.js", "statementMap": {"0": {"start": {"line": 1}}}, "s": {"0": 1, "9": 4}}}`
+		}, `istanbul report at line 1 ($["/ci/a.js"].s["9"]): expected a count for a statement of "statementMap", got one for statement "9"`},
+		{"coverage", "noncharacter in a path", func(string) string { return "SF:src/a\uffff.c\nDA:1,1\nend_of_record\n" },
+			`The report's file path "src/a\uffff.c" contains the Unicode noncharacter U+FFFF`},
+		{"analysis", "noncharacter in a path", func(b string) string { return analysis(b, `"files":[{"path":"a\ufdd0.go","lines":1}]`) },
+			"Field files[0].path contains the Unicode noncharacter U+FDD0"},
+		{"sarif", "noncharacter in a rule", func(string) string {
+			return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"vet"}},"results":[{"ruleId":"R\ud83f\udffe","message":{"text":"m"},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.go"},"region":{"startLine":1}}}]}]}]}`
+		}, "its ruleKey contains the Unicode noncharacter U+1FFFE"},
 	}
 	before := storedRows(t, w.testServer)
 	for _, c := range cases {
@@ -437,4 +453,38 @@ func TestUploadAfterKillReplays(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Item 19: a Unicode noncharacter (U+FFFF and the others) is refused in what
+// names something (paths, branches, tags, tools, rule keys, keys) and kept in
+// free text (a finding's message).
+func TestNoncharactersRefusedInNames(t *testing.T) {
+	w := newIngWorld(t)
+	q := ingQuery("commitSha", ingSha, "branch", "main")
+	r := w.do(t, http.MethodPost, ingWeb+"/sarif?"+q, w.Upload, nil, sarifWith(`"message":{"text":"a \uffff in a message"}`)).wantStatus(t, http.StatusCreated)
+	if !strings.Contains(string(r.Body), `"issues":1`) {
+		t.Errorf("a finding whose message holds U+FFFF: %s", r)
+	}
+	for _, c := range []struct {
+		name    string
+		query   string
+		headers map[string]string
+		want    string
+	}{
+		{"branch", ingQuery("commitSha", ingSha, "branch", "feat\ufdef"), nil, "Query parameter branch contains the Unicode noncharacter U+FDEF"},
+		{"tag", ingQuery("commitSha", ingSha, "tag", "v1\ufffe"), nil, "Query parameter tag contains the Unicode noncharacter U+FFFE"},
+		{"coverage tag", ingQuery("commitSha", ingSha, "coverageTag", "unit\U0010ffff"), nil, "Query parameter coverageTag contains the Unicode noncharacter U+10FFFF"},
+		{"Idempotency-Key", q, hdr("Idempotency-Key", "run\uffff"), "The Idempotency-Key header contains the Unicode noncharacter U+FFFF"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w.postCoverage(t, w.Upload, c.query, c.headers, ingLCOV).wantError(t, http.StatusBadRequest, c.want)
+		})
+	}
+	w.do(t, http.MethodPost, ingWeb+"/builds", w.Upload, jsonBody, `{"type":"analysis","branchName":"main\uffff","commitSha":"`+ingSha+`"}`).
+		wantError(t, http.StatusBadRequest, "Field branchName contains the Unicode noncharacter U+FFFF")
+	w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, jsonBody, `{"commitSha":"`+ingSha+`","branch":"x\ufdd0","files":[{"path":"a.go","lines":1}]}`).
+		wantError(t, http.StatusBadRequest, "Field branch contains the Unicode noncharacter U+FDD0")
+	// U+FFFD (the replacement character), U+FDCF and U+FDF0 are characters.
+	w.postCoverage(t, w.Upload, ingQuery("commitSha", ingSha, "branch", "f\ufffd\ufdcf\ufdf0"), nil, "SF:src/\ufffd.c\nDA:1,1\nend_of_record\n").
+		wantStatus(t, http.StatusCreated)
 }

@@ -20,8 +20,11 @@ package coverage
 // in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH,
 // LF, LH, VER and any other "KEY:…" record are ignored, as are empty lines and
 // "#" comments; anything else is an error, as is DA before SF, a field that is
-// not a decimal integer, a line number below 1 or above maxLine, and a
-// negative count.
+// not a decimal integer, a line number below 1 or above maxLine, a negative
+// count, and a record left open: an SF before the open record's
+// end_of_record, or the report's end inside a record (a report cut short
+// would otherwise be stored as if whole). A stray end_of_record, closing
+// nothing, is ignored.
 
 import (
 	"bufio"
@@ -43,6 +46,7 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 		lineNo int
 		path   string                      // mapped path of the open record
 		open   bool                        // an SF record is open
+		opened int                         // the report line of its SF
 		hits   = lineMap{combine: addHits} // its hits
 	)
 	fail := func(msg string, args ...any) error {
@@ -98,14 +102,14 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 			}
 			hits.add(n, c)
 		case len(line) >= 3 && line[0] == 'S' && line[1] == 'F' && line[2] == ':':
-			if err := flush(); err != nil {
-				return err
+			if open {
+				return fail("expected end_of_record before the next SF: the record of %q (SF at line %d) is not closed", path, opened)
 			}
 			p, ok := MapPath(string(line[3:]), opt)
 			if !ok {
 				return fail("expected SF:<path of a file in the repository>, got %q", lcovQuote(line))
 			}
-			path, open = p, true
+			path, open, opened = p, true, lineNo
 		case string(line) == "end_of_record":
 			if err := flush(); err != nil {
 				return err
@@ -119,7 +123,10 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 			break
 		}
 	}
-	return flush()
+	if open {
+		return fail("expected end_of_record: the report ends inside the record of %q (SF at line %d); was it cut short?", path, opened)
+	}
+	return nil
 }
 
 // lcovParseDA reads "<line>,<count>[,<checksum>]" and returns the line

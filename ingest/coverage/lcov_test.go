@@ -144,12 +144,8 @@ func TestParseLCOV(t *testing.T) {
 		input: "SF:a.c\nDA:1,9223372036854775807\nDA:1,5\nend_of_record\n",
 		want:  []File{{Path: "a.c", Hits: []int64{math.MaxInt64}}},
 	}, {
-		name:  "a trailing record without end_of_record",
-		input: "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:2,1\n",
-		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{-1, 1}}},
-	}, {
-		name:  "SF before end_of_record closes the open record",
-		input: "SF:a.c\nDA:1,1\nSF:b.c\nDA:1,0\nend_of_record\nend_of_record\n",
+		name:  "a stray end_of_record closes nothing",
+		input: "SF:a.c\nDA:1,1\nend_of_record\nend_of_record\nSF:b.c\nDA:1,0\nend_of_record\n",
 		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{0}}},
 	}, {
 		name:  "a record without DA and a file in two records",
@@ -200,6 +196,12 @@ func TestParseLCOVErrors(t *testing.T) {
 	}{
 		{"DA before SF", "TN:\nDA:1,1\n", 2, "expected SF:<path> before DA"},
 		{"DA after end_of_record", "SF:a.c\nDA:1,1\nend_of_record\nDA:2,1\n", 4, "expected SF:<path> before DA"},
+		// A record left open: refused, not stored as if whole (issue 19 item 19).
+		{"report ends inside a record", "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:2,1\n", 5,
+			`expected end_of_record: the report ends inside the record of "b.c" (SF at line 4); was it cut short?`},
+		{"report ends right after SF", "SF:a.c\nend_of_record\nSF:b.c", 3, `the report ends inside the record of "b.c" (SF at line 3)`},
+		{"SF inside an open record", "SF:a.c\nDA:1,1\nSF:b.c\nDA:1,0\nend_of_record\n", 3,
+			`expected end_of_record before the next SF: the record of "a.c" (SF at line 1) is not closed`},
 		{"non-integer line", "SF:a.c\nDA:x,1\n", 2, "integer line number"},
 		{"float line", "SF:a.c\nDA:1.5,1\n", 2, "integer line number"},
 		{"no count", "SF:a.c\nDA:1\n", 2, "with a count after the line number"},
