@@ -47,12 +47,27 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Details: []string{fmt.Sprintf(format, args...)}}
 }
 
-// Invalid returns an EINVALID error carrying every detail, or nil when there is none.
-func Invalid(details []string) error {
-	if len(details) == 0 {
+// MaxDetails is the most problems an error lists one by one: a request
+// with thousands of bad values gets the first MaxDetails and one more detail
+// counting the rest, so its answer stays small whatever it sent.
+const MaxDetails = 100
+
+// Invalid returns an EINVALID error carrying the details (at most
+// MaxDetails of them, then a count of the rest), or nil when there is none.
+func Invalid(details []string) error { return InvalidCounted(details, len(details)) }
+
+// InvalidCounted is Invalid for total problems of which details are the
+// first ones found (a collector that stopped keeping them).
+func InvalidCounted(details []string, total int) error {
+	total = max(total, len(details))
+	if total == 0 {
 		return nil
 	}
-	return &Error{Code: EINVALID, Details: details}
+	shown := details[:min(len(details), MaxDetails):min(len(details), MaxDetails)]
+	if more := total - len(shown); more > 0 {
+		shown = append(shown, fmt.Sprintf("… and %d more problems (only the first %d are listed).", more, len(shown)))
+	}
+	return &Error{Code: EINVALID, Details: shown}
 }
 
 // ErrorCode returns the code of an application error, EINTERNAL for anything else.

@@ -68,11 +68,64 @@ type CoverageInput struct {
 	Files       []CoverageFile
 }
 
-// CoverageFile is one file's hits: Hits[i] is line i+1; -1 not coverable,
-// 0 missed, n > 0 hit n times.
+// CoverageFile is one file's hits, in one of two forms:
+//   - dense: Hits[i] is line i+1; -1 not coverable, 0 missed, n > 0 hit n
+//     times;
+//   - sparse, when Lines is not nil: the coverable lines in ascending order,
+//     each once, and Total the file's number of lines (at least the last
+//     one's); Hits is then nil.
+//
+// Parsers of formats that name lines one by one give the sparse form, so
+// the memory a file takes follows the lines its report gives, not the
+// highest line number it names.
 type CoverageFile struct {
-	Path string
-	Hits []int64
+	Path  string
+	Hits  []int64
+	Lines []LineHit
+	Total int
+}
+
+// LineHit is one coverable line of a file: its number (from 1) and its hit
+// count (0: missed).
+type LineHit struct {
+	Line int
+	Hits int64
+}
+
+// Sparse reports whether the file is in the sparse form.
+func (f CoverageFile) Sparse() bool { return f.Lines != nil }
+
+// NumLines is the file's number of lines.
+func (f CoverageFile) NumLines() int {
+	if f.Sparse() {
+		return f.Total
+	}
+	return len(f.Hits)
+}
+
+// Coverable counts the entries the file holds: its coverable lines when
+// sparse, every line when dense.
+func (f CoverageFile) Coverable() int {
+	if f.Sparse() {
+		return len(f.Lines)
+	}
+	return len(f.Hits)
+}
+
+// Dense returns the file's hits in the dense form (a new slice when the
+// file is sparse): NumLines entries.
+func (f CoverageFile) Dense() []int64 {
+	if !f.Sparse() {
+		return f.Hits
+	}
+	out := make([]int64, f.Total)
+	for i := range out {
+		out[i] = -1
+	}
+	for _, l := range f.Lines {
+		out[l.Line-1] = l.Hits
+	}
+	return out
 }
 
 // Component is a named set of path globs in a project.

@@ -21,7 +21,7 @@ func (s *Server) handleCreateApplication(w http.ResponseWriter, r *http.Request,
 	f := &fields{obj: obj}
 	name := f.name("name", 100)
 	desc, _ := f.str("description", false, 0, 1000)
-	if err := plumb.Invalid(append(c.query.errs, f.errs...)); err != nil {
+	if err := plumb.InvalidCounted(append(c.query.errs, f.errs...), c.query.nErrs+f.nErrs); err != nil {
 		return err
 	}
 	a, err := s.store.CreateApplication(r.Context(), ws.ID, name, desc)

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -26,11 +27,20 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 	if r.ContentLength > s.cfg.MaxBodyBytes {
 		return nil, tooLarge(s.cfg.MaxBodyBytes)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	// The body's transfer is the client's time, not the server's: the
+	// request's clock stops while it arrives, and a client that stalls it
+	// gets a 408 (idleReader), never a 503.
+	resume := pauseClock(r.Context())
+	idle := s.idleBody(w, r.Body, time.Now().Add(max(bodyReadTimeout, s.cfg.UploadIdleTimeout)))
+	body, err := io.ReadAll(http.MaxBytesReader(w, io.NopCloser(idle), s.cfg.MaxBodyBytes))
+	resume(0)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			return nil, tooLarge(s.cfg.MaxBodyBytes)
+		case idle.stalled:
+			return nil, idle.stall()
 		}
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
 	}
@@ -77,15 +87,19 @@ func tooLarge(limit int64) error {
 
 // fields validates members of a parsed JSON object, collecting problems.
 type fields struct {
-	obj  map[string]json.RawMessage
-	errs []string
+	obj   map[string]json.RawMessage
+	errs  []string // the first problems found (maxKept)
+	nErrs int      // every problem found
 }
 
 func (f *fields) fail(format string, args ...any) {
-	f.errs = append(f.errs, fmt.Sprintf(format, args...))
+	f.nErrs++
+	if len(f.errs) < maxKept {
+		f.errs = append(f.errs, fmt.Sprintf(format, args...))
+	}
 }
 
-func (f *fields) err() error { return plumb.Invalid(f.errs) }
+func (f *fields) err() error { return plumb.InvalidCounted(f.errs, f.nErrs) }
 
 // str reads a string member. Absent or null gives ("", false).
 func (f *fields) str(name string, required bool, min, max int) (string, bool) {

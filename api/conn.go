@@ -32,6 +32,9 @@ import (
 const (
 	maxHeaderBytes    = 64 << 10
 	readHeaderTimeout = 10 * time.Second
+	// readTimeout bounds the reading of a whole request (an upload's report
+	// extends it).
+	readTimeout = 60 * time.Second
 	// headLimit is what Go's server reads of a request head before it
 	// answers 431: MaxHeaderBytes plus 4096 bytes of slack.
 	headLimit = maxHeaderBytes + 4096
@@ -46,7 +49,7 @@ func NewHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
 	return &http.Server{
 		Handler:           edgeHandler(h),
 		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       60 * time.Second,
+		ReadTimeout:       readTimeout,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    maxHeaderBytes,

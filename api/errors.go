@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -104,6 +105,11 @@ func setErrorHeaders(h http.Header) {
 // Details quote what the client sent; < > & are written as they are (the
 // body is JSON with nosniff, never HTML), not as \u003c escapes.
 func encodeErrorBody(w io.Writer, status int, details []string) {
+	if len(details) > plumb.MaxDetails+1 {
+		// However an error was made, its answer stays small.
+		details = append(details[:plumb.MaxDetails:plumb.MaxDetails],
+			fmt.Sprintf("… and %d more problems (only the first %d are listed).", len(details)-plumb.MaxDetails, plumb.MaxDetails))
+	}
 	body := errorBody{}
 	for _, d := range details {
 		body.Errors = append(body.Errors, errorObject{Status: strconv.Itoa(status), Title: titleOf(status), Detail: d})

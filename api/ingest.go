@@ -114,21 +114,20 @@ func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (body *limit
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	rc := http.NewResponseController(w)
-	idle := &idleReader{r: r.Body, idle: s.cfg.UploadIdleTimeout, setDeadline: rc.SetReadDeadline}
+	idle := s.idleBody(w, r.Body, time.Time{})
 	raw := bufio.NewReaderSize(http.MaxBytesReader(w, io.NopCloser(idle), limit), 64<<10)
 	var rd io.Reader = raw
 	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
 	magic, _ := raw.Peek(2)
 	if idle.stalled {
-		return nil, stalled(s.cfg.UploadIdleTimeout)
+		return nil, idle.stall()
 	}
 	switch {
 	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.Equal(magic, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			if idle.stalled {
-				return nil, stalled(s.cfg.UploadIdleTimeout)
+				return nil, idle.stall()
 			}
 			return nil, plumb.Errorf(plumb.EINVALID, "The body is not valid gzip data: %v.", err)
 		}
@@ -153,7 +152,7 @@ func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) (body *limit
 		var mbe *http.MaxBytesError
 		switch {
 		case idle.stalled:
-			return nil, stalled(s.cfg.UploadIdleTimeout)
+			return nil, idle.stall()
 		case errors.As(err, &mbe) || errors.Is(err, errDecompressedTooLarge):
 			return nil, tooLarge(limit)
 		case errors.Is(err, io.ErrUnexpectedEOF), strings.Contains(err.Error(), "gzip"), strings.Contains(err.Error(), "flate"):
@@ -180,29 +179,61 @@ func (b *limitedBody) Close() {
 	b.spool = nil
 }
 
-func stalled(idle time.Duration) error {
-	return plumb.Errorf(plumb.ETIMEOUT, "The upload stalled: no data arrived for %s. Send the report again.", idle)
+// bodyReadTimeout bounds the whole transfer of a request body that is not a
+// report (a JSON object of at most MaxBodyBytes), as the server's read
+// timeout bounds a request (NewHTTPServer).
+const bodyReadTimeout = readTimeout
+
+// idleBody is a request's body under the idle-read rule: every read must
+// bring data within the idle-read timeout (UploadIdleTimeout), and, when
+// until is set, the whole body must have arrived by then.
+func (s *Server) idleBody(w http.ResponseWriter, body io.Reader, until time.Time) *idleReader {
+	rc := http.NewResponseController(w)
+	return &idleReader{r: body, idle: s.cfg.UploadIdleTimeout, until: until, setDeadline: rc.SetReadDeadline}
 }
 
-// idleReader is an upload's body with an idle-read timeout: every read must
-// bring data within idle, however long the whole transfer takes.
+// idleReader is a request's body with an idle-read timeout: every read must
+// bring data within idle, however long the whole transfer takes (unless
+// until, when set, comes first).
 type idleReader struct {
 	r           io.Reader
 	idle        time.Duration
+	until       time.Time
 	setDeadline func(time.Time) error
-	stalled     bool
+	stalled     bool // a read hit its deadline
+	late        bool // ... which was until
 }
 
 func (ir *idleReader) Read(p []byte) (int, error) {
+	deadline := time.Now().Add(ir.idle)
+	late := !ir.until.IsZero() && ir.until.Before(deadline)
+	if late {
+		deadline = ir.until
+	}
 	if ir.idle > 0 && ir.setDeadline != nil {
-		_ = ir.setDeadline(time.Now().Add(ir.idle))
+		_ = ir.setDeadline(deadline)
 	}
 	n, err := ir.r.Read(p)
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
-		ir.stalled = true
+		ir.stalled, ir.late = true, late
 	}
 	return n, err
 }
+
+// stall is the 408 of a client that stalled its body: its own doing, which
+// the server logs as such and does not count as strain (Server.ServeHTTP).
+func (ir *idleReader) stall() error {
+	if ir.late {
+		return &stalledBody{plumb.Errorf(plumb.ETIMEOUT, "The request body stalled: it did not arrive within %s. Send the request again.", bodyReadTimeout)}
+	}
+	return &stalledBody{plumb.Errorf(plumb.ETIMEOUT, "The request body stalled: no data arrived for %s. Send the request again.", ir.idle)}
+}
+
+// stalledBody is the error of a body the client stopped sending.
+type stalledBody struct{ err *plumb.Error }
+
+func (e *stalledBody) Error() string { return e.err.Error() }
+func (e *stalledBody) Unwrap() error { return e.err }
 
 // parseFailure turns a reader or parser error into the response's error.
 func (b *limitedBody) parseFailure(err error) error {
@@ -232,10 +263,15 @@ func (b *limitedBody) parseFailure(err error) error {
 // key, the same request line and the same body replays the first response.
 // replay, when not nil, sets the headers of a replayed answer from its body
 // (the Location of a created build).
-func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func() (int, any, error)) error {
+//
+// run does the work with ctx, which carries the key's answer (answerWith):
+// the store records it in the transaction that publishes the upload, so a
+// server killed at any moment has either stored the upload and its answer,
+// which a retry replays, or neither, and a retry runs the upload again.
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Project, replay func(h http.Header, body string), run func(ctx context.Context) (int, any, error)) error {
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
-		status, body, err := run()
+		status, body, err := run(r.Context())
 		if err != nil {
 			return err
 		}
@@ -244,8 +280,8 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 	if len(key) > 200 {
 		return plumb.Errorf(plumb.EINVALID, "The Idempotency-Key header may be at most 200 characters long.")
 	}
-	if badText(key) {
-		return plumb.Errorf(plumb.EINVALID, "%s", textProblem("The Idempotency-Key header", key))
+	if badName(key) {
+		return plumb.Errorf(plumb.EINVALID, "%s", nameProblem("The Idempotency-Key header", key))
 	}
 	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.EscapedPath() + "?" + r.URL.RawQuery))
 	status, body, bodyHash, done, err := s.store.IdempotencyStart(r.Context(), p.ID, key, hex.EncodeToString(sum[:]))
@@ -291,14 +327,43 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 			}
 		}
 	}()
-	// A failure (even a panic) forgets the key, so a retry runs again.
+	// A failure (even a panic) forgets the key, so a retry runs again; a
+	// key whose answer was recorded is kept.
 	defer func() {
 		if v := recover(); v != nil {
 			_ = s.store.IdempotencyFinish(r.Context(), p.ID, key, 0, "", "")
 			panic(v)
 		}
 	}()
-	status, resp, err := run()
+	ka := &keyedAnswer{}
+	rec := &sqlstore.IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
+		if ka.view == nil {
+			return 0, "", "", fmt.Errorf("idempotent answer: no view of %T", result)
+		}
+		status, resp := ka.view(result)
+		b, err := json.Marshal(resp)
+		if err != nil {
+			return 0, "", "", err
+		}
+		// The body has been read by now (a report is received in full
+		// before it is parsed): its hash is complete.
+		hash, err := s.bodyHash(w, r)
+		if err != nil {
+			return 0, "", "", err
+		}
+		ka.status, ka.body = status, string(b)+"\n"
+		return ka.status, ka.body, hash, nil
+	}}
+	ctx := context.WithValue(sqlstore.WithIdempotentAnswer(r.Context(), rec), keyedAnswerKey, ka)
+	status, resp, err := run(ctx)
+	if err == nil && rec.Recorded() {
+		// Recorded with the upload: the answer is exactly what a retry
+		// replays.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(ka.status)
+		_, err = io.WriteString(w, ka.body)
+		return err
+	}
 	if err == nil {
 		bodyHash, err = s.bodyHash(w, r)
 	}
@@ -314,6 +379,31 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		return err
 	}
 	return writeJSON(w, status, resp)
+}
+
+// keyedAnswer is the view of a keyed request's answer: how the result of
+// the store's write becomes the response (answerWith), and the answer once
+// recorded.
+type keyedAnswer struct {
+	view   func(result any) (int, any)
+	status int
+	body   string
+}
+
+const keyedAnswerKey ctxKey = 3
+
+// answerWith tells a keyed request's write (ctx from Server.idempotent) how
+// its result becomes the response, status and view, so the store records
+// the answer as it publishes the write. Without a key it does nothing.
+func answerWith[T any](ctx context.Context, status int, view func(T) any) {
+	ka, _ := ctx.Value(keyedAnswerKey).(*keyedAnswer)
+	if ka == nil {
+		return
+	}
+	ka.view = func(result any) (int, any) {
+		v, _ := result.(T)
+		return status, view(v)
+	}
 }
 
 // hashingBody is the body of a keyed ingestion request: it hashes the bytes
@@ -353,10 +443,13 @@ func (s *Server) bodyHash(w http.ResponseWriter, r *http.Request) (string, error
 	if left < 0 {
 		return "", tooLarge(s.cfg.MaxUploadBytes)
 	}
-	n, err := io.Copy(io.Discard, io.LimitReader(hb, left+1))
+	idle := s.idleBody(w, hb, time.Time{})
+	n, err := io.Copy(io.Discard, io.LimitReader(idle, left+1))
 	switch {
 	case n > left:
 		return "", tooLarge(s.cfg.MaxUploadBytes)
+	case idle.stalled:
+		return "", idle.stall()
 	case err != nil:
 		return "", plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
 	}
@@ -400,9 +493,20 @@ func commitParams(q *query) (sha, branch, tag string) {
 	sha = strings.ToLower(strings.TrimSpace(raw))
 	branch, _ = q.single("branch")
 	tag, _ = q.single("tag")
+	checkNames(q, "branch", branch, "tag", tag)
 	branch = strings.TrimPrefix(branch, "refs/heads/")
 	tag = strings.TrimPrefix(tag, "refs/tags/")
 	return sha, branch, tag
+}
+
+// checkNames applies the name rule (badName) to query parameters given as
+// name, value pairs (the text rule has been applied by parseQuery).
+func checkNames(q *query, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if badName(pairs[i+1]) {
+			q.fail("%s", nameProblem("Query parameter "+pairs[i], pairs[i+1]))
+		}
+	}
 }
 
 func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -413,6 +517,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	q := c.query
 	sha, branch, tag := commitParams(q)
 	covTag, _ := q.single("coverageTag")
+	checkNames(q, "coverageTag", covTag)
 	pull := 0
 	if v, ok := q.single("pullRequestNumber"); ok && v != "" {
 		if n, err := strconv.Atoi(v); err != nil || n <= 0 || strconv.Itoa(n) != v {
@@ -435,7 +540,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -456,15 +561,20 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			}
 		}
 		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: uploadedAt}
-		sum, err := s.store.IngestCoverage(r.Context(), in, func(emit func(plumb.CoverageFile) error) error {
+		view := func(sum sqlstore.CoverageSummary) any {
+			return coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
+				Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}
+		}
+		answerWith(ctx, http.StatusCreated, view)
+		sum, err := s.store.IngestCoverage(ctx, in, func(emit func(plumb.CoverageFile) error) error {
 			// A failure to read or parse the report is the client's: it is
 			// answered here, before the store would take a reader's
 			// "unexpected EOF" for a lost database (503). The store's own
 			// errors, met while emitting, go back to it as they are.
 			var emitErr error
 			err := coverage.Parse(br, f, opt, func(cf coverage.File) error {
-				if badText(cf.Path) {
-					return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("The report's file path %q", cf.Path), cf.Path))
+				if badName(cf.Path) {
+					return plumb.Errorf(plumb.EINVALID, "%s", nameProblem(fmt.Sprintf("The report's file path %q", cf.Path), cf.Path))
 				}
 				if err := emit(cf); err != nil {
 					emitErr = err
@@ -481,8 +591,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			return 0, nil, body.parseFailure(err)
 		}
 		s.notifyCodeHost(p, sum.CommitSHA) // asynchronous: never fails the upload
-		return http.StatusCreated, coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
-			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}, nil
+		return http.StatusCreated, view(sum), nil
 	})
 }
 
@@ -562,7 +671,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -594,11 +703,13 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		snap, err := s.store.AddFindings(r.Context(), plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at}, sp, tools)
+		view := func(snap plumb.Snapshot) any { return newSnapshotView(snap, n) }
+		answerWith(ctx, http.StatusCreated, view)
+		snap, err := s.store.AddFindings(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: branch, CommitSHA: sha, AnalyzedAt: at}, sp, tools)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, n), nil
+		return http.StatusCreated, view(snap), nil
 	})
 }
 
@@ -632,7 +743,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
 	}
 	opt := sarifOptions(c.query)
-	return s.idempotent(w, r, p, nil, func() (int, any, error) {
+	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
 		body, err := s.uploadBody(w, r)
 		if err != nil {
 			return 0, nil, err
@@ -665,8 +776,8 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		at := s.analyzedAt(up.AnalyzedAt, q)
 		for name, v := range map[string]string{"commitSha": up.CommitSHA, "branch": up.Branch, "analyzedAt": up.AnalyzedAt} {
-			if badText(v) {
-				q.fail("%s", textProblem("Field "+name, v))
+			if badName(v) {
+				q.fail("%s", nameProblem("Field "+name, v))
 			}
 		}
 		if err := q.err(); err != nil {
@@ -674,11 +785,13 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		in := plumb.SnapshotInput{ProjectID: p.ID, Branch: strings.TrimPrefix(up.Branch, "refs/heads/"), CommitSHA: strings.ToLower(strings.TrimSpace(up.CommitSHA)),
 			AnalyzedAt: at, FullTree: up.FullTree == nil || *up.FullTree}
-		snap, err := s.store.AddAnalysis(r.Context(), in, sp)
+		view := func(snap plumb.Snapshot) any { return newSnapshotView(snap, a.nIssues) }
+		answerWith(ctx, http.StatusCreated, view)
+		snap, err := s.store.AddAnalysis(ctx, in, sp)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, newSnapshotView(snap, a.nIssues), nil
+		return http.StatusCreated, view(snap), nil
 	})
 }
 
@@ -686,8 +799,8 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 // (coverage.MapPath): slashes, no "./", no leading "/", the prefixes
 // applied, and a path that leaves the repository ("../") refused.
 func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool) {
-	if badText(p) {
-		q.fail("%s", textProblem("Field "+field, p))
+	if badName(p) {
+		q.fail("%s", nameProblem("Field "+field, p))
 		return "", false
 	}
 	mapped, ok := coverage.MapPath(p, opt)
@@ -698,16 +811,20 @@ func analysisPath(q *query, field, p string, opt coverage.Options) (string, bool
 	return mapped, true
 }
 
-// checkIssueText applies the text rule to the strings of a parsed finding.
+// checkIssueText applies the text rule to the strings of a parsed finding,
+// and the name rule to those that name something.
 func checkIssueText(where string, is plumb.Issue) error {
-	for name, v := range map[string]string{"tool": is.Tool, "ruleKey": is.RuleKey, "message": is.Message, "category": is.Category,
-		"level": is.Level, "documentationUrl": is.DocumentationURL, "path": is.Path, "fingerprint": is.Fingerprint} {
-		if badText(v) {
+	for _, f := range []struct {
+		name, v string
+		isName  bool
+	}{{"tool", is.Tool, true}, {"ruleKey", is.RuleKey, true}, {"path", is.Path, true}, {"fingerprint", is.Fingerprint, true},
+		{"category", is.Category, true}, {"level", is.Level, true}, {"message", is.Message, false}, {"documentationUrl", is.DocumentationURL, false}} {
+		if f.isName && badName(f.v) || badText(f.v) {
 			at := is.Path
 			if is.StartLine != nil {
 				at = fmt.Sprintf("%s:%d", is.Path, *is.StartLine)
 			}
-			return plumb.Errorf(plumb.EINVALID, "%s", textProblem(fmt.Sprintf("%sThe finding of %s %s at %q: its %s", where, is.Tool, is.RuleKey, at, name), v))
+			return plumb.Errorf(plumb.EINVALID, "%s", nameProblem(fmt.Sprintf("%sThe finding of %s %s at %q: its %s", where, is.Tool, is.RuleKey, at, f.name), f.v))
 		}
 	}
 	return nil
@@ -726,6 +843,9 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	b := plumb.Build{ProjectID: p.ID, Status: "submitted"}
 	b.Type, _ = f.str("type", true, 1, 50)
 	b.BranchName, _ = f.str("branchName", true, 1, 500)
+	if badName(b.BranchName) {
+		f.fail("%s", nameProblem("Field branchName", b.BranchName))
+	}
 	b.CommitSHA, _ = f.str("commitSha", true, 7, 64)
 	b.CommitMessage, _ = f.str("commitMessage", false, 0, 10000)
 	b.Source, _ = f.str("source", false, 0, 100)
@@ -767,13 +887,15 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 			location(h, v.ID)
 		}
 	}
-	return s.idempotent(w, r, p, replay, func() (int, any, error) {
-		b, err := s.store.AddBuild(r.Context(), b)
+	return s.idempotent(w, r, p, replay, func(ctx context.Context) (int, any, error) {
+		view := func(b plumb.Build) any { return newBuildView(b, s.now()) }
+		answerWith(ctx, http.StatusCreated, view)
+		b, err := s.store.AddBuild(ctx, b)
 		if err != nil {
 			return 0, nil, err
 		}
 		location(w.Header(), b.ID)
-		return http.StatusCreated, newBuildView(b, s.now()), nil
+		return http.StatusCreated, view(b), nil
 	})
 }
 

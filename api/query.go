@@ -17,9 +17,14 @@ import (
 // reading it, so one response can name every invalid parameter.
 type query struct {
 	values  url.Values
-	errs    []string
+	errs    []string // the first problems found (maxKept)
+	nErrs   int      // every problem found
 	refused []string // parameters refused by the text rule
 }
+
+// maxKept is the most problems a request's collector keeps; the answer
+// lists at most plumb.MaxDetails of them and counts the rest.
+const maxKept = 2 * plumb.MaxDetails
 
 // parseQuery reads a query string. A malformed one is a problem reported
 // with the other invalid parameters (by err), after the route's visibility
@@ -52,7 +57,10 @@ func parseQuery(raw string) *query {
 }
 
 func (q *query) fail(format string, args ...any) {
-	q.errs = append(q.errs, fmt.Sprintf(format, args...))
+	q.nErrs++
+	if len(q.errs) < maxKept {
+		q.errs = append(q.errs, fmt.Sprintf(format, args...))
+	}
 }
 
 // err returns every problem found as one EINVALID error, or nil.
@@ -60,8 +68,9 @@ func (q *query) fail(format string, args ...any) {
 // A parameter refused by the text rule is reported once: not also as
 // missing, say.
 func (q *query) err() error {
+	unkept := q.nErrs - len(q.errs)
 	if len(q.refused) == 0 {
-		return plumb.Invalid(q.errs)
+		return plumb.InvalidCounted(q.errs, q.nErrs)
 	}
 	var out []string
 	for _, e := range q.errs {
@@ -75,7 +84,7 @@ func (q *query) err() error {
 			out = append(out, e)
 		}
 	}
-	return plumb.Invalid(out)
+	return plumb.InvalidCounted(out, len(out)+unkept)
 }
 
 var indexedKey = regexp.MustCompile(`^(.+)\[(\d*)\]$`)
@@ -108,13 +117,13 @@ func (q *query) list(name string) []string {
 
 // enumList reads an array-capable parameter whose items must be in allowed.
 func (q *query) enumList(name string, allowed []string) []string {
-	items := q.list(name)
+	items := dedupe(q.list(name))
 	for _, it := range items {
 		if !plumb.Contains(allowed, it) {
 			q.fail("Query parameter %s has the unknown value %q; accepted values are %s.", name, it, strings.Join(allowed, ", "))
 		}
 	}
-	return dedupe(items)
+	return items
 }
 
 func dedupe(items []string) []string {

@@ -38,15 +38,22 @@ type Config struct {
 	// Host and X-Forwarded-Proto: only for a server whose proxy sets or
 	// checks both, since any client can send any Host.
 	TrustHost bool
-	// UploadIdleTimeout bounds the wait for the next bytes of an upload's
-	// body (default 30 seconds); SpoolDir holds the received reports while
-	// they are parsed (default: the system's temporary folder).
+	// UploadIdleTimeout bounds the wait for the next bytes of a request's
+	// body, an upload's report or a JSON object (default 30 seconds): a
+	// client that stalls its body answers 408. SpoolDir holds the received
+	// reports while they are parsed (default: the system's temporary
+	// folder).
 	UploadIdleTimeout time.Duration
 	SpoolDir          string
 	// AuthFailureLimit is how many failed token lookups (unknown or revoked
-	// tokens) one client address may cause per hour before its requests
-	// with a token answer 429 without a lookup (default 100).
+	// tokens) one client address may cause per hour before its further
+	// failures answer 429 instead of 401 (default 100). A valid token is
+	// never refused by this limit (docs/api.md, "Rate limit").
 	AuthFailureLimit int
+	// AuthFailures counts the failed token lookups per client address: a
+	// limiter of AuthFailureLimit requests per window, shared by the
+	// replicas (Redis) or not. Default: an in-process one.
+	AuthFailures ratelimit.Limiter
 }
 
 // Server is the HTTP API. Build it with NewServer.
@@ -58,8 +65,10 @@ type Server struct {
 	now         func() time.Time
 	router      router
 	readyChecks []readyCheck
-	// authFailures counts failed token lookups per client address.
+	// authFailures counts failed token lookups per client address;
+	// refused remembers the secrets (as hashes) known never to authenticate.
 	authFailures ratelimit.Limiter
+	refused      refusedTokens
 	// deliveries tracks the code-host deliveries under way (codehost.go).
 	deliveries sync.WaitGroup
 }
@@ -79,7 +88,10 @@ func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, 
 		cfg.AuthFailureLimit = 100
 	}
 	s := &Server{store: store, limiter: limiter, log: log, cfg: cfg, now: time.Now}
-	s.authFailures = ratelimit.NewMemory(cfg.AuthFailureLimit, func() time.Time { return s.now() })
+	s.authFailures = cfg.AuthFailures
+	if s.authFailures == nil {
+		s.authFailures = ratelimit.NewMemory(cfg.AuthFailureLimit, func() time.Time { return s.now() })
+	}
 	s.routes()
 	return s
 }
@@ -172,7 +184,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Duration("duration", s.now().Sub(start)))
 	}()
 	if err := s.serve(sw, r); err != nil {
+		var stall *stalledBody
 		switch {
+		case errors.As(err, &stall):
+			// The client's doing, not the server's strain: a 408, and the
+			// connection closed (the rest of the body may still come).
+			s.log.Info("client stalled its request body", "request_id", id, "path", r.URL.Path, "detail", stall.err.Details[0])
+			w.Header().Set("Connection", "close")
 		case context.Cause(ctx) == errRequestTimeout:
 			s.log.Warn("request timed out", "request_id", id, "path", r.URL.Path, "error", err)
 			err = plumb.Errorf(plumb.EUNAVAILABLE, "The request took longer than %s; the service is under strain. Retry in a few seconds.", s.cfg.RequestTimeout)
@@ -296,32 +314,100 @@ func (s *Server) authenticate(r *http.Request) (u plumb.User, tok plumb.Token, e
 	if err != nil {
 		return plumb.User{}, plumb.Token{}, err
 	}
-	err = s.lookupToken(r, func() error {
+	err = s.lookupToken(r, secret, func() error {
 		u, tok, err = s.store.Authenticate(r.Context(), secret)
 		return err
 	})
 	return u, tok, err
 }
 
-// lookupToken runs one token lookup for the request's client address. An
-// address that caused AuthFailureLimit failed lookups (unknown or revoked
-// tokens) in its hour answers 429 without a lookup until the hour ends.
-func (s *Server) lookupToken(r *http.Request, lookup func() error) error {
+// lookupToken runs one token lookup for the request's client address. The
+// failure limit throttles failures, never credentials: a valid token is
+// looked up and let through whatever its address did before (behind a proxy
+// or NAT one address is everyone). A failed lookup (an unknown or revoked
+// token) is counted for the address; once the address has caused
+// AuthFailureLimit of them in its hour, its failures answer 429 instead of
+// 401 until the hour ends, and a secret already known never to
+// authenticate answers so before any lookup.
+func (s *Server) lookupToken(r *http.Request, secret string, lookup func() error) error {
+	ctx := r.Context()
 	addr := s.clientAddr(r)
-	if st, err := s.authFailures.Peek(r.Context(), addr); err == nil && st.Remaining <= 0 {
-		retry := int(st.Reset.Sub(s.now()).Seconds() + 0.999)
-		if retry < 1 {
-			retry = 1
-		}
-		return &retryAfterError{after: retry, limit: st, err: plumb.Errorf(plumb.ERATELIMIT,
-			"Too many requests with unknown or revoked tokens came from this address (%d in an hour); retry at %s (in %d seconds).",
-			st.Limit, st.Reset.UTC().Format(time.RFC3339), retry)}
+	hash := plumb.HashToken(secret)
+	if detail, ok := s.refused.find(hash, s.now()); ok {
+		// Known to fail: no lookup. Counted like any failure.
+		return s.failedLookup(ctx, addr, plumb.Errorf(plumb.EUNAUTHORIZED, "%s", detail))
 	}
 	err := lookup()
-	if plumb.ErrorCode(err) == plumb.EUNAUTHORIZED {
-		_, _, _ = s.authFailures.Take(r.Context(), addr)
+	if plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
+		return err // a valid token, or a failure of ours (503, 500)
 	}
-	return err
+	if errors.Is(err, sqlstore.ErrTokenUnknown) {
+		s.refused.add(hash, strings.Join(plumb.ErrorDetails(err), " "), s.now())
+	}
+	return s.failedLookup(ctx, addr, err)
+}
+
+// failedLookup counts a failed token lookup for addr: the lookup's own 401
+// while the address has failures left in its hour, 429 once it has none.
+func (s *Server) failedLookup(ctx context.Context, addr string, refusal error) error {
+	st, ok, err := s.authFailures.Take(ctx, addr)
+	if err != nil || ok {
+		// A limiter that cannot count leaves the answer the lookup's.
+		return refusal
+	}
+	retry := int(st.Reset.Sub(s.now()).Seconds() + 0.999)
+	if retry < 1 {
+		retry = 1
+	}
+	return &retryAfterError{after: retry, limit: st, err: plumb.Errorf(plumb.ERATELIMIT,
+		"Too many requests with unknown or revoked tokens came from this address (%d in an hour); retry at %s (in %d seconds). "+
+			"A valid token is not limited by this.",
+		st.Limit, st.Reset.UTC().Format(time.RFC3339), retry)}
+}
+
+// refusedTokens remembers, for a while, the hashes of token secrets that
+// failed a lookup as unknown or revoked (which no later request can make
+// valid), so that a client repeating one costs no lookup. It holds at most
+// refusedTokensMax entries.
+type refusedTokens struct {
+	mu      sync.Mutex
+	entries map[string]refusedToken // by hash
+}
+
+type refusedToken struct {
+	detail string    // the lookup's answer
+	until  time.Time // when it is forgotten
+}
+
+const (
+	refusedTokensMax = 10000
+	refusedTokensTTL = 10 * time.Minute
+)
+
+func (c *refusedTokens) find(hash string, now time.Time) (detail string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[hash]
+	return e.detail, ok && now.Before(e.until)
+}
+
+func (c *refusedTokens) add(hash, detail string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]refusedToken{}
+	}
+	if len(c.entries) >= refusedTokensMax {
+		for h, e := range c.entries {
+			if !now.Before(e.until) {
+				delete(c.entries, h)
+			}
+		}
+		if len(c.entries) >= refusedTokensMax {
+			clear(c.entries) // a flood of fresh secrets: start again
+		}
+	}
+	c.entries[hash] = refusedToken{detail: detail, until: now.Add(refusedTokensTTL)}
 }
 
 // retryAfterError is an error whose response carries Retry-After.
@@ -404,7 +490,7 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 	}
 	if strings.HasPrefix(secret, sqlstore.UploadTokenPrefix) {
 		var ut sqlstore.UploadToken
-		if err := s.lookupToken(r, func() (err error) {
+		if err := s.lookupToken(r, secret, func() (err error) {
 			ut, err = s.store.AuthenticateUpload(r.Context(), secret)
 			return err
 		}); err != nil {
@@ -416,7 +502,7 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 		return plumb.Token{ID: uploadQuotaKey(ut.ProjectID), Name: ut.Name}, nil
 	}
 	var tok plumb.Token
-	err = s.lookupToken(r, func() (err error) {
+	err = s.lookupToken(r, secret, func() (err error) {
 		c.user, tok, err = s.store.Authenticate(r.Context(), secret)
 		return err
 	})

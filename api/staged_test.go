@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -49,14 +50,14 @@ func (g *stageGate) hook(ctx context.Context, kind string) error {
 	}
 	g.mu.Lock()
 	g.calls++
-	n := g.calls
+	n, at, onHold := g.calls, g.at, g.onHold
 	g.mu.Unlock()
-	if n != g.at {
+	if n != at {
 		return nil
 	}
 	close(g.held)
-	if g.onHold != nil {
-		return g.onHold(ctx)
+	if onHold != nil {
+		return onHold(ctx)
 	}
 	select {
 	case <-g.open:
@@ -257,12 +258,13 @@ func TestStagedUploadLeavesOtherWritesFree(t *testing.T) {
 }
 
 // TestStagedUploadFailureLeavesNothing: an upload that fails after some of
-// its transactions (a record found bad late: a path listed twice, which
-// shows only once the files are sorted; or the client going away between
+// its transactions (a write failing late; or the client going away between
 // two transactions) leaves nothing visible and no staged row behind, and
-// the next upload to the project is stored.
+// the next upload to the project is stored. A bad record (a path listed
+// twice, which shows only once the files are sorted) is found before the
+// first transaction.
 func TestStagedUploadFailureLeavesNothing(t *testing.T) {
-	t.Run("a bad record late in the report", func(t *testing.T) {
+	t.Run("a write failing late", func(t *testing.T) {
 		gate := newStageGate("snapshot", -1) // counts only
 		w := newIngWorld(t, withStore(sqlstore.Options{StageChunk: 50, StageHook: gate.hook}))
 		gate.releaseAtEnd(t)
@@ -270,13 +272,21 @@ func TestStagedUploadFailureLeavesNothing(t *testing.T) {
 		before := w.visibleState(t, w.Dave)
 		calls := gate.count()
 		// src/zz sorts after every other path: the files before it have
-		// been written when the second entry shows.
+		// been checked as a whole before anything is written.
 		dup := `,{"path":"src/zz.go","lines":3},{"path":"src/zz.go","lines":4}`
 		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, jsonBody, bigAnalysis(2000, 1500, dup)).
 			wantError(t, http.StatusBadRequest, `files[2001]: path "src/zz.go" is listed twice`)
-		if n := gate.count() - calls; n < 60 {
-			t.Fatalf("the failed upload was found bad after %d transactions, want at least 60 (its issues and most files)", n)
+		if n := gate.count() - calls; n != 0 {
+			t.Fatalf("the bad upload was found bad after %d transactions, want before the first", n)
 		}
+		w.wantNothingStaged(t)
+		// The 60th transaction fails (its issues and most files written).
+		gate.mu.Lock()
+		gate.at = gate.calls + 60
+		gate.onHold = func(context.Context) error { return plumb.Errorf(plumb.EINVALID, "a record found bad late") }
+		gate.mu.Unlock()
+		w.do(t, http.MethodPost, ingWeb+"/analyses", w.Upload, jsonBody, bigAnalysis(2000, 1500, "")).
+			wantError(t, http.StatusBadRequest, "a record found bad late")
 		w.wantNothingStaged(t)
 		if after := w.visibleState(t, w.Dave); after != before {
 			t.Fatalf("a failed upload changed the state:\nbefore %s\nafter %s", before, truncate(after, 2000))

@@ -23,6 +23,40 @@ func badText(s string) bool {
 	return strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s)
 }
 
+// badName reports whether s cannot be a name (a file path, a branch, tag or
+// coverage tag, a tool, rule key or fingerprint, an Idempotency-Key): text
+// that breaks the text rule, or that holds a Unicode noncharacter
+// (U+FDD0–U+FDEF, and U+FFFE and U+FFFF of every plane). Noncharacters are
+// for a program's internal use; no tool names a file with one, XML refuses
+// them and HTML parsers flag them, so a name holding one is refused rather
+// than stored and shown. Free text (a message, a commit message) may hold
+// them.
+func badName(s string) bool { return badText(s) || noncharacter(s) >= 0 }
+
+// noncharacter returns the first noncharacter in s, or -1.
+func noncharacter(s string) rune {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0xEF {
+			continue // noncharacters are encoded from 0xEF on
+		}
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		if r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE {
+			return r
+		}
+	}
+	return -1
+}
+
+// nameProblem describes why the name s was refused, for a detail naming
+// what.
+func nameProblem(what, s string) string {
+	if badText(s) {
+		return textProblem(what, s)
+	}
+	return fmt.Sprintf("%s contains the Unicode noncharacter U+%04X, which is not accepted in names (file paths, branches, tags, tools, rule keys, fingerprints, keys).",
+		what, noncharacter(s))
+}
+
 // textProblem describes why s was refused, for a detail naming what.
 func textProblem(what, s string) string {
 	if strings.IndexByte(s, 0) >= 0 {

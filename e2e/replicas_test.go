@@ -49,7 +49,11 @@ func TestTwoReplicas(t *testing.T) {
 	}
 	redisURL, throwaway := sharedRedis(t)
 	dsn := createDatabase(t)
-	ten := setUp(t, dsn, "spread", "components")
+	ten := setUp(t, dsn, "spread", "components", "valid")
+	// Failed token lookups are counted per client address: this run's own
+	// (with --trust-host, the X-Forwarded-For entry), so that other runs
+	// on the same Redis do not meet it.
+	addr := fmt.Sprintf("e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
 	if !throwaway {
 		t.Cleanup(func() {
 			opt, err := redis.ParseURL(redisURL)
@@ -63,9 +67,10 @@ func TestTwoReplicas(t *testing.T) {
 			for _, tok := range ten.Tokens {
 				rc.Del(ctx, "plumb:ratelimit:"+tok.ID)
 			}
+			rc.Del(ctx, "plumb:authfail:"+addr)
 		})
 	}
-	flags := []string{"--database", dsn, "--redis-url", redisURL, "--rate-limit", "10"}
+	flags := []string{"--database", dsn, "--redis-url", redisURL, "--rate-limit", "10", "--auth-failure-limit", "3", "--trust-host"}
 	a := startServer(t, "replica-a", flags...)
 	b := startServer(t, "replica-b", flags...)
 	replicas := []*server{a, b}
@@ -111,6 +116,26 @@ func TestTwoReplicas(t *testing.T) {
 				t.Errorf("%s /rate_limit: %s, want %s", s.name, got, want)
 			}
 		}
+	})
+
+	t.Run("failed token lookups across replicas", func(t *testing.T) {
+		from := http.Header{"X-Forwarded-For": {addr}}
+		send := func(s *server, want int, secret string) {
+			t.Helper()
+			r, err := callWith("GET", s.base+"/workspaces", secret, "", from)
+			if err != nil || r.Status != want {
+				t.Fatalf("%s: GET /workspaces: %d %s (%v), want %d", s.name, r.Status, r.Body, err, want)
+			}
+		}
+		// Three failures from the address, spread over both replicas,
+		// spend its budget on both; a valid token still goes through.
+		send(a, http.StatusUnauthorized, "plb_unknown1")
+		send(b, http.StatusUnauthorized, "plb_unknown2")
+		send(a, http.StatusUnauthorized, "plb_unknown3")
+		send(b, http.StatusTooManyRequests, "plb_unknown4")
+		send(a, http.StatusTooManyRequests, "plb_unknown1")
+		send(a, http.StatusOK, ten.Tokens["valid"].Secret)
+		send(b, http.StatusOK, ten.Tokens["valid"].Secret)
 	})
 
 	t.Run("components across replicas", func(t *testing.T) {

@@ -200,6 +200,15 @@ func (db *DB) RevokeToken(ctx context.Context, id string) error {
 	})
 }
 
+// ErrTokenUnknown is the cause of the 401 for a token secret that is unknown
+// or revoked: a secret that can never authenticate (a disabled user's token
+// can again once the user is enabled, and has no such cause).
+var ErrTokenUnknown = errors.New("unknown or revoked token")
+
+func tokenRefused(detail string) error {
+	return &plumb.Error{Code: plumb.EUNAUTHORIZED, Details: []string{detail}, Cause: ErrTokenUnknown}
+}
+
 // Authenticate returns the user and token for a token secret, or an
 // EUNAUTHORIZED error for an unknown or revoked one.
 func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plumb.Token, error) {
@@ -211,12 +220,12 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plum
 	var used, revoked, disabled sql.NullInt64
 	err := row.Scan(&tok.ID, &tok.UserID, &tok.Name, &tok.Hash, &created, &used, &revoked, &u.Login, &u.Name, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
-		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is not valid.")
+		return u, tok, tokenRefused("The token is not valid.")
 	} else if err != nil {
 		return u, tok, err
 	}
 	if revoked.Valid {
-		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token has been revoked.")
+		return u, tok, tokenRefused("The token has been revoked.")
 	}
 	if disabled.Valid {
 		return u, tok, plumb.Errorf(plumb.EUNAUTHORIZED, "The token's user is disabled.")

@@ -58,11 +58,8 @@ func validateCoverage(in *plumb.CoverageInput) error {
 			errs = append(errs, fmt.Sprintf("files[%d]: path %q is listed twice", i, f.Path))
 		}
 		seen[f.Path] = true
-		for j, h := range f.Hits {
-			if h < -1 {
-				errs = append(errs, fmt.Sprintf("files[%d] (%s): hits[%d] is %d; hits are -1, 0 or a positive count", i, f.Path, j, h))
-				break
-			}
+		if msg := checkCoverageFile(f); msg != "" {
+			errs = append(errs, fmt.Sprintf("files[%d] (%s): %s", i, f.Path, msg))
 		}
 	}
 	return plumb.Invalid(errs)
@@ -179,7 +176,7 @@ func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(pl
 			return plumb.Errorf(plumb.EINVALID, "a file of the report has no path")
 		}
 		batch = append(batch, f)
-		lines += len(f.Hits)
+		lines += f.Coverable()
 		if lines < batchLines && len(batch) < maxFiles {
 			return nil
 		}
@@ -212,10 +209,16 @@ func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(pl
 		if sum.Files == 0 && read != nil { // an upload must bring files
 			return plumb.Errorf(plumb.EINVALID, "The coverage report holds no files; nothing was stored.")
 		}
-		return w.publish(tx)
+		if err := w.publish(tx); err != nil {
+			return err
+		}
+		return w.db.recordAnswer(w.ctx, tx, sum)
 	})
 	if err != nil {
 		return sum, err
+	}
+	if w.staged != nil {
+		w.db.published(w.ctx, stagedCoverage)
 	}
 	return sum, w.clear()
 }
@@ -228,10 +231,8 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
-		for j, h := range f.Hits {
-			if h < -1 {
-				return plumb.Errorf(plumb.EINVALID, "%s: line %d has hit count %d; hits are -1, 0 or a positive count", f.Path, j+1, h)
-			}
+		if msg := checkCoverageFile(f); msg != "" {
+			return plumb.Errorf(plumb.EINVALID, "%s: %s", f.Path, msg)
 		}
 	}
 	ids, err := w.db.pathIDs(ctx, tx, in.ProjectID, paths)
@@ -258,9 +259,10 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 	defer put.Close()
 	for _, f := range files {
 		id := ids[f.Path]
-		// The commit's hits of the file under every tag, as published.
-		var mine []int64
-		var others [][]int64
+		// The commit's hits of the file under every tag, as published,
+		// kept as stored: they are walked, never expanded.
+		var mine []byte
+		var others [][]byte
 		rows, err := getTags.QueryContext(ctx, in.ProjectID, in.CommitSHA, id)
 		if err != nil {
 			return err
@@ -272,15 +274,10 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 				rows.Close()
 				return err
 			}
-			h, err := decodeHits(blob)
-			if err != nil {
-				rows.Close()
-				return err
-			}
 			if tag == in.CoverageTag {
-				mine = h
+				mine = blob
 			} else {
-				others = append(others, h)
+				others = append(others, blob)
 			}
 		}
 		rows.Close()
@@ -295,23 +292,36 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 		case err != nil:
 			return err
 		default:
-			if mine, err = decodeHits(blob); err != nil {
+			mine = blob
+		}
+		// The file merged with what the tag has: counts add up, and the
+		// longer one sets the length.
+		total := f.NumLines()
+		var base hitCursor = &denseCursor{}
+		var baseBlob *blobCursor
+		if mine != nil {
+			baseBlob = newBlobCursor(mine)
+			total, base = max(total, baseBlob.total), baseBlob
+		}
+		enc := newHitEncoder(total)
+		covered, missed := mergeHits(base, fileCursor(f), enc)
+		if baseBlob != nil && baseBlob.err != nil {
+			return baseBlob.err
+		}
+		hits := enc.bytes()
+		// The union over tags: covered when any tag hit the line, missed
+		// when some tag could cover it and none did.
+		union := []hitCursor{newBlobCursor(hits)}
+		for _, o := range others {
+			union = append(union, newBlobCursor(o))
+		}
+		uc, um := unionCounts(union)
+		for _, c := range union {
+			if err := c.(*blobCursor).err; err != nil {
 				return err
 			}
 		}
-		hits := f.Hits
-		if mine != nil {
-			hits = plumb.MergeHits(mine, hits)
-		}
-		covered, missed, _ := countHits(hits)
-		// The union over tags: covered when any tag hit the line, missed
-		// when some tag could cover it and none did.
-		union := hits
-		for _, o := range others {
-			union = unionHits(union, o)
-		}
-		uc, um, _ := countHits(union)
-		if _, err := put.ExecContext(ctx, w.seq, id, encodeHits(hits), covered, missed, uc, um); err != nil {
+		if _, err := put.ExecContext(ctx, w.seq, id, hits, covered, missed, uc, um); err != nil {
 			return err
 		}
 	}

@@ -43,9 +43,10 @@ type DB struct {
 	// (the owner of the Idempotency-Keys it takes and of its staged writes).
 	instance string
 
-	stageChunk int
-	stageHook  func(ctx context.Context, kind string) error
-	tempDir    string
+	stageChunk  int
+	stageHook   func(ctx context.Context, kind string) error
+	publishHook func(ctx context.Context, kind string)
+	tempDir     string
 }
 
 // Options tunes a database.
@@ -60,9 +61,21 @@ type Options struct {
 	// StageHook, for tests, runs before each transaction of a staged
 	// write; an error fails the write.
 	StageHook func(ctx context.Context, kind string) error
+	// PublishHook, for tests, runs once a write (a snapshot, a coverage
+	// upload, a build) has committed the transaction that publishes it,
+	// before its caller hears of it: a server killed there has stored the
+	// write and answered nothing.
+	PublishHook func(ctx context.Context, kind string)
 	// TempDir holds the temporary files of writes that sort on disk (the
 	// system's temporary folder when empty).
 	TempDir string
+}
+
+// published runs the test hook (Options.PublishHook) of a published write.
+func (db *DB) published(ctx context.Context, kind string) {
+	if db.publishHook != nil {
+		db.publishHook(ctx, kind)
+	}
 }
 
 // Open opens (creating if needed) the database at dsn and migrates it.
@@ -133,7 +146,7 @@ func (db *DB) setStaging(opt Options) {
 	if db.stageChunk <= 0 {
 		db.stageChunk = DefaultStageChunk
 	}
-	db.stageHook, db.tempDir = opt.StageHook, opt.TempDir
+	db.stageHook, db.publishHook, db.tempDir = opt.StageHook, opt.PublishHook, opt.TempDir
 }
 
 func sqlitePath(dsn string) (string, error) {

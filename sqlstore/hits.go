@@ -3,8 +3,12 @@ package sqlstore
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"strconv"
+
+	"github.com/plumbhq/plumb"
 )
 
 // Line hits are stored sparse, so that their cost follows the lines a report
@@ -20,28 +24,12 @@ import (
 var errCorruptHits = errors.New("corrupt hits blob")
 
 func encodeHits(hits []int64) []byte {
-	buf := make([]byte, 0, 16)
-	buf = append(buf, 0)
-	buf = binary.AppendUvarint(buf, uint64(len(hits)))
-	for i := 0; i < len(hits); {
-		gap := i
-		for i < len(hits) && hits[i] < 0 {
-			i++
-		}
-		if i == len(hits) {
-			break
-		}
-		start := i
-		for i < len(hits) && hits[i] >= 0 {
-			i++
-		}
-		buf = binary.AppendUvarint(buf, uint64(start-gap))
-		buf = binary.AppendUvarint(buf, uint64(i-start))
-		for _, h := range hits[start:i] {
-			buf = binary.AppendVarint(buf, h)
-		}
+	e := newHitEncoder(len(hits))
+	c := &denseCursor{hits: hits}
+	for i, h, ok := c.next(); ok; i, h, ok = c.next() {
+		e.add(i, h)
 	}
-	return buf
+	return e.bytes()
 }
 
 // eachHitRun calls fn for each run of a blob: first its line index (0-based),
@@ -228,4 +216,258 @@ func countHits(hits []int64) (covered, missed, omitted int64) {
 		}
 	}
 	return
+}
+
+// Merging without expanding. An upload's file is merged with the hits the
+// commit has (its tag's, and every tag's for the union) line by line over
+// cursors on the coverable lines, in line order, and the merged hits are
+// encoded as they come: the work and the memory follow the coverable lines
+// of the report and of what is stored, never the highest line number (a
+// report naming line 4,194,304 costs one line, not a 32 MiB array).
+
+// hitCursor walks a file's coverable lines in order: the line's index (from
+// 0) and its hits (at least 0).
+type hitCursor interface {
+	next() (idx int, h int64, ok bool)
+}
+
+type denseCursor struct {
+	hits []int64
+	i    int
+}
+
+func (c *denseCursor) next() (int, int64, bool) {
+	for c.i < len(c.hits) {
+		i := c.i
+		c.i++
+		if c.hits[i] >= 0 {
+			return i, c.hits[i], true
+		}
+	}
+	return 0, 0, false
+}
+
+type sparseCursor struct {
+	lines []plumb.LineHit
+	i     int
+}
+
+func (c *sparseCursor) next() (int, int64, bool) {
+	if c.i >= len(c.lines) {
+		return 0, 0, false
+	}
+	l := c.lines[c.i]
+	c.i++
+	return l.Line - 1, l.Hits, true
+}
+
+// fileCursor walks an upload's file, in either form.
+func fileCursor(f plumb.CoverageFile) hitCursor {
+	if f.Sparse() {
+		return &sparseCursor{lines: f.Lines}
+	}
+	return &denseCursor{hits: f.Hits}
+}
+
+// blobCursor walks a stored blob (either format) without expanding it.
+type blobCursor struct {
+	b     []byte
+	total int
+	idx   int // the index of the next value
+	left  int // values left in the current run
+	dense bool
+	err   error
+}
+
+func newBlobCursor(b []byte) *blobCursor {
+	c := &blobCursor{}
+	if len(b) <= 1 || b[0] != 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)) {
+			c.err = errCorruptHits
+			return c
+		}
+		c.b, c.total, c.left, c.dense = b[k:], int(n), int(n), true
+		return c
+	}
+	n, k := binary.Uvarint(b[1:])
+	if k <= 0 || n > 1<<31 {
+		c.err = errCorruptHits
+		return c
+	}
+	c.b, c.total = b[1+k:], int(n)
+	return c
+}
+
+func (c *blobCursor) next() (int, int64, bool) {
+	for c.err == nil {
+		if c.left > 0 {
+			v, k := binary.Varint(c.b)
+			if k <= 0 {
+				c.err = errCorruptHits
+				break
+			}
+			c.b, c.left = c.b[k:], c.left-1
+			i := c.idx
+			c.idx++
+			if v >= 0 {
+				return i, v, true
+			}
+			continue
+		}
+		if c.dense || len(c.b) == 0 {
+			break
+		}
+		gap, k := binary.Uvarint(c.b)
+		if k <= 0 {
+			c.err = errCorruptHits
+			break
+		}
+		c.b = c.b[k:]
+		cnt, k := binary.Uvarint(c.b)
+		if k <= 0 || cnt > uint64(len(c.b)) || uint64(c.idx)+gap+cnt > uint64(c.total) {
+			c.err = errCorruptHits
+			break
+		}
+		c.b, c.idx, c.left = c.b[k:], c.idx+int(gap), int(cnt)
+	}
+	return 0, 0, false
+}
+
+// hitEncoder writes the stored form of a file's hits given line by line in
+// order (the format of encodeHits).
+type hitEncoder struct {
+	buf   []byte // the header and the finished runs
+	run   []byte // the open run's values
+	n     int    // its lines
+	start int    // the index of its first line
+	end   int    // the index after the previous run
+}
+
+func newHitEncoder(total int) *hitEncoder {
+	return &hitEncoder{buf: binary.AppendUvarint([]byte{0}, uint64(total))}
+}
+
+func (e *hitEncoder) add(idx int, h int64) {
+	if e.n > 0 && idx != e.start+e.n {
+		e.flush()
+	}
+	if e.n == 0 {
+		e.start = idx
+	}
+	e.run = binary.AppendVarint(e.run, h)
+	e.n++
+}
+
+func (e *hitEncoder) flush() {
+	if e.n == 0 {
+		return
+	}
+	e.buf = binary.AppendUvarint(e.buf, uint64(e.start-e.end))
+	e.buf = binary.AppendUvarint(e.buf, uint64(e.n))
+	e.buf = append(e.buf, e.run...)
+	e.end, e.run, e.n = e.start+e.n, e.run[:0], 0
+}
+
+func (e *hitEncoder) bytes() []byte {
+	e.flush()
+	return e.buf
+}
+
+// mergeHits encodes a and b merged (plumb.MergeHits: counts add, a line
+// coverable in either is coverable) into enc, counting covered and missed
+// lines.
+func mergeHits(a, b hitCursor, enc *hitEncoder) (covered, missed int64) {
+	ai, ah, aok := a.next()
+	bi, bh, bok := b.next()
+	for aok || bok {
+		var i int
+		var h int64
+		switch {
+		case aok && (!bok || ai < bi):
+			i, h = ai, ah
+			ai, ah, aok = a.next()
+		case bok && (!aok || bi < ai):
+			i, h = bi, bh
+			bi, bh, bok = b.next()
+		default:
+			i, h = ai, ah+bh
+			if bh > math.MaxInt64-ah {
+				h = math.MaxInt64
+			}
+			ai, ah, aok = a.next()
+			bi, bh, bok = b.next()
+		}
+		enc.add(i, h)
+		if h > 0 {
+			covered++
+		} else {
+			missed++
+		}
+	}
+	return covered, missed
+}
+
+// unionCounts counts the covered and missed lines of the union of several
+// tags' hits (the larger count per line).
+func unionCounts(cs []hitCursor) (covered, missed int64) {
+	type head struct {
+		idx int
+		h   int64
+		ok  bool
+	}
+	heads := make([]head, len(cs))
+	for i, c := range cs {
+		heads[i].idx, heads[i].h, heads[i].ok = c.next()
+	}
+	for {
+		low, found := 0, false
+		for _, h := range heads {
+			if h.ok && (!found || h.idx < low) {
+				low, found = h.idx, true
+			}
+		}
+		if !found {
+			return covered, missed
+		}
+		var top int64
+		for i := range heads {
+			if heads[i].ok && heads[i].idx == low {
+				top = max(top, heads[i].h)
+				heads[i].idx, heads[i].h, heads[i].ok = cs[i].next()
+			}
+		}
+		if top > 0 {
+			covered++
+		} else {
+			missed++
+		}
+	}
+}
+
+// checkCoverageFile says what is wrong with an upload's file's hits, if
+// anything: a dense hit below -1; sparse lines out of order, repeated,
+// outside 1..Total, or with negative hits.
+func checkCoverageFile(f plumb.CoverageFile) string {
+	if !f.Sparse() {
+		for j, h := range f.Hits {
+			if h < -1 {
+				return fmt.Sprintf("line %d has hit count %d; hits are -1, 0 or a positive count", j+1, h)
+			}
+		}
+		return ""
+	}
+	prev := 0
+	for _, l := range f.Lines {
+		switch {
+		case l.Hits < 0:
+			return fmt.Sprintf("line %d has hit count %d; hits are 0 or a positive count", l.Line, l.Hits)
+		case l.Line <= prev:
+			return fmt.Sprintf("line %d comes after line %d; lines are given once each, in order", l.Line, prev)
+		case l.Line > f.Total:
+			return fmt.Sprintf("line %d is past the file's %d lines", l.Line, f.Total)
+		}
+		prev = l.Line
+	}
+	return ""
 }

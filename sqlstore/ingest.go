@@ -163,12 +163,12 @@ func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToke
 	err := db.read.QueryRowContext(ctx, `SELECT id, project_id, name, created_by, created_at, revoked_at FROM upload_tokens WHERE hash = $1`,
 		HashToken(secret)).Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &revoked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is not valid.")
+		return t, tokenRefused("The token is not valid.")
 	} else if err != nil {
 		return t, err
 	}
 	if revoked.Valid {
-		return t, plumb.Errorf(plumb.EUNAUTHORIZED, "The token has been revoked.")
+		return t, tokenRefused("The token has been revoked.")
 	}
 	t.CreatedAt = fromUnix(created)
 	db.touch(ctx, "upload_tokens", t.ID)
@@ -222,6 +222,58 @@ func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash 
 		return nil
 	})
 	return status, body, bodyHash, done, err
+}
+
+// IdempotentAnswer is the answer a request's Idempotency-Key replays. Given
+// to a write through its context (WithIdempotentAnswer), it is recorded by
+// the transaction that publishes the write: a server that dies at any
+// moment has either published the write and recorded its answer, which a
+// retry replays, or done neither, and a retry runs the request again.
+type IdempotentAnswer struct {
+	ProjectID, Key string
+	// Answer gives the response's status, its body and the SHA-256 (hex) of
+	// the request's body for what the write published: a plumb.Snapshot
+	// (AddAnalysis, AddFindings), a CoverageSummary (IngestCoverage) or a
+	// plumb.Build (AddBuild).
+	Answer   func(result any) (status int, body, bodyHash string, err error)
+	recorded bool
+}
+
+// Recorded reports whether a write recorded the answer (its transaction
+// committed).
+func (a *IdempotentAnswer) Recorded() bool { return a.recorded }
+
+type answerKey struct{}
+
+// WithIdempotentAnswer returns ctx carrying the answer the write made with
+// it records when it publishes.
+func WithIdempotentAnswer(ctx context.Context, a *IdempotentAnswer) context.Context {
+	return context.WithValue(ctx, answerKey{}, a)
+}
+
+// recordAnswer, in a write's publishing transaction, records the answer the
+// context carries, if any. The key must still be this server's and under
+// way: when a retry took it over (this server stopped renewing its lease),
+// the write is not published, so the request runs once.
+func (db *DB) recordAnswer(ctx context.Context, tx *sql.Tx, result any) error {
+	a, _ := ctx.Value(answerKey{}).(*IdempotentAnswer)
+	if a == nil || a.Answer == nil {
+		return nil
+	}
+	status, body, bodyHash, err := a.Answer(result)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = $1, body = $2, body_hash = $3
+		WHERE project_id = $4 AND key = $5 AND owner = $6 AND status = 0`, status, body, bodyHash, a.ProjectID, a.Key, db.instance)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return plumb.Errorf(plumb.ECONFLICT, "A retry with Idempotency-Key %q took the upload over while it ran here; nothing of this attempt was stored.", a.Key)
+	}
+	a.recorded = true
+	return nil
 }
 
 // IdempotencyRenew extends the lease of a key this server is running.

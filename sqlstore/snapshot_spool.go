@@ -108,6 +108,30 @@ func (sp *SnapshotSpool) AddFile(f plumb.FileFigures) error {
 	return sp.files.Add(b)
 }
 
+// checkPaths notes every file listed more than once (each path may have
+// one entry). It reads the sorted files once, whatever the snapshot's
+// branch, before anything is written.
+func (sp *SnapshotSpool) checkPaths() error {
+	if sp.nFiles < 2 {
+		return nil
+	}
+	it, err := sp.files.Iter()
+	if err != nil {
+		return err
+	}
+	var prev []byte
+	have := false
+	for it.Next() {
+		r := extsort.NewReader(it.Record())
+		p := r.Bytes()
+		if have && bytes.Equal(p, prev) {
+			sp.problem("files[%d]: path %q is listed twice", r.Int(), p)
+		}
+		prev, have = append(prev[:0], p...), true
+	}
+	return it.Err()
+}
+
 // spooledFile is a file record read back.
 type spooledFile struct {
 	plumb.FileFigures

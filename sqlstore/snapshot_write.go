@@ -125,6 +125,11 @@ func (db *DB) storeSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotIn
 	if err := validateSnapshot(&in); err != nil {
 		return plumb.Snapshot{}, err
 	}
+	// The whole upload is checked before anything depends on its branch:
+	// a report refused on the default branch is refused on every other.
+	if err := sp.checkPaths(); err != nil {
+		return plumb.Snapshot{}, err
+	}
 	if err := sp.err(); err != nil {
 		return plumb.Snapshot{}, err
 	}
@@ -168,7 +173,13 @@ func (w *snapshotWrite) write(replaced map[string]bool) error {
 			return err
 		}
 	}
-	return w.chunk(w.publish)
+	if err := w.chunk(w.publish); err != nil {
+		return err
+	}
+	if w.staged != nil {
+		w.db.published(w.ctx, stagedSnapshot)
+	}
+	return nil
 }
 
 // chunk runs fn in a transaction of the write.
@@ -889,6 +900,9 @@ func (w *snapshotWrite) publish(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE projects SET current_snapshot = $1, issues_version = issues_version + 1 WHERE id = $2`, w.seq, in.ProjectID); err != nil {
 			return err
 		}
+	}
+	if err := w.db.recordAnswer(ctx, tx, w.snap); err != nil {
+		return err
 	}
 	if w.staged != nil {
 		return w.staged.release(ctx, tx)

@@ -21,7 +21,7 @@ func (db *DB) AddBuild(ctx context.Context, b plumb.Build) (plumb.Build, error) 
 	if err := validateBuild(b); err != nil {
 		return b, err
 	}
-	return b, db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		if b.SnapshotID != "" {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM snapshots WHERE id = $1 AND project_id = $2 AND pending = 0`, b.SnapshotID, b.ProjectID).Scan(&n); err != nil {
@@ -34,8 +34,15 @@ func (db *DB) AddBuild(ctx context.Context, b plumb.Build) (plumb.Build, error) 
 		if err := insertBuild(ctx, tx, b); err != nil {
 			return err
 		}
-		return addBuildEvent(ctx, tx, b.ID, b.Status, b.StatusReason, b.SubmittedAt)
+		if err := addBuildEvent(ctx, tx, b.ID, b.Status, b.StatusReason, b.SubmittedAt); err != nil {
+			return err
+		}
+		return db.recordAnswer(ctx, tx, b)
 	})
+	if err == nil {
+		db.published(ctx, "build")
+	}
+	return b, err
 }
 
 func validateBuild(b plumb.Build) error {

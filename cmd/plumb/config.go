@@ -82,7 +82,7 @@ type serverFlags struct {
 	MaxUploadBytes   int64         `name:"max-upload-bytes" placeholder:"N" default:"2147483648" penv:"PLUMB_MAX_UPLOAD_BYTES" server:"" help:"Upload (report) limit in bytes, compressed and decompressed (default ${default})."`
 	RequestTimeout   time.Duration `name:"request-timeout" placeholder:"DURATION" default:"30s" penv:"PLUMB_REQUEST_TIMEOUT" server:"" help:"Longest wait for a response to start, then 503; uploads exempt; 0 for none (default ${default})."`
 	BaseURL          string        `name:"base-url" placeholder:"URL" penv:"PLUMB_BASE_URL" server:"" help:"Public base URL used in Link and Location headers (default: the address the connection reached)."`
-	AuthFailureLimit int           `name:"auth-failure-limit" placeholder:"N" default:"100" penv:"PLUMB_AUTH_FAILURE_LIMIT" server:"" help:"Failed token lookups (unknown or revoked tokens) per client address per hour, then 429 (default ${default})."`
+	AuthFailureLimit int           `name:"auth-failure-limit" placeholder:"N" default:"100" penv:"PLUMB_AUTH_FAILURE_LIMIT" server:"" help:"Failed token lookups (unknown or revoked tokens) per client address per hour; further failures answer 429, valid tokens never (default ${default})."`
 	TrustHost        bool          `name:"trust-host" penv:"PLUMB_TRUST_HOST" server:"" help:"Without --base-url, build links from the request's Host and X-Forwarded-Proto (only behind a proxy that sets both)."`
 	Web              webFlags      `embed:""`
 	MetricsAddr      string        `name:"metrics-addr" placeholder:"HOST:PORT" penv:"PLUMB_METRICS_ADDR" server:"" help:"Serve Prometheus /metrics on this address instead of the main one."`

@@ -178,6 +178,12 @@ func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Log
 	if !limiter.Check(ctx) {
 		log.Warn("redis is unreachable at start-up; counting rate limits in process until it answers")
 	}
+	// Failed token lookups per client address are counted in Redis too, so
+	// every replica throttles an address's failures alike.
+	failures := ratelimit.NewFallback(ratelimit.NewRedis(client, cfg.AuthFailureLimit, ratelimit.RedisOptions{Prefix: authFailurePrefix}),
+		ratelimit.NewMemory(cfg.AuthFailureLimit, nil), log)
+	failures.Name = "redis (failed token lookups)"
+	apiCfg.AuthFailures = failures
 	s := api.NewServer(db, limiter, log, apiCfg)
 	s.AddReadyCheck("rateLimit", func(ctx context.Context) string {
 		limiter.Check(ctx)
@@ -185,6 +191,11 @@ func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Log
 	})
 	return s, func() { client.Close() }, nil
 }
+
+// authFailurePrefix is the Redis key prefix of the failed token lookups
+// counted per client address (the requests' counts use
+// ratelimit.DefaultRedisPrefix).
+const authFailurePrefix = "plumb:authfail:"
 
 // redisLogger sends go-redis's own log lines to the server's log at the
 // debug level.

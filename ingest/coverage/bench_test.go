@@ -175,7 +175,7 @@ func BenchmarkIngestLCOV1GB(b *testing.B) {
 		var files, lines int64
 		err := Parse(&lcovGenReader{size: size}, LCOV, Options{StripPrefix: "/home/ci/build/project"}, func(f File) error {
 			files++
-			lines += int64(len(f.Hits))
+			lines += int64(f.Coverable())
 			return nil
 		})
 		if err != nil {

@@ -73,7 +73,7 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 		skipFile  bool // the open file is test code
 		reported  string
 		mapped    string
-		hits      []int64
+		hits      = lineMap{combine: maxHits}
 	)
 	fail := func(elem []byte, msg string, args ...any) error {
 		line, col := sc.tokPos()
@@ -124,7 +124,8 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 				if reported == "" {
 					return fail(name, `expected a path="<file path>" or name="<file path>" attribute`)
 				}
-				fileDepth, skipFile, hits = depth, testCode, nil
+				fileDepth, skipFile = depth, testCode
+				hits = lineMap{combine: maxHits, hint: hits.hint}
 				if skipFile {
 					break
 				}
@@ -147,21 +148,14 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 				if h < 0 { // a method entry
 					break
 				}
-				if num > len(hits) {
-					hits = growHits(hits, num)
-				}
-				hits[num-1] = max(hits[num-1], h)
+				hits.add(num, h)
 			}
 		case xmlEnd:
 			switch {
 			case depth == fileDepth:
 				fileDepth = 0
 				if !skipFile {
-					f := File{Path: mapped, Hits: hits}
-					if f.Hits == nil {
-						f.Hits = []int64{}
-					}
-					hits = nil
+					f := hits.file(mapped)
 					if err := emit(f); err != nil {
 						return err
 					}

@@ -72,7 +72,7 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 		inSource bool
 		inClass  bool
 		curPath  string // file being collected
-		cur      []int64
+		cur      = lineMap{combine: maxHits}
 		have     bool // cur belongs to curPath
 		scratch  []byte
 	)
@@ -80,8 +80,8 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 		if !have {
 			return nil
 		}
-		f := File{Path: curPath, Hits: cur}
-		cur, have, curPath = nil, false, ""
+		f := cur.file(curPath)
+		have, curPath = false, ""
 		return emit(f)
 	}
 	for {
@@ -131,10 +131,7 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 				if msg != "" {
 					return sc.fail("%s", msg)
 				}
-				if n > len(cur) {
-					cur = growHits(cur, n)
-				}
-				cur[n-1] = max(cur[n-1], c)
+				cur.add(n, c)
 			}
 		case xmlEnd:
 			inSource = false

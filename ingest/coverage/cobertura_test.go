@@ -218,7 +218,7 @@ func TestParseCoberturaReadsInPieces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pieces []File
-	if err := Parse(&cobTestOneByte{data}, Cobertura, Options{}, func(f File) error { pieces = append(pieces, f); return nil }); err != nil {
+	if err := Parse(&cobTestOneByte{data}, Cobertura, Options{}, func(f File) error { pieces = append(pieces, dense(f)); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(whole, pieces) {
@@ -413,8 +413,8 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 				if !hh || !ok {
 					return nil, errors.New("hits")
 				}
-				if int(n) > len(cur) {
-					cur = growHits(cur, int(n))
+				for len(cur) < int(n) {
+					cur = append(cur, -1)
 				}
 				cur[n-1] = max(cur[n-1], c)
 			}
@@ -478,6 +478,7 @@ func FuzzCobertura(f *testing.F) {
 		}
 		var files []File
 		err := Parse(strings.NewReader(input), Cobertura, Options{}, func(file File) error {
+			file = dense(file)
 			if len(file.Hits) == 0 {
 				file.Hits = nil
 			}

@@ -9,7 +9,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/plumbhq/plumb"
@@ -130,26 +132,118 @@ func MapPath(p string, opt Options) (string, bool) {
 	return p, true
 }
 
-// maxLine is the highest line number a report may give, so that one hostile
-// record cannot make a parser allocate gigabytes (4 Mi lines is 32 MiB of
-// hits).
+// maxLine is the highest line number a report may give (4 Mi lines is
+// 32 MiB of dense hits, for the files that really have that many).
 const maxLine = 1 << 22
+
+// LineHit is one coverable line and its hits (File's sparse form).
+type LineHit = plumb.LineHit
+
+// lineMap collects one file's line hits as a report names them. While the
+// lines named are dense enough (the highest at most twice the records read,
+// plus 1,024) it keeps them in an array by line, as most reports are; once a
+// record names a line beyond that, it keeps them sparse, one entry per
+// record. Either way its memory follows the records read, never the highest
+// line number a record names (one record at line 4,194,304 is one entry,
+// not 32 MiB).
+type lineMap struct {
+	combine func(a, b int64) int64 // a line named twice: its hits
+
+	dense    []int64   // by line, -1 for a line with no hits (dense form)
+	lines    []LineHit // in the order named (sparse form)
+	sparse   bool
+	records  int
+	total    int  // the highest line named, coverable or not
+	unsorted bool // sparse: some line came after a higher one
+	hint     int  // capacity for the next file's lines
+}
+
+// denseSlack is how far past twice the records read a line may be while
+// the lines are kept dense.
+const denseSlack = 1024
+
+// add notes a line's hits; h < 0 names a line that is not coverable (it
+// counts in the file's length only).
+func (m *lineMap) add(line int, h int64) {
+	m.records++
+	m.total = max(m.total, line)
+	if !m.sparse && line > len(m.dense) {
+		if line > 2*m.records+denseSlack {
+			m.toSparse()
+		} else {
+			if m.dense == nil && m.hint > line {
+				m.dense = make([]int64, 0, m.hint)
+			}
+			m.dense = growHits(m.dense, line)
+		}
+	}
+	switch {
+	case h < 0:
+	case !m.sparse:
+		if old := m.dense[line-1]; old < 0 {
+			m.dense[line-1] = h
+		} else {
+			m.dense[line-1] = m.combine(old, h)
+		}
+	default:
+		if n := len(m.lines); n > 0 && m.lines[n-1].Line >= line {
+			m.unsorted = true
+		}
+		m.lines = append(m.lines, LineHit{Line: line, Hits: h})
+	}
+}
+
+// toSparse moves the lines collected densely to the sparse form.
+func (m *lineMap) toSparse() {
+	m.sparse = true
+	for i, h := range m.dense {
+		if h >= 0 {
+			m.lines = append(m.lines, LineHit{Line: i + 1, Hits: h})
+		}
+	}
+	m.dense = nil
+}
+
+// file returns the file collected (sparse: in line order, each line once)
+// and starts a new one.
+func (m *lineMap) file(path string) File {
+	var f File
+	if !m.sparse {
+		hits := m.dense
+		if hits == nil {
+			hits = []int64{}
+		}
+		f = File{Path: path, Hits: hits}
+		m.hint = min(max(m.hint/2, len(hits)), 1<<16)
+	} else {
+		lines := m.lines
+		if m.unsorted {
+			slices.SortStableFunc(lines, func(a, b LineHit) int { return a.Line - b.Line })
+		}
+		out := lines[:0]
+		for _, l := range lines {
+			if n := len(out); n > 0 && out[n-1].Line == l.Line {
+				out[n-1].Hits = m.combine(out[n-1].Hits, l.Hits)
+				continue
+			}
+			out = append(out, l)
+		}
+		if out == nil {
+			out = []LineHit{}
+		}
+		f = File{Path: path, Lines: slices.Clip(out), Total: m.total}
+	}
+	*m = lineMap{combine: m.combine, hint: m.hint}
+	return f
+}
 
 // growHits extends hits to n lines (n <= maxLine), the new ones not coverable
 // (-1).
 func growHits(hits []int64, n int) []int64 {
 	old := len(hits)
 	if n > cap(hits) {
-		c := 2 * cap(hits)
-		if c < 64 {
-			c = 64
-		}
-		if c < n {
-			c = n
-		}
-		if c > maxLine {
-			c = maxLine
-		}
+		c := max(2*cap(hits), 64, n)
+		c = min(c, maxLine)
 		grown := make([]int64, n, c)
 		copy(grown, hits)
 		hits = grown
@@ -161,6 +255,17 @@ func growHits(hits []int64, n int) []int64 {
 	}
 	return hits
 }
+
+// addHits adds two counts, saturating.
+func addHits(a, b int64) int64 {
+	if b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// maxHits is the larger count.
+func maxHits(a, b int64) int64 { return max(a, b) }
 
 // skipBOM buffers r and drops a UTF-8 byte order mark (Windows tools write
 // one).

@@ -34,12 +34,13 @@ package coverage
 // blocks are written to a temporary file as they are read (32 bytes each),
 // then sorted on disk by repository path and range (package extsort, 16 MiB
 // of memory) and painted one file at a time. What stays in memory is the
-// file names and, for the file being painted, a tree of two counts per line
-// (at most 64 MiB for a file of 4 Mi lines); never the blocks.
+// file names and, for the file being painted, the blocks spanning the line
+// being painted and the runs of painted lines; never all the blocks.
 
 import (
 	"bufio"
 	"bytes"
+	"container/heap"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -96,12 +97,11 @@ const goCoverSortBudget = 16 << 20
 func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(r, goCoverBufSize)
 	var (
-		lineNo  int
-		mode    string
-		files   []string
-		maxLine []int32 // per file: the highest line a block reaches
-		fileID  = map[string]int32{}
-		rec     [goCoverRecord]byte
+		lineNo int
+		mode   string
+		files  []string
+		fileID = map[string]int32{}
+		rec    [goCoverRecord]byte
 	)
 	// The blocks as read, file by file index; sorted once the paths are known.
 	spill, err := os.CreateTemp(opt.TempDir, "plumb-gocover-*")
@@ -159,10 +159,8 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 				}
 				id = int32(len(files))
 				files = append(files, string(name))
-				maxLine = append(maxLine, 0)
 				fileID[files[id]] = id
 			}
-			maxLine[id] = max(maxLine[id], b.endLine)
 			putGoCoverBlock(rec[:], uint32(id), b)
 			if _, err := w.Write(rec[:]); err != nil {
 				return fmt.Errorf("write block spool: %w", err)
@@ -201,7 +199,7 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	}
 	files = nil
 	// Each file's rank in path order (two import paths may map to one
-	// path: they share a rank), and each rank's path and highest line.
+	// path: they share a rank), and each rank's path.
 	order := make([]int32, len(paths))
 	for i := range order {
 		order[i] = int32(i)
@@ -209,17 +207,14 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(paths[a], paths[b]) })
 	rank := make([]uint32, len(paths))
 	var rankPath []string
-	var rankLines []int32
 	for k, id := range order {
 		if k == 0 || paths[id] != paths[order[k-1]] {
 			rankPath = append(rankPath, paths[id])
-			rankLines = append(rankLines, 0)
 		}
 		r := len(rankPath) - 1
 		rank[id] = uint32(r)
-		rankLines[r] = max(rankLines[r], maxLine[id])
 	}
-	paths, order, maxLine = nil, nil, nil
+	paths, order = nil, nil
 
 	// Sort the blocks by rank and range, so that identical blocks are
 	// adjacent and a file's blocks are contiguous.
@@ -261,7 +256,7 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 		if cur < 0 {
 			return nil
 		}
-		return emit(File{Path: rankPath[cur], Hits: painter.hits()})
+		return emit(painter.file(rankPath[cur]))
 	}
 	for it.Next() {
 		r, b := getGoCoverBlock(it.Record())
@@ -270,7 +265,7 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 				return err
 			}
 			cur = int(r)
-			painter.reset(int(rankLines[cur]))
+			painter.reset()
 		}
 		if have && goCoverSameRange(pending, b) {
 			// Merge identical blocks.
@@ -405,56 +400,106 @@ func goCoverCommonDir(names []string) string {
 }
 
 // goCoverPainter turns one file's blocks into line hits: each line gets the
-// maximum count of the blocks spanning it, -1 when none does. Blocks are
-// painted as they come into a tree over the file's lines whose nodes hold
-// the highest count painted over their whole range, so a block costs
-// O(log lines) however long it is, and the file's hits are read off once
-// at the end (O(lines)).
+// maximum count of the blocks spanning it, -1 when none does. The blocks
+// come in start order; the painter sweeps the lines in that order, holding
+// only the blocks spanning the current line (a heap, highest count first;
+// a block that has ended leaves it when it comes to the top), and notes
+// the painted lines as runs of one count. Its memory follows the blocks and
+// the runs, never the highest line number (a block on line 4,194,304 is one
+// run); the file is then given dense or sparse, whichever is smaller.
 type goCoverPainter struct {
-	n    int     // leaves: a power of two above the highest line
-	tree []int64 // tree[1] is the root; leaves at n+line
-	used int     // highest line painted
+	active goCoverActive
+	line   int32 // the next line to paint
+	runs   []goCoverRun
 }
 
-func (p *goCoverPainter) reset(lines int) {
-	p.n = 1
-	for p.n <= lines {
-		p.n <<= 1
-	}
-	if cap(p.tree) < 2*p.n {
-		p.tree = make([]int64, 2*p.n)
-	}
-	p.tree = p.tree[:2*p.n]
-	for i := range p.tree {
-		p.tree[i] = -1
-	}
-	p.used = 0
+// goCoverRun is a run of painted lines with one count.
+type goCoverRun struct {
+	first, last int32
+	count       int64
 }
 
+// goCoverActive is a max-heap of the blocks spanning the sweep's line.
+type goCoverActive []goCoverSpan
+
+type goCoverSpan struct {
+	end   int32
+	count int64
+}
+
+func (h goCoverActive) Len() int           { return len(h) }
+func (h goCoverActive) Less(i, j int) bool { return h[i].count > h[j].count }
+func (h goCoverActive) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *goCoverActive) Push(x any)        { *h = append(*h, x.(goCoverSpan)) }
+func (h *goCoverActive) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (p *goCoverPainter) reset() {
+	p.active = p.active[:0]
+	p.line = 0
+	p.runs = nil
+}
+
+// paint adds a block (blocks come in ascending start line).
 func (p *goCoverPainter) paint(b goCoverBlock) {
-	p.used = max(p.used, int(b.endLine))
-	for l, r := p.n+int(b.startLine), p.n+int(b.endLine)+1; l < r; l, r = l>>1, r>>1 {
-		if l&1 == 1 {
-			p.tree[l] = max(p.tree[l], b.count)
-			l++
+	p.advance(b.startLine)
+	p.line = b.startLine
+	heap.Push(&p.active, goCoverSpan{end: b.endLine, count: b.count})
+}
+
+// advance paints the lines before upto with the blocks spanning them.
+func (p *goCoverPainter) advance(upto int32) {
+	for p.line < upto {
+		for len(p.active) > 0 && p.active[0].end < p.line {
+			heap.Pop(&p.active)
 		}
-		if r&1 == 1 {
-			r--
-			p.tree[r] = max(p.tree[r], b.count)
+		if len(p.active) == 0 {
+			return
 		}
+		top := p.active[0]
+		last := min(top.end, upto-1)
+		if n := len(p.runs); n > 0 && p.runs[n-1].last+1 == p.line && p.runs[n-1].count == top.count {
+			p.runs[n-1].last = last
+		} else {
+			p.runs = append(p.runs, goCoverRun{first: p.line, last: last, count: top.count})
+		}
+		p.line = last + 1
 	}
 }
 
-// hits reads the painted lines off the tree (nil when nothing was painted).
-func (p *goCoverPainter) hits() []int64 {
-	if p.used == 0 {
-		return nil
+// file paints what is left and returns the file's hits (none when nothing
+// was painted).
+func (p *goCoverPainter) file(path string) File {
+	p.advance(math.MaxInt32)
+	if len(p.runs) == 0 {
+		return File{Path: path}
 	}
-	for i := 1; i < p.n; i++ {
-		p.tree[2*i] = max(p.tree[2*i], p.tree[i])
-		p.tree[2*i+1] = max(p.tree[2*i+1], p.tree[i])
+	used := int(p.runs[len(p.runs)-1].last)
+	painted := 0
+	for _, r := range p.runs {
+		painted += int(r.last-r.first) + 1
 	}
-	out := make([]int64, p.used)
-	copy(out, p.tree[p.n+1:p.n+1+p.used])
-	return out
+	if painted*2 >= used {
+		hits := make([]int64, used)
+		for i := range hits {
+			hits[i] = -1
+		}
+		for _, r := range p.runs {
+			for l := r.first; l <= r.last; l++ {
+				hits[l-1] = r.count
+			}
+		}
+		return File{Path: path, Hits: hits}
+	}
+	lines := make([]LineHit, 0, painted)
+	for _, r := range p.runs {
+		for l := r.first; l <= r.last; l++ {
+			lines = append(lines, LineHit{Line: int(l), Hits: r.count})
+		}
+	}
+	return File{Path: path, Lines: lines, Total: used}
 }

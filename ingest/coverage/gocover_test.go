@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,12 +142,16 @@ func TestParseGoCoverErrors(t *testing.T) {
 	}
 }
 
-// TestGoCoverLinesOverlapping checks the tree painting (blocks of any
-// length and overlap) against the plain per-line maximum.
+// TestGoCoverLinesOverlapping checks the sweep painting (blocks of any
+// length and overlap, anywhere up to the highest line) against the plain
+// per-line maximum.
 func TestGoCoverLinesOverlapping(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := 0; round < 200; round++ {
+	for round := 0; round < 400; round++ {
 		n := 1 + rng.IntN(3000)
+		if round%40 == 39 {
+			n = 1 + rng.IntN(goCoverMaxLine)
+		}
 		var blocks []goCoverBlock
 		for range 1 + rng.IntN(60) {
 			a, b := int32(1+rng.IntN(n)), int32(1+rng.IntN(n))
@@ -160,15 +166,33 @@ func TestGoCoverLinesOverlapping(t *testing.T) {
 				want[l-1] = max(want[l-1], b.count)
 			}
 		}
+		// The parser paints a file's blocks in start order.
+		slices.SortFunc(blocks, func(a, b goCoverBlock) int {
+			return cmp.Or(cmp.Compare(a.startLine, b.startLine), cmp.Compare(a.endLine, b.endLine))
+		})
 		var p goCoverPainter
-		p.reset(n)
+		p.reset()
 		for _, b := range blocks {
 			p.paint(b)
 		}
-		if got := p.hits(); !reflect.DeepEqual(got, want) {
-			t.Fatalf("round %d: got %v, want %v", round, got, want)
+		f := p.file("a.go")
+		if got := dense(f).Hits; !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: got %d lines, want %d (%v)", round, len(got), len(want), blocks)
+		}
+		if painted := countPainted(want); f.Sparse() != (painted*2 < len(want)) {
+			t.Errorf("round %d: %d of %d lines painted, sparse %v", round, painted, len(want), f.Sparse())
 		}
 	}
+}
+
+func countPainted(hits []int64) int {
+	n := 0
+	for _, h := range hits {
+		if h >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // TestParseGoCoverHostile: a profile of long overlapping blocks is read in
@@ -361,6 +385,7 @@ func FuzzGoCover(f *testing.F) {
 		var files []File
 		seen := map[string]bool{}
 		err := Parse(strings.NewReader(input), GoCover, Options{ModulePath: module}, func(file File) error {
+			file = dense(file)
 			if seen[file.Path] {
 				t.Fatalf("%s emitted twice", file.Path)
 			}

@@ -12,8 +12,7 @@ package coverage
 // Hits follow istanbul-lib-coverage's FileCoverage.getLineCoverage (3.2.2),
 // which every istanbul line summary (nyc's and c8's text-summary "Lines",
 // json-summary, lcov's DA lines, clover) is computed from: each statement
-// listed in "s" that has an entry in "statementMap" counts on the line its
-// location starts on, and a line's hits are the largest count among the
+// listed in "s" counts on the line its location starts on, and a line's hits are the largest count among the
 // statements starting on it. Lines where no statement starts are not
 // coverable (-1). Statements marked "skip" are counted like the others, as
 // that function does. fnMap, f, branchMap, b and any other member are
@@ -29,13 +28,18 @@ package coverage
 //
 // Errors: malformed JSON, a top-level value or a file that is not an object,
 // a file without "statementMap" or "s", a statement location without a
-// start line from 1 to maxLine, and a count that is not a whole number
-// are ParseErrors naming the report line and the JSON path of the value,
+// start line from 1 to maxLine, a count that is not a whole number, and a
+// count for a statement "statementMap" does not have (getLineCoverage skips
+// it; Plumb refuses the report, whose counts and map do not belong
+// together, rather than store part of it as if whole) are ParseErrors naming the report line and the JSON path of the value,
 // e.g. $["/app/src/a.js"].s["3"].
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -108,7 +112,11 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 			return err
 		case "s":
 			sawCounts = true
-			counts, err = istanbulCounts(j)
+			var known map[string]int
+			if sawStarts {
+				known = starts
+			}
+			counts, err = istanbulCounts(j, known)
 			return err
 		case "data":
 			if depth > 0 {
@@ -136,22 +144,26 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 	if !sawCounts {
 		return File{}, j.fail(`expected "s" (statement counts) in the file's coverage`)
 	}
-	n := 0
-	for id := range counts {
-		if l, ok := starts[id]; ok && l > n {
-			n = l
+	// "s" before "statementMap": its ids are checked now, the first in
+	// order named.
+	ids := slices.Sorted(maps.Keys(counts))
+	for _, id := range ids {
+		if _, ok := starts[id]; !ok {
+			j.pushKey("s")
+			j.pushKey(id)
+			err := j.fail("%s", istanbulUnknown(id))
+			j.pop()
+			j.pop()
+			return File{}, err
 		}
 	}
-	hits := growHits(nil, n)
-	if hits == nil {
-		hits = []int64{}
-	}
+	hits := lineMap{combine: maxHits}
 	for id, c := range counts {
 		if l, ok := starts[id]; ok {
-			hits[l-1] = max(hits[l-1], c)
+			hits.add(l, c)
 		}
 	}
-	return File{Path: path, Hits: hits}, nil
+	return hits.file(path), nil
 }
 
 // istanbulStatementMap reads {"<id>": {"start": {"line": N, …}, …}, …}.
@@ -213,8 +225,15 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 	return starts, err
 }
 
-// istanbulCounts reads {"<id>": count, …}.
-func istanbulCounts(j *simplecovJSON) (map[string]int64, error) {
+// istanbulUnknown says what is wrong with a count for a statement the file's
+// statementMap does not have.
+func istanbulUnknown(id string) string {
+	return fmt.Sprintf(`expected a count for a statement of "statementMap", got one for statement %q, which it does not have`, id)
+}
+
+// istanbulCounts reads {"<id>": count, …}; with known (the statementMap
+// read before), an id it does not have is an error there.
+func istanbulCounts(j *simplecovJSON, known map[string]int) (map[string]int64, error) {
 	t, err := j.token()
 	if err != nil {
 		return nil, err
@@ -232,6 +251,9 @@ func istanbulCounts(j *simplecovJSON) (map[string]int64, error) {
 		c, whole := simplecovWhole(num)
 		if !ok || !whole {
 			return j.fail("expected a whole number of hits, got %s", simplecovDescribe(t))
+		}
+		if _, ok := known[id]; known != nil && !ok {
+			return j.fail("%s", istanbulUnknown(id))
 		}
 		counts[id] = c
 		return nil

@@ -36,7 +36,7 @@ func realToolRun(t *testing.T, f Format, cases []realToolCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []File
 			err := Parse(strings.NewReader(tc.in), f, tc.opt, func(file File) error {
-				got = append(got, file)
+				got = append(got, dense(file))
 				return nil
 			})
 			if tc.err != "" {
@@ -88,7 +88,7 @@ func realToolFixture(t *testing.T, f Format, name string, opt Options) map[strin
 	defer fh.Close()
 	files := map[string][]int64{}
 	err = Parse(fh, f, opt, func(file File) error {
-		files[file.Path] = plumb.MergeHits(files[file.Path], file.Hits)
+		files[file.Path] = plumb.MergeHits(files[file.Path], dense(file).Hits)
 		return nil
 	})
 	if err != nil {
@@ -138,6 +138,7 @@ func realToolFuzz(t *testing.T, f Format, data []byte, opt Options) {
 	emitted := 0
 	err := Parse(bytes.NewReader(data), f, opt, func(file File) error {
 		emitted++
+		file = dense(file)
 		if file.Path == "" || strings.HasPrefix(file.Path, "/") || strings.HasPrefix(file.Path, "../") || file.Path == ".." {
 			t.Fatalf("bad path %q", file.Path)
 		}
@@ -270,7 +271,9 @@ func TestIstanbulLinesMatchTool(t *testing.T) {
 			for _, f := range doc.Files {
 				want := []int64{}
 				for _, l := range f.Lines {
-					want = growHits(want, max(len(want), l.Num))
+					for len(want) < l.Num {
+						want = append(want, -1)
+					}
 					want[l.Num-1] = l.Count
 				}
 				got := files[strings.TrimPrefix(f.Path, "/")]
@@ -326,10 +329,10 @@ func TestIstanbul(t *testing.T) {
 			want: []File{{Path: "lib/a.js", Hits: []int64{}}},
 		},
 		{
-			name: "counts of statements missing from statementMap are ignored, statements missing from s do not count (as getLineCoverage)",
+			name: "statements missing from s do not count (as getLineCoverage)",
 			in: `{"/a.js": {"path": "/a.js",
  "statementMap": {"0": {"start": {"line": 1, "column": 0}, "end": {"line": 1, "column": 1}}, "1": {"start": {"line": 5, "column": 0}, "end": {"line": 5, "column": 1}}},
- "s": {"0": 4, "7": 9}}}`,
+ "s": {"0": 4}}}`,
 			want: []File{{Path: "a.js", Hits: []int64{4}}},
 		},
 		{
@@ -375,7 +378,15 @@ func TestIstanbul(t *testing.T) {
 		{name: "negative count", in: `{"/a.js": {"s": {"0": -1}}}`, err: `istanbul report at line 1 ($["/a.js"].s["0"]): expected a whole number of hits, got the number -1`},
 		{name: "fractional count", in: `{"/a.js": {"s": {"0": 1.5}}}`, err: `istanbul report at line 1 ($["/a.js"].s["0"]): expected a whole number of hits, got the number 1.5`},
 		{name: "count not a number", in: `{"/a.js": {"s": {"0": true}}}`, err: `istanbul report at line 1 ($["/a.js"].s["0"]): expected a whole number of hits, got true`},
-		{name: "an error on a later line", in: "{\"/a.js\": {\n\"statementMap\": {},\n\"s\": {\n\"0\": 1,\n\"1\": \"x\"}}}", err: `istanbul report at line 5 ($["/a.js"].s["1"]): expected a whole number of hits, got the string "x"`},
+		{name: "an error on a later line", in: "{\"/a.js\": {\n\"statementMap\": {\"0\": {\"start\": {\"line\": 1}}, \"1\": {\"start\": {\"line\": 2}}},\n\"s\": {\n\"0\": 1,\n\"1\": \"x\"}}}",
+			err: `istanbul report at line 5 ($["/a.js"].s["1"]): expected a whole number of hits, got the string "x"`},
+		// A count for a statement the map does not have: the counts and the
+		// map do not belong together; refused (issue 19 item 19), wherever
+		// "s" comes.
+		{name: "count of an unknown statement", in: "{\"/a.js\": {\n\"statementMap\": {\"0\": {\"start\": {\"line\": 1}}},\n\"s\": {\"0\": 4,\n\"7\": 9}}}",
+			err: `istanbul report at line 4 ($["/a.js"].s["7"]): expected a count for a statement of "statementMap", got one for statement "7", which it does not have`},
+		{name: "count of an unknown statement, s first", in: `{"/a.js": {"s": {"7": 9, "0": 4, "10": 1}, "statementMap": {"0": {"start": {"line": 1}}}}}`,
+			err: `istanbul report at line 1 ($["/a.js"].s["10"]): expected a count for a statement of "statementMap", got one for statement "10", which it does not have`},
 	})
 	realToolEmitError(t, Istanbul, cart)
 }

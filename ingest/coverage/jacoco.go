@@ -72,7 +72,7 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 		inFile    bool
 		filePath  string // report path of the open <sourcefile>
 		mapped    string // its repository path
-		hits      []int64
+		hits      = lineMap{combine: maxHits}
 	)
 	fail := func(elem []byte, msg string, args ...any) error {
 		line, col := sc.tokPos()
@@ -134,7 +134,7 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 				if !ok {
 					return fail(name, "expected a source file inside the repository, got %q (package %q)", filePath, pkg)
 				}
-				inFile, mapped, hits = true, p, nil
+				inFile, mapped = true, p
 			case "line":
 				if !inFile {
 					return fail(name, "expected <line> inside a <sourcefile>")
@@ -143,20 +143,14 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 				if msg != "" {
 					return fail(name, "%s in %s", msg, filePath)
 				}
-				if nr > len(hits) {
-					hits = growHits(hits, nr)
-				}
-				hits[nr-1] = max(hits[nr-1], h)
+				hits.add(nr, h)
 			}
 		case xmlEnd:
 			switch string(xmlLocal(sc.name)) {
 			case "sourcefile":
 				if inFile {
-					f := File{Path: mapped, Hits: hits}
-					inFile, hits = false, nil
-					if f.Hits == nil {
-						f.Hits = []int64{}
-					}
+					f := hits.file(mapped)
+					inFile = false
 					if err := emit(f); err != nil {
 						return err
 					}

@@ -12,16 +12,19 @@ package coverage
 //	end_of_record
 //
 // The reader streams: one bufio buffer for the whole report and, per record,
-// a hits slice as long as the highest DA line. Each record is emitted at its
-// end_of_record (or at the next SF, or at EOF when the last record is not
-// closed), with a freshly allocated slice since Emit may keep it.
+// its DA lines (sparse: one entry per DA record, whatever its line number).
+// Each record is emitted at its end_of_record, with freshly allocated lines
+// since Emit may keep them.
 //
 // Rules: lines without a DA record are not coverable (-1); a line given twice
 // in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH,
 // LF, LH, VER and any other "KEY:…" record are ignored, as are empty lines and
 // "#" comments; anything else is an error, as is DA before SF, a field that is
-// not a decimal integer, a line number below 1 or above maxLine, and a
-// negative count.
+// not a decimal integer, a line number below 1 or above maxLine, a negative
+// count, and a record left open: an SF before the open record's
+// end_of_record, or the report's end inside a record (a report cut short
+// would otherwise be stored as if whole). A stray end_of_record, closing
+// nothing, is ignored.
 
 import (
 	"bufio"
@@ -41,10 +44,10 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(r, lcovBufSize)
 	var (
 		lineNo int
-		path   string  // mapped path of the open record
-		open   bool    // an SF record is open
-		hits   []int64 // its hits
-		hint   int     // capacity for the next file's hits
+		path   string                      // mapped path of the open record
+		open   bool                        // an SF record is open
+		opened int                         // the report line of its SF
+		hits   = lineMap{combine: addHits} // its hits
 	)
 	fail := func(msg string, args ...any) error {
 		return &ParseError{Format: LCOV, Line: lineNo, Msg: fmt.Sprintf(msg, args...)}
@@ -53,11 +56,8 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 		if !open {
 			return nil
 		}
-		f := File{Path: path, Hits: hits}
-		// The next file is likely to be about as long: start its slice
-		// at this one's length rather than growing it from 64.
-		hint = min(max(hint/2, len(hits)), 1<<16)
-		open, path, hits = false, "", nil
+		f := hits.file(path)
+		open, path = false, ""
 		return emit(f)
 	}
 	for {
@@ -100,28 +100,16 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 			if msg != "" {
 				return fail("%s", msg)
 			}
-			if n > len(hits) {
-				if hits == nil && hint > n {
-					hits = make([]int64, 0, hint)
-				}
-				hits = growHits(hits, n)
-			}
-			if h := hits[n-1]; h < 0 {
-				hits[n-1] = c
-			} else if c > math.MaxInt64-h {
-				hits[n-1] = math.MaxInt64
-			} else {
-				hits[n-1] = h + c
-			}
+			hits.add(n, c)
 		case len(line) >= 3 && line[0] == 'S' && line[1] == 'F' && line[2] == ':':
-			if err := flush(); err != nil {
-				return err
+			if open {
+				return fail("expected end_of_record before the next SF: the record of %q (SF at line %d) is not closed", path, opened)
 			}
 			p, ok := MapPath(string(line[3:]), opt)
 			if !ok {
 				return fail("expected SF:<path of a file in the repository>, got %q", lcovQuote(line))
 			}
-			path, open = p, true
+			path, open, opened = p, true, lineNo
 		case string(line) == "end_of_record":
 			if err := flush(); err != nil {
 				return err
@@ -135,7 +123,10 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 			break
 		}
 	}
-	return flush()
+	if open {
+		return fail("expected end_of_record: the report ends inside the record of %q (SF at line %d); was it cut short?", path, opened)
+	}
+	return nil
 }
 
 // lcovParseDA reads "<line>,<count>[,<checksum>]" and returns the line

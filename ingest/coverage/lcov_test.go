@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -14,10 +15,31 @@ import (
 // Helpers shared by the LCOV, Go and Cobertura tests (prefixed: the package
 // has other formats' files and tests by other hands).
 
+// dense returns a parsed file in the dense form (the tests compare hits
+// that way), after checking its sparse form if it has one: lines ascending,
+// each once, from 1 to Total, hits of at least 0.
+func dense(f File) File {
+	if !f.Sparse() {
+		return f
+	}
+	prev := 0
+	for _, l := range f.Lines {
+		if l.Line <= prev || l.Line > f.Total || l.Hits < 0 {
+			panic(fmt.Sprintf("%s: malformed sparse hits: line %d after %d (total %d), hits %d", f.Path, l.Line, prev, f.Total, l.Hits))
+		}
+		prev = l.Line
+	}
+	if f.Hits != nil {
+		panic(fmt.Sprintf("%s: both forms", f.Path))
+	}
+	return File{Path: f.Path, Hits: f.Dense()}
+}
+
 // lcovTestParse parses input and returns the files emitted, in order.
 func lcovTestParse(f Format, input string, opt Options) ([]File, error) {
 	var files []File
 	err := Parse(strings.NewReader(input), f, opt, func(file File) error {
+		file = dense(file)
 		if len(file.Hits) == 0 {
 			file.Hits = nil
 		}
@@ -122,12 +144,8 @@ func TestParseLCOV(t *testing.T) {
 		input: "SF:a.c\nDA:1,9223372036854775807\nDA:1,5\nend_of_record\n",
 		want:  []File{{Path: "a.c", Hits: []int64{math.MaxInt64}}},
 	}, {
-		name:  "a trailing record without end_of_record",
-		input: "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:2,1\n",
-		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{-1, 1}}},
-	}, {
-		name:  "SF before end_of_record closes the open record",
-		input: "SF:a.c\nDA:1,1\nSF:b.c\nDA:1,0\nend_of_record\nend_of_record\n",
+		name:  "a stray end_of_record closes nothing",
+		input: "SF:a.c\nDA:1,1\nend_of_record\nend_of_record\nSF:b.c\nDA:1,0\nend_of_record\n",
 		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{0}}},
 	}, {
 		name:  "a record without DA and a file in two records",
@@ -178,6 +196,12 @@ func TestParseLCOVErrors(t *testing.T) {
 	}{
 		{"DA before SF", "TN:\nDA:1,1\n", 2, "expected SF:<path> before DA"},
 		{"DA after end_of_record", "SF:a.c\nDA:1,1\nend_of_record\nDA:2,1\n", 4, "expected SF:<path> before DA"},
+		// A record left open: refused, not stored as if whole (issue 19 item 19).
+		{"report ends inside a record", "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:2,1\n", 5,
+			`expected end_of_record: the report ends inside the record of "b.c" (SF at line 4); was it cut short?`},
+		{"report ends right after SF", "SF:a.c\nend_of_record\nSF:b.c", 3, `the report ends inside the record of "b.c" (SF at line 3)`},
+		{"SF inside an open record", "SF:a.c\nDA:1,1\nSF:b.c\nDA:1,0\nend_of_record\n", 3,
+			`expected end_of_record before the next SF: the record of "a.c" (SF at line 1) is not closed`},
 		{"non-integer line", "SF:a.c\nDA:x,1\n", 2, "integer line number"},
 		{"float line", "SF:a.c\nDA:1.5,1\n", 2, "integer line number"},
 		{"no count", "SF:a.c\nDA:1\n", 2, "with a count after the line number"},

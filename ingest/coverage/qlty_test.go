@@ -14,7 +14,7 @@ func parseAll(t testing.TB, f Format, input string, opt Options) ([]File, error)
 	t.Helper()
 	var files []File
 	err := Parse(strings.NewReader(input), f, opt, func(file File) error {
-		files = append(files, file)
+		files = append(files, dense(file))
 		return nil
 	})
 	return files, err

@@ -471,13 +471,19 @@ func parseFile(path string, format coverage.Format, runs int, strip string) erro
 		cpu0, start := cpuTime(), time.Now()
 		err = coverage.Parse(bufio.NewReaderSize(f, 256<<10), format, coverage.Options{StripPrefix: strip}, func(cf coverage.File) error {
 			t.files++
-			for _, h := range cf.Hits {
+			count := func(h int64) {
 				if h >= 0 {
 					t.found++
 				}
 				if h > 0 {
 					t.hit++
 				}
+			}
+			for _, h := range cf.Hits {
+				count(h)
+			}
+			for _, l := range cf.Lines {
+				count(l.Hits)
 			}
 			return nil
 		})
