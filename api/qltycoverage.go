@@ -135,14 +135,14 @@ func (s *Server) qltyCredentials(w http.ResponseWriter, r *http.Request, c *call
 	var ut sqlstore.UploadToken
 	upload := strings.HasPrefix(secret, sqlstore.UploadTokenPrefix)
 	if upload {
-		err = s.lookupToken(r, func() (err error) {
+		err = s.lookupToken(r, secret, func() (err error) {
 			ut, err = s.store.AuthenticateUpload(r.Context(), secret)
 			return err
 		})
 		tok = plumb.Token{ID: uploadQuotaKey(ut.ProjectID), Name: ut.Name}
 		c.upload = &ut
 	} else {
-		err = s.lookupToken(r, func() (err error) {
+		err = s.lookupToken(r, secret, func() (err error) {
 			c.user, tok, err = s.store.Authenticate(r.Context(), secret)
 			return err
 		})
