@@ -3,12 +3,16 @@ package web_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/demo"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
@@ -46,7 +50,8 @@ func TestDemoPages(t *testing.T) {
 	}{
 		{"Pages", demoPagesOfTheDemo}, {"Visibility", demoPagesVisibility}, {"ComponentForms", demoComponentForms},
 		{"IssueDownloads", demoIssueDownloadsMatchTheAPI}, {"CoverageViewer", demoCoverageViewer},
-		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage},
+		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage}, {"BuildPage", demoBuildPage},
+		{"IssueLocationLinks", demoIssueLocationLinks},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, s, token) })
 	}
@@ -293,5 +298,62 @@ func demoUploadTokensPage(t *testing.T, s *site, token string) {
 	b.post(settings, "/w/acme/web-shop/upload-tokens/"+ut.ID+"/revoke", nil)
 	if _, err := s.DB.AuthenticateUpload(t.Context(), secret); err == nil {
 		t.Fatal("a revoked upload token still authenticates")
+	}
+}
+
+// A build's page shows the build (it answered 500 for every build: the
+// template called a pointer method on a value).
+func demoBuildPage(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	var build plumb.Build
+	err := s.DB.EachBuild(t.Context(), projectID(t, s, "acme", "web-shop"), plumb.BuildFilter{Status: "succeeded", Page: plumb.Page{Limit: 1}},
+		func(x plumb.Build) error { build = x; return nil })
+	if err != nil || build.ID == "" {
+		t.Fatalf("no succeeded build in the demo: %v", err)
+	}
+	took := (time.Duration(*build.ExecutionSeconds()) * time.Second).String()
+	b.get("/w/acme/web-shop/builds/"+build.ID).want(t, 200, "Build "+build.ID[:8], build.CommitSHA, "<dt>Execution</dt><dd>"+took+"</dd>")
+}
+
+var issueLocationRE = regexp.MustCompile(`<td>(?:<a href="([^"]+)">([^<]+)</a>|<span class="path">([^<]+)</span>)(?::\d+)?</td>`)
+
+// An issue's location links to the coverage viewer only when the file has
+// coverage on the default branch; the link answers 200 and names the line.
+func demoIssueLocationLinks(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	for _, project := range []string{"billing-worker", "web-shop", "infra"} {
+		pr, err := s.DB.FindProjectByKeys(t.Context(), "acme", project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := b.get("/w/acme/" + project + "/issues")
+		p.want(t, 200)
+		linked, plain := 0, 0
+		for _, m := range issueLocationRE.FindAllStringSubmatch(p.Body, -1) {
+			path := html.UnescapeString(m[2] + m[3])
+			_, _, err := s.DB.FileCoverage(t.Context(), pr.ID, "refs/heads/"+pr.DefaultBranch, path)
+			if m[1] == "" {
+				plain++
+				if err == nil {
+					t.Errorf("%s: %s has coverage but no link", project, path)
+				}
+				continue
+			}
+			linked++
+			if err != nil {
+				t.Errorf("%s: %s is linked but has no coverage: %v", project, path, err)
+			}
+			href := html.UnescapeString(m[1])
+			if !strings.Contains(href, "#L") {
+				t.Errorf("%s: the link %s names no line", project, href)
+			}
+			b.get(href).want(t, 200, "covered, ")
+		}
+		t.Logf("%s: %d locations linked, %d without coverage", project, linked, plain)
+		if linked+plain == 0 {
+			t.Fatalf("%s: no issue location on the page", project)
+		}
 	}
 }

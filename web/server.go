@@ -53,7 +53,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	now     func() time.Time
-	mux     *http.ServeMux
+	mux     *routeMux
 	pages   map[string]*template.Template
 	byLogin ratelimit.Limiter
 	byAddr  ratelimit.Limiter
@@ -69,7 +69,7 @@ func New(store *sqlstore.DB, log *slog.Logger, cfg Config) (*Server, error) {
 	if cfg.LoginAttempts <= 0 {
 		cfg.LoginAttempts = 10
 	}
-	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: http.NewServeMux(), cop: http.NewCrossOriginProtection()}
+	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection()}
 	s.byLogin = ratelimit.NewMemory(cfg.LoginAttempts, func() time.Time { return s.now() })
 	s.byAddr = ratelimit.NewMemory(cfg.LoginAttempts*10, func() time.Time { return s.now() })
 	s.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -165,6 +165,22 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/upload-tokens", s.form(s.handleCreateUploadToken))
 	m.HandleFunc("POST "+project+"/upload-tokens/{id}/revoke", s.form(s.handleRevokeUploadToken))
 	m.HandleFunc("POST "+project+"/badges", s.form(s.handleBadgeSwitch))
+}
+
+// routeMux is a ServeMux that remembers its patterns, so tests can check
+// that every page kind is reached (web/crawl_test.go).
+type routeMux struct {
+	*http.ServeMux
+	patterns []string
+}
+
+func (m *routeMux) Handle(pattern string, h http.Handler) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.Handle(pattern, h)
+}
+
+func (m *routeMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(h))
 }
 
 func cacheFor(h http.Handler) http.Handler {
