@@ -208,3 +208,67 @@ func TestCrawlCIFlow(t *testing.T) {
 		probe(t, f.site, login, ciPassword, token, admin)
 	}
 }
+
+// The coverage viewer takes the reference forms people type, by the one
+// rule of docs/web.md (branch before tag); the API keeps the contract's.
+func TestCoverageViewerReferenceForms(t *testing.T) {
+	f := ciFlowSite(t)
+	// A tag with the name of the feature branch, on another commit.
+	const commitC = "c0ffee0000000000000000000000000000000001"
+	q := url.Values{"commitSha": {commitC}, "tag": {"feature/describe"}, "coverageTag": {"unit"}, "modulePath": {"github.com/plumbhq/plumb"}}
+	f.send(t, "POST", "/ingest/gh/oss/projects/plumb/coverage?"+q.Encode(), f.AdminToken, readFixture(t, "../ingest/coverage/testdata/go/metric.out"), 201, nil)
+	b := f.browser(t)
+	b.signIn("bob", ciPassword)
+	const viewer = "/w/oss/plumb/coverage?ref="
+	for _, c := range []struct{ typed, label, sha string }{
+		{"", "branch main", commitA},
+		{"main", "branch main", commitA},
+		{"refs/heads/main", "branch main", commitA},
+		{"feature/describe", "branch feature/describe", commitB}, // the branch, not the tag
+		{"refs/heads/feature/describe", "branch feature/describe", commitB},
+		{"refs/tags/feature/describe", "tag feature/describe", commitC},
+		{"v1.0", "tag v1.0", commitA},
+		{"refs/tags/v1.0", "tag v1.0", commitA},
+		{"refs/pull/7", "pull request #7", commitB},
+		{"refs/pull/7/merge", "pull request #7", commitB},
+		{commitC[:7], "", commitC},
+		{strings.ToUpper(commitB), "", commitB},
+	} {
+		p := b.get(viewer + url.QueryEscape(c.typed))
+		heading := "Files with coverage at commit <code>" + c.sha[:10] + "</code>"
+		if c.label != "" {
+			heading = "Files with coverage at " + c.label + ", commit <code>" + c.sha[:10] + "</code>"
+		}
+		p.want(t, 200, heading, "metric/catalogue.go")
+		// The file links name the resolved reference.
+		if !strings.Contains(p.Body, "ref="+url.QueryEscape(resolvedFor(c.label, c.typed))) {
+			t.Errorf("%q: the file links do not carry the resolved reference:\n%.3000s", c.typed, p.Body)
+		}
+		b.get(viewer+url.QueryEscape(c.typed)+"&path=metric/catalogue.go").want(t, 200, "covered, ", `id="L1"`)
+	}
+	b.get(viewer+"nope&path=metric/catalogue.go").want(t, 404, "No branch or tag &#34;nope&#34; has coverage")
+	b.get(viewer+"abc1234").want(t, 200, "No branch, tag or commit &#34;abc1234&#34; has coverage")
+	// The API keeps the contract: a bare branch name is no reference there.
+	api := "/gh/oss/projects/plumb/coverage/file?path=metric/catalogue.go&reference="
+	if st := f.apiGet(t, api+"feature/describe", f.MemberToken, nil); st != http.StatusNotFound {
+		t.Errorf("the API took a bare branch name: %d", st)
+	}
+	if st := f.apiGet(t, api+url.QueryEscape("refs/heads/feature/describe"), f.MemberToken, nil); st != http.StatusOK {
+		t.Errorf("the API refused refs/heads/feature/describe: %d", st)
+	}
+}
+
+// resolvedFor is the reference a label stands for ("branch x" is
+// refs/heads/x…).
+func resolvedFor(label, typed string) string {
+	kind, name, _ := strings.Cut(label, " ")
+	switch kind {
+	case "branch":
+		return "refs/heads/" + name
+	case "tag":
+		return "refs/tags/" + name
+	case "pull":
+		return "refs/pull/" + strings.TrimPrefix(name, "request #")
+	}
+	return strings.ToLower(typed)
+}
