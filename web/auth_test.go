@@ -147,7 +147,7 @@ func TestCSRFProtection(t *testing.T) {
 	if toks, _ := s.DB.ListTokens(t.Context(), "ada"); len(toks) != 0 {
 		t.Fatalf("refused forms created %d tokens", len(toks))
 	}
-	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "same-origin").want(t, 200)
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "same-origin").want(t, http.StatusSeeOther)
 }
 
 var secretRE = regexp.MustCompile(`id="new-token" class="secret">(plb_[A-Za-z0-9]+)<`)
@@ -160,14 +160,24 @@ func TestTokenSettingsPage(t *testing.T) {
 	b.get("/settings/tokens").want(t, 200, "No token yet")
 	b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"  "}}).want(t, http.StatusBadRequest, "Give the token a name")
 
-	p := b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"laptop"}})
+	// Post/redirect/get: the form answers 303 (a reload re-sends nothing),
+	// the page it leads to shows the secret once.
+	created := b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"laptop"}})
+	created.want(t, http.StatusSeeOther)
+	if loc := created.Header.Get("Location"); loc != "/settings/tokens" {
+		t.Fatalf("redirected to %q", loc)
+	}
+	if strings.Contains(created.Body, "plb_") {
+		t.Fatal("the redirect carries the secret")
+	}
+	p := b.get("/settings/tokens")
 	p.want(t, 200, "copy it now", "laptop")
 	m := secretRE.FindStringSubmatch(p.Body)
 	if m == nil {
 		t.Fatalf("no secret on the page:\n%s", p.Body)
 	}
 	secret := m[1]
-	// Shown once: the list does not show it again.
+	// Shown once: a reload does not show it again.
 	if strings.Contains(b.get("/settings/tokens").Body, secret) {
 		t.Fatal("the token's secret is shown again")
 	}

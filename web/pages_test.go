@@ -250,11 +250,20 @@ func demoBadges(t *testing.T, s *site, token string) {
 		}
 	}
 	anon.do("DELETE", badge, nil).want(t, 405, `"status":"405"`, "allowed: GET, HEAD.")
+	nosniff := func(p page, what string) {
+		t.Helper()
+		if got := p.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q, want nosniff", what, got)
+		}
+	}
+	nosniff(anon.get(badge), "a 404 badge")
 	// A signed-in member sees them (the project pages show them).
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)
 	p := b.get(badge)
 	p.want(t, 200, "<svg", "coverage", "%")
+	nosniff(p, "an SVG badge")
+	nosniff(b.get("/gh/acme/projects/web-shop/coverage.json"), "a JSON badge")
 	if p.Header.Get("Content-Type") != "image/svg+xml" {
 		t.Fatalf("Content-Type %q", p.Header.Get("Content-Type"))
 	}
@@ -286,7 +295,13 @@ func demoUploadTokensPage(t *testing.T, s *site, token string) {
 	b.signIn("demo", demoPassword)
 	const settings = "/w/acme/web-shop/settings"
 	b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {""}}).want(t, 400, "Give the upload token a name")
-	p := b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI"}})
+	// Post/redirect/get: 303 to the settings page, which shows it once.
+	created := b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI"}})
+	created.want(t, http.StatusSeeOther)
+	if loc := created.Header.Get("Location"); loc != settings || strings.Contains(created.Body, sqlstore.UploadTokenPrefix) {
+		t.Fatalf("after creating: Location %q, body %s", loc, created.Body)
+	}
+	p := b.get(settings)
 	p.want(t, 200, "shown only once", sqlstore.UploadTokenPrefix)
 	i := strings.Index(p.Body, `id="new-upload-token" class="secret">`)
 	secret := p.Body[i+len(`id="new-upload-token" class="secret">`):]
@@ -295,6 +310,14 @@ func demoUploadTokensPage(t *testing.T, s *site, token string) {
 	if err != nil || ut.Name != "CI" {
 		t.Fatalf("the shown upload token does not authenticate: %v", err)
 	}
+	if strings.Contains(b.get(settings).Body, secret) {
+		t.Fatal("a reload shows the upload token again")
+	}
+	// The flash is the project's: another project's settings page does not
+	// take it.
+	b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI 2"}}).want(t, http.StatusSeeOther)
+	b.get("/w/acme/payments-api/settings").want(t, 200)
+	b.get(settings).want(t, 200, "shown only once")
 	b.post(settings, "/w/acme/web-shop/upload-tokens/"+ut.ID+"/revoke", nil)
 	if _, err := s.DB.AuthenticateUpload(t.Context(), secret); err == nil {
 		t.Fatal("a revoked upload token still authenticates")
@@ -355,5 +378,18 @@ func demoIssueLocationLinks(t *testing.T, s *site, token string) {
 		if linked+plain == 0 {
 			t.Fatalf("%s: no issue location on the page", project)
 		}
+	}
+}
+
+// /favicon.ico is the site's icon, to anyone, cached for a day.
+func TestFavicon(t *testing.T) {
+	s := newSite(t, web.Config{})
+	p := s.browser(t).get("/favicon.ico")
+	p.want(t, 200)
+	if ct, cc := p.Header.Get("Content-Type"), p.Header.Get("Cache-Control"); ct != "image/x-icon" || cc != "public, max-age=86400" {
+		t.Fatalf("Content-Type %q, Cache-Control %q", ct, cc)
+	}
+	if !strings.HasPrefix(p.Body, "\x00\x00\x01\x00") || len(p.Body) < 100 {
+		t.Fatalf("not an icon: % x", p.Body[:min(len(p.Body), 16)])
 	}
 }

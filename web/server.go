@@ -129,6 +129,7 @@ func (s *Server) routes() {
 	m := s.mux
 	static, _ := fs.Sub(assets, "static")
 	m.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static))))
+	m.HandleFunc("GET /favicon.ico", handleFavicon)
 
 	m.HandleFunc("GET /{$}", s.page(s.handleHome))
 	m.HandleFunc("GET /login", s.handleLoginForm)
@@ -188,6 +189,14 @@ func cacheFor(h http.Handler) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		h.ServeHTTP(w, r)
 	})
+}
+
+// handleFavicon serves the site's icon at the address browsers ask for
+// (web/static/favicon.ico, a day in caches).
+func handleFavicon(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "image/x-icon")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	http.ServeFileFS(w, r, assets, "static/favicon.ico")
 }
 
 // view is what every page template receives.
