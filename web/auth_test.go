@@ -246,27 +246,33 @@ func TestPagesNeverReflectHost(t *testing.T) {
 		if p := b.signIn("ada", "lovelace-1815"); p.Status != http.StatusSeeOther {
 			t.Fatalf("sign-in: %d %s", p.Status, p.Body)
 		}
-		// A token made on the tokens page is shown with a curl line naming
-		// the server.
+		// A token made on the tokens page is shown (on the page the form
+		// redirects to) with a curl line naming the server.
 		form := url.Values{"name": {"ci"}, "csrf": {b.csrf("/settings/tokens")}}
-		req, err := http.NewRequest("POST", s.URL+"/settings/tokens", strings.NewReader(form.Encode()))
-		if err != nil {
-			t.Fatal(err)
+		send := func(method string, body io.Reader) (*http.Response, string) {
+			req, err := http.NewRequest(method, s.URL+"/settings/tokens", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Host = "evil.example"
+			for _, c := range b.Jar.Cookies(req.URL) {
+				req.AddCookie(c)
+			}
+			resp, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return resp, string(raw)
 		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Host = "evil.example"
-		for _, c := range b.Jar.Cookies(req.URL) {
-			req.AddCookie(c)
-		}
-		resp, err := http.DefaultTransport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body := string(raw)
-		if resp.StatusCode != http.StatusOK {
+		if resp, _ := send("POST", strings.NewReader(form.Encode())); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/settings/tokens" {
 			t.Fatalf("trust %v: status %d %s", trust, resp.StatusCode, resp.Header.Get("Location"))
+		}
+		resp, body := send("GET", nil)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="new-token"`) {
+			t.Fatalf("trust %v: status %d %s", trust, resp.StatusCode, body)
 		}
 		if got := strings.Contains(body, "evil.example"); got != trust {
 			t.Errorf("trust %v: page names the request's Host: %v", trust, got)
