@@ -148,7 +148,7 @@ func TestCSRFProtection(t *testing.T) {
 	if toks, _ := s.DB.ListTokens(t.Context(), "ada"); len(toks) != 0 {
 		t.Fatalf("refused forms created %d tokens", len(toks))
 	}
-	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "same-origin").want(t, 200)
+	b.do("POST", "/settings/tokens", url.Values{"name": {"x"}, "csrf": {csrf}}, "Sec-Fetch-Site", "same-origin").want(t, http.StatusSeeOther)
 }
 
 var secretRE = regexp.MustCompile(`id="new-token" class="secret">(plb_[A-Za-z0-9]+)<`)
@@ -161,14 +161,24 @@ func TestTokenSettingsPage(t *testing.T) {
 	b.get("/settings/tokens").want(t, 200, "No token yet")
 	b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"  "}}).want(t, http.StatusBadRequest, "Give the token a name")
 
-	p := b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"laptop"}})
+	// Post/redirect/get: the form answers 303 (a reload re-sends nothing),
+	// the page it leads to shows the secret once.
+	created := b.post("/settings/tokens", "/settings/tokens", url.Values{"name": {"laptop"}})
+	created.want(t, http.StatusSeeOther)
+	if loc := created.Header.Get("Location"); loc != "/settings/tokens" {
+		t.Fatalf("redirected to %q", loc)
+	}
+	if strings.Contains(created.Body, "plb_") {
+		t.Fatal("the redirect carries the secret")
+	}
+	p := b.get("/settings/tokens")
 	p.want(t, 200, "copy it now", "laptop")
 	m := secretRE.FindStringSubmatch(p.Body)
 	if m == nil {
 		t.Fatalf("no secret on the page:\n%s", p.Body)
 	}
 	secret := m[1]
-	// Shown once: the list does not show it again.
+	// Shown once: a reload does not show it again.
 	if strings.Contains(b.get("/settings/tokens").Body, secret) {
 		t.Fatal("the token's secret is shown again")
 	}
@@ -237,27 +247,33 @@ func TestPagesNeverReflectHost(t *testing.T) {
 		if p := b.signIn("ada", "lovelace-1815"); p.Status != http.StatusSeeOther {
 			t.Fatalf("sign-in: %d %s", p.Status, p.Body)
 		}
-		// A token made on the tokens page is shown with a curl line naming
-		// the server.
+		// A token made on the tokens page is shown (on the page the form
+		// redirects to) with a curl line naming the server.
 		form := url.Values{"name": {"ci"}, "csrf": {b.csrf("/settings/tokens")}}
-		req, err := http.NewRequest("POST", s.URL+"/settings/tokens", strings.NewReader(form.Encode()))
-		if err != nil {
-			t.Fatal(err)
+		send := func(method string, body io.Reader) (*http.Response, string) {
+			req, err := http.NewRequest(method, s.URL+"/settings/tokens", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Host = "evil.example"
+			for _, c := range b.Jar.Cookies(req.URL) {
+				req.AddCookie(c)
+			}
+			resp, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return resp, string(raw)
 		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Host = "evil.example"
-		for _, c := range b.Jar.Cookies(req.URL) {
-			req.AddCookie(c)
-		}
-		resp, err := http.DefaultTransport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body := string(raw)
-		if resp.StatusCode != http.StatusOK {
+		if resp, _ := send("POST", strings.NewReader(form.Encode())); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/settings/tokens" {
 			t.Fatalf("trust %v: status %d %s", trust, resp.StatusCode, resp.Header.Get("Location"))
+		}
+		resp, body := send("GET", nil)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="new-token"`) {
+			t.Fatalf("trust %v: status %d %s", trust, resp.StatusCode, body)
 		}
 		if got := strings.Contains(body, "evil.example"); got != trust {
 			t.Errorf("trust %v: page names the request's Host: %v", trust, got)

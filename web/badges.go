@@ -85,6 +85,9 @@ func badgeRequest(path string) bool {
 }
 
 func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
+	// Badges are served outside the pages' header middleware: an SVG (or
+	// JSON, or an error body) is never to be sniffed as anything else.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		api.WriteErrorBody(w, http.StatusMethodNotAllowed, fmt.Sprintf("Method %s is not allowed on a badge; allowed: GET, HEAD.", r.Method))

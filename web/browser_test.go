@@ -7,6 +7,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -158,4 +159,118 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if visible == 0 || visible >= total {
 		t.Fatalf("API filter shows %d of %d operations", visible, total)
 	}
+}
+
+// axeVersion is the axe-core (npm) that checks the pages' accessibility.
+const axeVersion = "4.14.1"
+
+// axeSource returns axe-core's script, installing it once from the npm
+// registry into the user's cache folder; the test skips, saying what to
+// install, when npm or the registry is out of reach.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not installed: the accessibility test installs axe-core@" + axeVersion + " with it (Debian: apt-get install -y npm)")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no cache folder for axe-core: %v", err)
+	}
+	dir := filepath.Join(cache, "plumb-test", "axe-core-"+axeVersion)
+	script := filepath.Join(dir, "node_modules", "axe-core", "axe.min.js")
+	if _, err := os.Stat(script); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", dir, "axe-core@"+axeVersion)
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Skipf("npm install axe-core@%s failed (no npm registry?): %v\n%s", axeVersion, err, out)
+		}
+	}
+	src, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+type axeViolation struct {
+	ID, Impact, Help string
+	Nodes            []string
+}
+
+// TestAccessibility runs axe-core in chromium over one page of every kind
+// the crawler reaches on the demo as its admin (web/crawl_test.go), plus
+// the sign-in page and an error page, and requires no violation at all
+// (every rule axe runs by default: WCAG 2.x A and AA and its best
+// practices).
+func TestAccessibility(t *testing.T) {
+	if testing.Short() {
+		t.Skip("accessibility test skipped in -short mode")
+	}
+	if sqltest.Backend != "sqlite" {
+		t.Skip("the accessibility test runs once, on SQLite (the pages do not depend on the backend)")
+	}
+	chrome := chromiumPath()
+	if chrome == "" {
+		t.Skip("no chromium found: install it (Debian: apt-get install -y chromium) to run the accessibility test; .ci/run does")
+	}
+	axe := axeSource(t)
+	s, _ := demoSite(t)
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	var urls []string
+	for _, p := range kindsOf(crawl(t, b, "", "/")) {
+		if strings.HasPrefix(p.Pattern, "GET ") {
+			urls = append(urls, p.URL)
+		}
+	}
+	if len(urls) < 15 {
+		t.Fatalf("the crawl found %d page kinds", len(urls))
+	}
+	urls = append(urls, "/w/acme/no-such-project") // the error page
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.Flag("headless", true),
+		chromedp.NoSandbox, chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true),
+		chromedp.WindowSize(1280, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check := func(path string) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		defer cancel()
+		if err := chromedp.Do(sctx, chromedp.Navigate(s.URL+path)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if _, err := chromedp.Run(sctx, chromedp.Evaluate[bool](axe+"\n;true")); err != nil {
+			t.Fatalf("%s: loading axe-core: %v", path, err)
+		}
+		out, err := chromedp.Run(sctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(
+			r.violations.map(v => ({id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(" "))}))))`,
+			chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: running axe-core: %v", path, err)
+		}
+		var vs []axeViolation
+		if err := json.Unmarshal([]byte(out), &vs); err != nil {
+			t.Fatalf("%s: %v: %s", path, err, out)
+		}
+		for _, v := range vs {
+			t.Errorf("%s: axe %s (%s): %s, at %v", path, v.ID, v.Impact, v.Help, v.Nodes)
+		}
+	}
+	check("/login")
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("login"), "demo"), chromedp.SendKeys(chromedp.ID("password"), demoPassword),
+		chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.Search(`//h1[text()="Your workspaces"]`))); err != nil {
+		t.Fatalf("sign in: %v", err)
+	}
+	for _, u := range urls {
+		check(u)
+	}
+	t.Logf("axe-core %s: %d pages checked", axeVersion, len(urls)+1)
 }

@@ -66,7 +66,9 @@ func (s *Server) handleBuilds(w http.ResponseWriter, r *http.Request, v *view) (
 
 type buildData struct {
 	*scope
-	B   plumb.Build
+	// B is a pointer: the template calls ExecutionSeconds, a method of
+	// *plumb.Build, which a value stored in an interface cannot reach.
+	B   *plumb.Build
 	Now time.Time
 }
 
@@ -81,7 +83,7 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request, v *view) (s
 	}
 	v.Crumbs = append(v.Crumbs[:len(v.Crumbs)-1], crumb{"Builds", sc.URL + "/builds"}, crumb{shortID(b.ID), ""})
 	v.Title = "Build " + shortID(b.ID)
-	v.Data = buildData{scope: sc, B: b, Now: s.now()}
+	v.Data = buildData{scope: sc, B: &b, Now: s.now()}
 	return "build", nil
 }
 

@@ -11,8 +11,9 @@ import (
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
-// The file coverage viewer: a reference (refs/heads/…, refs/tags/…,
-// refs/pull/N or a commit SHA) and a path; every line with its hits, missed
+// The file coverage viewer: a reference (a branch or tag name,
+// refs/heads/…, refs/tags/…, refs/pull/N or a commit SHA, read by
+// resolveRef's rule) and a path; every line with its hits, missed
 // lines marked, and a switcher between the commit's coverage tags. Without a
 // path it lists the files that have coverage at the reference.
 
@@ -24,7 +25,8 @@ type coverageLine struct {
 
 type coverageData struct {
 	*scope
-	Ref, Path, Tag, Filter string
+	Ref, Path, Tag, Filter string // as given (Ref: as typed)
+	Resolved, RefLabel     string // the reference Ref resolves to, and what it is
 	SHA                    string
 	Tags                   []coverageTag
 	Files                  []coverageFileLink
@@ -55,8 +57,30 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 	if d.Ref == "" {
 		d.Ref = "refs/heads/" + sc.Project.DefaultBranch
 	}
+	ctx := r.Context()
+	v.Data = &d
+	// What was typed is read by the web's one rule (refs.go); the links and
+	// the store get the reference it resolves to.
+	ref, err := resolveRef(d.Ref, sc.Project.DefaultBranch, func(ref string) (bool, error) {
+		_, err := s.store.ResolveReference(ctx, sc.Project.ID, ref)
+		if plumb.ErrorCode(err) == plumb.ENOTFOUND {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if plumb.ErrorCode(err) == plumb.ENOTFOUND {
+		d.Error = strings.Join(plumb.ErrorDetails(err), " ")
+		if d.Path == "" {
+			return "coverage", nil
+		}
+		s.render(w, r, http.StatusNotFound, "coverage", v)
+		return "", nil
+	} else if err != nil {
+		return "", err
+	}
+	d.Resolved, d.RefLabel = ref, refLabel(ref)
 	link := func(path, tag string) string {
-		nq := url.Values{"ref": {d.Ref}}
+		nq := url.Values{"ref": {ref}}
 		if path != "" {
 			nq.Set("path", path)
 		}
@@ -65,10 +89,8 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 		}
 		return sc.URL + "/coverage?" + nq.Encode()
 	}
-	v.Data = &d
-	ctx := r.Context()
 	if d.Path == "" {
-		sha, paths, err := s.store.CoveredPaths(ctx, sc.Project.ID, d.Ref, d.Filter, coverageFileList+1)
+		sha, paths, err := s.store.CoveredPaths(ctx, sc.Project.ID, ref, d.Filter, coverageFileList+1)
 		if plumb.ErrorCode(err) == plumb.ENOTFOUND || plumb.ErrorCode(err) == plumb.EINVALID {
 			d.Error = strings.Join(plumb.ErrorDetails(err), " ")
 			return "coverage", nil
@@ -84,7 +106,7 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 		}
 		return "coverage", nil
 	}
-	tags, files, err := s.store.FileCoverage(ctx, sc.Project.ID, d.Ref, d.Path)
+	tags, files, err := s.store.FileCoverage(ctx, sc.Project.ID, ref, d.Path)
 	if plumb.ErrorCode(err) == plumb.ENOTFOUND || plumb.ErrorCode(err) == plumb.EINVALID {
 		// The page still answers 404 (the API's status for the same
 		// question), with the form to ask another.

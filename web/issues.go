@@ -32,6 +32,10 @@ type issuesData struct {
 	CSV, NDJSON        string
 	Curl               string
 	Filtered           bool
+	// Coverage is the coverage viewer's address of each issue path that
+	// has coverage on the default branch; a path without coverage gets no
+	// link (the viewer would only say "No coverage here").
+	Coverage map[string]string
 }
 
 func options(all, chosen []string) []option {
@@ -108,6 +112,9 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 	if err != nil {
 		return "", err
 	}
+	if d.Coverage, err = s.coverageLinks(r, sc, d.Issues); err != nil {
+		return "", err
+	}
 	// The same selection in the API's query form.
 	api := url.Values{}
 	for name, vals := range map[string][]string{"category": f.Categories, "level": f.Levels, "status": f.Statuses, "tool": f.Tools} {
@@ -164,4 +171,25 @@ func (s *Server) handleIssuesExport(format string) pageFunc {
 		}
 		return "", nil
 	}
+}
+
+// coverageLinks gives the coverage viewer's address, at the default branch,
+// of each path among issues that has coverage there.
+func (s *Server) coverageLinks(r *http.Request, sc *scope, issues []plumb.Issue) (map[string]string, error) {
+	var paths []string
+	for _, i := range issues {
+		if i.Path != "" && !plumb.Contains(paths, i.Path) {
+			paths = append(paths, i.Path)
+		}
+	}
+	ref := "refs/heads/" + sc.Project.DefaultBranch
+	has, err := s.store.PathsWithCoverage(r.Context(), sc.Project.ID, ref, paths)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for p := range has {
+		out[p] = sc.URL + "/coverage?" + url.Values{"ref": {ref}, "path": {p}}.Encode()
+	}
+	return out, nil
 }

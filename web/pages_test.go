@@ -3,12 +3,16 @@ package web_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/demo"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
@@ -46,7 +50,8 @@ func TestDemoPages(t *testing.T) {
 	}{
 		{"Pages", demoPagesOfTheDemo}, {"Visibility", demoPagesVisibility}, {"ComponentForms", demoComponentForms},
 		{"IssueDownloads", demoIssueDownloadsMatchTheAPI}, {"CoverageViewer", demoCoverageViewer},
-		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage},
+		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage}, {"BuildPage", demoBuildPage},
+		{"IssueLocationLinks", demoIssueLocationLinks},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, s, token) })
 	}
@@ -245,11 +250,20 @@ func demoBadges(t *testing.T, s *site, token string) {
 		}
 	}
 	anon.do("DELETE", badge, nil).want(t, 405, `"status":"405"`, "allowed: GET, HEAD.")
+	nosniff := func(p page, what string) {
+		t.Helper()
+		if got := p.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q, want nosniff", what, got)
+		}
+	}
+	nosniff(anon.get(badge), "a 404 badge")
 	// A signed-in member sees them (the project pages show them).
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)
 	p := b.get(badge)
 	p.want(t, 200, "<svg", "coverage", "%")
+	nosniff(p, "an SVG badge")
+	nosniff(b.get("/gh/acme/projects/web-shop/coverage.json"), "a JSON badge")
 	if p.Header.Get("Content-Type") != "image/svg+xml" {
 		t.Fatalf("Content-Type %q", p.Header.Get("Content-Type"))
 	}
@@ -281,7 +295,13 @@ func demoUploadTokensPage(t *testing.T, s *site, token string) {
 	b.signIn("demo", demoPassword)
 	const settings = "/w/acme/web-shop/settings"
 	b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {""}}).want(t, 400, "Give the upload token a name")
-	p := b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI"}})
+	// Post/redirect/get: 303 to the settings page, which shows it once.
+	created := b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI"}})
+	created.want(t, http.StatusSeeOther)
+	if loc := created.Header.Get("Location"); loc != settings || strings.Contains(created.Body, sqlstore.UploadTokenPrefix) {
+		t.Fatalf("after creating: Location %q, body %s", loc, created.Body)
+	}
+	p := b.get(settings)
 	p.want(t, 200, "shown only once", sqlstore.UploadTokenPrefix)
 	i := strings.Index(p.Body, `id="new-upload-token" class="secret">`)
 	secret := p.Body[i+len(`id="new-upload-token" class="secret">`):]
@@ -290,8 +310,86 @@ func demoUploadTokensPage(t *testing.T, s *site, token string) {
 	if err != nil || ut.Name != "CI" {
 		t.Fatalf("the shown upload token does not authenticate: %v", err)
 	}
+	if strings.Contains(b.get(settings).Body, secret) {
+		t.Fatal("a reload shows the upload token again")
+	}
+	// The flash is the project's: another project's settings page does not
+	// take it.
+	b.post(settings, "/w/acme/web-shop/upload-tokens", url.Values{"name": {"CI 2"}}).want(t, http.StatusSeeOther)
+	b.get("/w/acme/payments-api/settings").want(t, 200)
+	b.get(settings).want(t, 200, "shown only once")
 	b.post(settings, "/w/acme/web-shop/upload-tokens/"+ut.ID+"/revoke", nil)
 	if _, err := s.DB.AuthenticateUpload(t.Context(), secret); err == nil {
 		t.Fatal("a revoked upload token still authenticates")
+	}
+}
+
+// A build's page shows the build (it answered 500 for every build: the
+// template called a pointer method on a value).
+func demoBuildPage(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	var build plumb.Build
+	err := s.DB.EachBuild(t.Context(), projectID(t, s, "acme", "web-shop"), plumb.BuildFilter{Status: "succeeded", Page: plumb.Page{Limit: 1}},
+		func(x plumb.Build) error { build = x; return nil })
+	if err != nil || build.ID == "" {
+		t.Fatalf("no succeeded build in the demo: %v", err)
+	}
+	took := (time.Duration(*build.ExecutionSeconds()) * time.Second).String()
+	b.get("/w/acme/web-shop/builds/"+build.ID).want(t, 200, "Build "+build.ID[:8], build.CommitSHA, "<dt>Execution</dt><dd>"+took+"</dd>")
+}
+
+var issueLocationRE = regexp.MustCompile(`<td>(?:<a href="([^"]+)">([^<]+)</a>|<span class="path">([^<]+)</span>)(?::\d+)?</td>`)
+
+// An issue's location links to the coverage viewer only when the file has
+// coverage on the default branch; the link answers 200 and names the line.
+func demoIssueLocationLinks(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	for _, project := range []string{"billing-worker", "web-shop", "infra"} {
+		pr, err := s.DB.FindProjectByKeys(t.Context(), "acme", project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := b.get("/w/acme/" + project + "/issues")
+		p.want(t, 200)
+		linked, plain := 0, 0
+		for _, m := range issueLocationRE.FindAllStringSubmatch(p.Body, -1) {
+			path := html.UnescapeString(m[2] + m[3])
+			_, _, err := s.DB.FileCoverage(t.Context(), pr.ID, "refs/heads/"+pr.DefaultBranch, path)
+			if m[1] == "" {
+				plain++
+				if err == nil {
+					t.Errorf("%s: %s has coverage but no link", project, path)
+				}
+				continue
+			}
+			linked++
+			if err != nil {
+				t.Errorf("%s: %s is linked but has no coverage: %v", project, path, err)
+			}
+			href := html.UnescapeString(m[1])
+			if !strings.Contains(href, "#L") {
+				t.Errorf("%s: the link %s names no line", project, href)
+			}
+			b.get(href).want(t, 200, "covered, ")
+		}
+		t.Logf("%s: %d locations linked, %d without coverage", project, linked, plain)
+		if linked+plain == 0 {
+			t.Fatalf("%s: no issue location on the page", project)
+		}
+	}
+}
+
+// /favicon.ico is the site's icon, to anyone, cached for a day.
+func TestFavicon(t *testing.T) {
+	s := newSite(t, web.Config{})
+	p := s.browser(t).get("/favicon.ico")
+	p.want(t, 200)
+	if ct, cc := p.Header.Get("Content-Type"), p.Header.Get("Cache-Control"); ct != "image/x-icon" || cc != "public, max-age=86400" {
+		t.Fatalf("Content-Type %q, Cache-Control %q", ct, cc)
+	}
+	if !strings.HasPrefix(p.Body, "\x00\x00\x01\x00") || len(p.Body) < 100 {
+		t.Fatalf("not an icon: % x", p.Body[:min(len(p.Body), 16)])
 	}
 }

@@ -54,7 +54,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	now     func() time.Time
-	mux     *http.ServeMux
+	mux     *routeMux
 	pages   map[string]*template.Template
 	pruneMu sync.Mutex // guards pruned
 	pruned  time.Time  // when the sign-in counters were last pruned
@@ -70,7 +70,7 @@ func New(store *sqlstore.DB, log *slog.Logger, cfg Config) (*Server, error) {
 	if cfg.LoginAttempts <= 0 {
 		cfg.LoginAttempts = 5
 	}
-	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: http.NewServeMux(), cop: http.NewCrossOriginProtection()}
+	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection()}
 	s.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused (cross-site request forgery protection). Reload the page and send it again.")
 	}))
@@ -128,6 +128,7 @@ func (s *Server) routes() {
 	m := s.mux
 	static, _ := fs.Sub(assets, "static")
 	m.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static))))
+	m.HandleFunc("GET /favicon.ico", handleFavicon)
 
 	m.HandleFunc("GET /{$}", s.page(s.handleHome))
 	m.HandleFunc("GET /login", s.handleLoginForm)
@@ -166,11 +167,35 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/badges", s.form(s.handleBadgeSwitch))
 }
 
+// routeMux is a ServeMux that remembers its patterns, so tests can check
+// that every page kind is reached (web/crawl_test.go).
+type routeMux struct {
+	*http.ServeMux
+	patterns []string
+}
+
+func (m *routeMux) Handle(pattern string, h http.Handler) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.Handle(pattern, h)
+}
+
+func (m *routeMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(h))
+}
+
 func cacheFor(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		h.ServeHTTP(w, r)
 	})
+}
+
+// handleFavicon serves the site's icon at the address browsers ask for
+// (web/static/favicon.ico, a day in caches).
+func handleFavicon(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "image/x-icon")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	http.ServeFileFS(w, r, assets, "static/favicon.ico")
 }
 
 // view is what every page template receives.

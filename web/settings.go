@@ -56,12 +56,19 @@ func (s *Server) adminScope(r *http.Request, v *view) (*scope, error) {
 	return sc, s.requireAdmin(sc, "Managing upload tokens and badges")
 }
 
+// flashUploadToken is the flash kind of a project's new upload token.
+func flashUploadToken(p plumb.Project) string { return "upload-token:" + p.ID }
+
 func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
 	sc, err := s.adminScope(r, v)
 	if err != nil {
 		return "", err
 	}
-	return s.settingsPage(w, r, v, projectSettingsData{scope: sc}, http.StatusOK)
+	created, err := s.takeFlash(r, flashUploadToken(sc.Project))
+	if err != nil {
+		return "", err
+	}
+	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Created: created}, http.StatusOK)
 }
 
 func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
@@ -78,7 +85,12 @@ func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return "", err
 	}
-	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Created: secret}, http.StatusOK)
+	// Post/redirect/get, as for API tokens: the settings page shows it once.
+	if err := s.setFlash(r, flashUploadToken(sc.Project), secret); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings", http.StatusSeeOther)
+	return "", nil
 }
 
 func (s *Server) handleRevokeUploadToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {

@@ -40,8 +40,15 @@ func (s *Server) tokensView(r *http.Request, v *view, d tokensData) error {
 	return nil
 }
 
+// flashAPIToken is the flash kind of a new API token's secret.
+const flashAPIToken = "api-token"
+
 func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
-	return "tokens", s.tokensView(r, v, tokensData{})
+	created, err := s.takeFlash(r, flashAPIToken)
+	if err != nil {
+		return "", err
+	}
+	return "tokens", s.tokensView(r, v, tokensData{Created: created})
 }
 
 func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
@@ -64,10 +71,13 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request, v *vi
 	if err != nil {
 		return "", err
 	}
-	// The page answering the POST shows the secret once; it is not stored
-	// and a reload of /settings/tokens does not show it again.
-	d = tokensData{Created: secret}
-	return "tokens", s.tokensView(r, v, d)
+	// Post/redirect/get: the page the form redirects to shows the secret
+	// once (flash.go); a reload shows it no more and re-sends nothing.
+	if err := s.setFlash(r, flashAPIToken, secret); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, "/settings/tokens", http.StatusSeeOther)
+	return "", nil
 }
 
 func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
