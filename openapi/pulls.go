@@ -19,6 +19,7 @@ var pullEndpoints = []endpoint{
 		description: "Total line coverage of both commits and its delta; patch coverage (covered ÷ coverable among the lines the head changed, per file, with the changed lines left uncovered), " +
 			"when CI uploaded the head's change (POST …/changes); issues new in the head, fixed by it and unchanged, by fingerprint, with the issue list's filters; " +
 			"and the twelve metrics of the project and of each component on both sides (null when the base has no default-branch analysis). " +
+			"Issues are compared only when both commits have an analysis; until then `issues.status` is no_data, the classes are null, the gate's issue conditions are no_data and the head's metrics other than coverage are null. " +
 			"A head without coverage for a coverage tag the base has uses the base's (carry-forward, listed in head.carriedForwardTags). " +
 			"JSON by default; the Markdown summary with `Accept: text/markdown` or `format=markdown`; one issue list (`issues`, default new) as NDJSON or CSV.",
 		query:    []string{"compareHead", "compareBase", "compareCoverageTag", "compareIssues", "compareFormat", "issueCategory", "issueLevel", "issueStatus", "issueTool"},
@@ -26,7 +27,10 @@ var pullEndpoints = []endpoint{
 		result:   ref("Comparison"),
 		export:   compareExport,
 		markdown: true,
-		errors:   []int{400, 403, 404},
+		errors:   []int{400, 403, 404, 409},
+		errorDetail: map[int]string{
+			409: "An issue list (NDJSON or CSV) was asked for while the issues are not compared: a side has no analysis yet (`issues.status` no_data in the JSON).",
+		},
 	},
 	{
 		method: http.MethodGet, path: project + "/pulls/{pullRequestNumber}", id: "comparePullRequest", tag: tagPulls,
@@ -37,7 +41,10 @@ var pullEndpoints = []endpoint{
 		result:      ref("Comparison"),
 		export:      compareExport,
 		markdown:    true,
-		errors:      []int{400, 403, 404},
+		errors:      []int{400, 403, 404, 409},
+		errorDetail: map[int]string{
+			409: "An issue list (NDJSON or CSV) was asked for while the issues are not compared: a side has no analysis yet (`issues.status` no_data in the JSON).",
+		},
 	},
 }
 
@@ -121,6 +128,9 @@ func pullParameters(m *omap[*param]) {
 	m.set("compareFormat", queryParam("format", "`markdown` answers the Markdown summary whatever the Accept header.", enum("json", "markdown")))
 }
 
+// nullableRef is a reference or null.
+func nullableRef(name string) *schema { return &schema{OneOf: []*schema{ref(name), typed("null")}} }
+
 func pullSchemas(m *omap[*schema]) {
 	cov := func() *schema {
 		return object(req("covered", integer().withMin(0)), req("coverable", integer().withMin(0)),
@@ -162,8 +172,9 @@ func pullSchemas(m *omap[*schema]) {
 		req("valueType", ref("MetricValueType")),
 		req("inverted", boolean()),
 		req("base", value()),
-		req("head", value()),
-		req("delta", number().withDescription("head − base as numbers (grades A=1…F=5, sizes XS=1…XL=5).")),
+		req("head", (&schema{OneOf: []*schema{value(), typed("null")}}).
+			withDescription("Null when the head has no analysis (every metric but the coverage ones).")),
+		req("delta", nullable(number()).withDescription("head − base as numbers (grades A=1…F=5, sizes XS=1…XL=5); null with head.")),
 	))
 	m.set("Comparison", object(
 		req("pullRequest", nullable(object(req("number", integer().withMin(1)), req("branch", str()), req("baseBranch", str())))),
@@ -171,7 +182,10 @@ func pullSchemas(m *omap[*schema]) {
 		req("head", ref("ComparisonSide")),
 		req("coverageDelta", nullable(number()).withDescription("Head minus base total coverage, in points.")),
 		req("patch", (&schema{OneOf: []*schema{ref("PatchCoverage"), typed("null")}}).withDescription("Null when no change was uploaded for the head.")),
-		req("issues", object(req("new", ref("ComparedIssues")), req("fixed", ref("ComparedIssues")), req("unchanged", ref("ComparedIssues")))),
+		req("issues", object(
+			req("status", enum("compared", "no_data").withDescription("no_data while a side has no analysis: then every class is null.")),
+			req("detail", nullable(str()).withDescription("Why the issues are not compared (no_data only).")),
+			req("new", nullableRef("ComparedIssues")), req("fixed", nullableRef("ComparedIssues")), req("unchanged", nullableRef("ComparedIssues")))),
 		req("metrics", nullable(object(
 			req("project", arrayOf(ref("MetricDelta"))),
 			req("components", arrayOf(object(req("id", uuid()), req("name", str()), req("metrics", arrayOf(ref("MetricDelta")))))),

@@ -149,7 +149,6 @@ type Comparison struct {
 	BaseIssues, HeadIssues     []plumb.Issue
 	// BaseIssuesAll and HeadIssuesAll are every issue, unfiltered.
 	BaseIssuesAll, HeadIssuesAll []plumb.Issue
-	headIssuePaths               map[string]int64
 	freshCoverage                []keptCoverage // component coverage summed here, to keep
 	// Metrics are the project's and each component's totals on both sides
 	// (nil when either commit has no default-branch analysis to start from).
