@@ -30,31 +30,49 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	base, head, change, err := s.queryComparison(r.Context(), c, p)
+	base, head, change, err := s.queryComparison(r.Context(), c, p, false)
 	if err != nil {
 		return err
 	}
 	return s.serveComparison(w, r, c, p, base, head, change, nil)
 }
 
-// queryComparison resolves the head and base query parameters.
-func (s *Server) queryComparison(ctx context.Context, c *call, p plumb.Project) (base, head string, change *compare.Change, err error) {
+// queryComparison resolves the head and base query parameters (and, with
+// pull, pullRequestNumber).
+func (s *Server) queryComparison(ctx context.Context, c *call, p plumb.Project, pull bool) (base, head string, change *compare.Change, err error) {
 	headRef := c.query.required("head", 1)
 	baseRef, _ := c.query.single("base")
+	pr := 0
+	if pull {
+		if v, ok := c.query.single("pullRequestNumber"); ok {
+			if n, err := strconv.Atoi(v); err != nil || n < 1 || strconv.Itoa(n) != v {
+				c.query.fail("Query parameter pullRequestNumber must be a positive integer, got %q.", v)
+			} else {
+				pr = n
+			}
+		}
+	}
 	if err := c.query.err(); err != nil {
 		return "", "", nil, err
 	}
-	return s.resolveComparison(ctx, p, headRef, baseRef)
+	return s.resolveComparison(ctx, p, headRef, baseRef, pr)
 }
 
 // resolveComparison resolves a head and a base reference; without a base,
-// the one the head's uploaded change names.
-func (s *Server) resolveComparison(ctx context.Context, p plumb.Project, headRef, baseRef string) (base, head string, change *compare.Change, err error) {
+// the one the head's uploaded change names: its change for pull request pr
+// (else its change without one), or with pr 0 its latest.
+func (s *Server) resolveComparison(ctx context.Context, p plumb.Project, headRef, baseRef string, pr int) (base, head string, change *compare.Change, err error) {
 	head, err = s.store.ResolveCommit(ctx, p.ID, headRef)
 	if err != nil {
 		return "", "", nil, err
 	}
-	ch, found, err := s.store.FindChange(ctx, p.ID, head)
+	var ch compare.Change
+	var found bool
+	if pr > 0 {
+		ch, found, err = s.store.FindPullRequestChange(ctx, p.ID, head, pr)
+	} else {
+		ch, found, err = s.store.FindChange(ctx, p.ID, head)
+	}
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -559,7 +577,11 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 	if err := s.store.PutChange(r.Context(), p.ID, ch, s.now()); err != nil {
 		return err
 	}
-	s.notifyCodeHost(p, ch.CommitSHA)
+	pr := 0
+	if ch.PullRequestNumber != nil {
+		pr = *ch.PullRequestNumber
+	}
+	s.notifyCodeHost(r, p, ch.CommitSHA, pr)
 	lines := 0
 	for _, fc := range ch.Files {
 		for _, r := range fc.AddedLines {

@@ -480,7 +480,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		s.notifyCodeHost(p, sum.CommitSHA) // asynchronous: never fails the upload
+		s.notifyCodeHost(r, p, sum.CommitSHA, pull) // asynchronous: never fails the upload
 		return http.StatusCreated, coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
 			Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}, nil
 	})

@@ -60,8 +60,11 @@ type Server struct {
 	readyChecks []readyCheck
 	// authFailures counts failed token lookups per client address.
 	authFailures ratelimit.Limiter
-	// deliveries tracks the code-host deliveries under way (codehost.go).
-	deliveries sync.WaitGroup
+	// deliveries tracks the code-host deliveries under way (codehost.go);
+	// deliveryLocks serialises those of one pull request.
+	deliveries    sync.WaitGroup
+	deliveryMu    sync.Mutex
+	deliveryLocks map[string]*deliveryLock
 }
 
 // NewServer returns the API handler with every dependency given explicitly.

@@ -81,7 +81,7 @@ var codeHostEndpoints = []endpoint{
 		method: http.MethodPut, path: project + "/code-host", id: "replaceCodeHost", tag: tagPulls,
 		summary: "Set the code host",
 		description: "GitHub (`baseUrl` default https://api.github.com; GitHub Enterprise: https://HOST/api/v3) or GitLab (default https://gitlab.com; self-managed: its address). " +
-			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set and one pull request comment is created or updated in place, in the background with retries. Project admins only.",
+			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set (with target_url, a link to Plumb's page of the head commit) and one comment on the pull request the upload names (pullRequestNumber; none without) is created or updated in place, in the background with retries. Project admins only.",
 		body:   "CodeHostWrite",
 		okDesc: "The code host settings as stored (without the token).",
 		result: ref("CodeHost"),
@@ -98,7 +98,7 @@ var pullIngestEndpoints = []endpoint{
 		method: http.MethodPost, path: ingest + "/changes", id: "uploadChange", tag: tagIngestion,
 		summary: "Upload a commit's change against its base",
 		description: "Records the lines a head commit adds or modifies per file against its base (as `git diff -M --unified=0 base...head` gives them, renames followed), " +
-			"with its pull request and base. `plumb upload` and `plumb analyze` send it in a pull request. A later upload for the same commit replaces it.",
+			"with its pull request and base. `plumb upload` and `plumb analyze` send it in a pull request. A later upload for the same commit and pull request (or, without a number, for the commit without one) replaces it; a commit's changes for other pull requests stay.",
 		body:   "ChangeUpload",
 		status: http.StatusCreated,
 		okDesc: "The change was recorded.",
@@ -108,9 +108,9 @@ var pullIngestEndpoints = []endpoint{
 	{
 		method: http.MethodGet, path: ingest + "/gate", id: "evaluateQualityGate", tag: tagIngestion,
 		summary: "Evaluate the quality gate for a head commit",
-		description: "The quality gate's outcome for a head commit against its base (by default the base its uploaded change names), as `plumb gate` prints it. " +
+		description: "The quality gate's outcome for a head commit against its base (by default the base its uploaded change names: with pullRequestNumber, the change uploaded for that pull request, else one uploaded without a number), as `plumb gate` prints it. " +
 			"Conditions without data (no changed coverable line, a side without coverage) are `no_data` and do not fail the gate.",
-		query:  []string{"compareHead", "compareBase"},
+		query:  []string{"compareHead", "compareBase", "gatePullRequest"},
 		okDesc: "The gate's outcome.",
 		result: ref("GateStatus"),
 		errors: []int{400, 403, 404},
@@ -123,6 +123,7 @@ func pullParameters(m *omap[*param]) {
 		"The head: `refs/heads/<branch>` or a bare branch name, `refs/tags/<tag>`, or a commit SHA (40 hex digits or a unique prefix of at least 7).", str().withMinLength(1)))
 	m.set("compareBase", queryParam("base",
 		"The base, in the same forms as head. Defaults to the base the head's uploaded change names.", str().withMinLength(1)))
+	m.set("gatePullRequest", queryParam("pullRequestNumber", "The pull request being judged: its uploaded change names the base and the changed lines (a commit may head several).", integer().withMin(1)))
 	m.set("compareCoverageTag", queryParam("coverageTag", "Only this coverage tag's reports; every tag when absent.", str().withMinLength(1)))
 	m.set("compareIssues", queryParam("issues", "The issue list of the NDJSON and CSV forms.", enum("new", "fixed", "unchanged").withDefault("new")))
 	m.set("compareFormat", queryParam("format", "`markdown` answers the Markdown summary whatever the Accept header.", enum("json", "markdown")))
