@@ -248,7 +248,9 @@ func TestGitHubActionsExampleWithoutAnalysis(t *testing.T) {
 			// place with the issues compared (Join takes 9 parameters: a
 			// new issue; Label's is unchanged).
 			must(work, pr, "analyze")
-			gh.waitFor(t, "the comment edited", func() bool { return gh.edits > 0 && strings.Contains(gh.comments[0].Body, "1 new, 0 fixed, 1 unchanged") })
+			gh.waitFor(t, "the comment edited", func() bool {
+				return gh.edits > 0 && strings.Contains(gh.comments[0].Body, "1 new, 0 fixed, 1 unchanged")
+			})
 			if n := len(gh.comments); n != 1 {
 				t.Errorf("%d comments, want the one edited", n)
 			}
