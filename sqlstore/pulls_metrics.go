@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
@@ -92,11 +93,16 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 			}
 		}
 	}
-	m.Base = compare.WithIssueFigures(m.Base, cmp.BaseIssuesAll, nil)
-	m.Head = compare.WithIssueFigures(m.Head, cmp.HeadIssuesAll, nil)
+	m.Base = compare.WithIssueFigures(m.Base, compare.IssueFigures(cmp.BaseIssuesAll, nil))
+	m.Head = compare.WithIssueFigures(m.Head, compare.IssueFigures(cmp.HeadIssuesAll, nil))
+	member := make([]func(string) bool, len(comps))
 	for i := range comps {
-		comps[i].Base = compare.WithIssueFigures(comps[i].Base, cmp.BaseIssuesAll, globs[i].Match)
-		comps[i].Head = compare.WithIssueFigures(comps[i].Head, cmp.HeadIssuesAll, globs[i].Match)
+		member[i] = globs[i].Match
+	}
+	figs := compare.GroupFigures([][]plumb.Issue{cmp.BaseIssuesAll, cmp.HeadIssuesAll}, member)
+	for i := range comps {
+		comps[i].Base = compare.WithIssueFigures(comps[i].Base, figs[0][i])
+		comps[i].Head = compare.WithIssueFigures(comps[i].Head, figs[1][i])
 	}
 	m.Base.Coverage, m.Head.Coverage = cmp.Base.Coverage, cmp.Head.Coverage
 	for _, side := range []struct {
