@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/plumbhq/plumb"
@@ -126,10 +128,12 @@ func (s *Server) handlePutCodeHost(w http.ResponseWriter, r *http.Request, c *ca
 func (s *Server) WaitDeliveries() { s.deliveries.Wait() }
 
 // notifyCodeHost publishes, in the background, the statuses and comment of a
-// head commit whose change was uploaded, if the project has a code host. It
-// retries, logs and records the outcome; it never fails the caller.
-func (s *Server) notifyCodeHost(p plumb.Project, commit string) {
-	t, found, err := s.store.CodeHost(context.Background(), p.ID)
+// head commit after an upload, if the project has a code host. The upload's
+// own pull request number (0: none) decides where the comment goes: its
+// pull request, or no comment at all. It retries, logs and records the
+// outcome; it never fails the caller.
+func (s *Server) notifyCodeHost(r *http.Request, p plumb.Project, commit string, pr int) {
+	t, found, err := s.store.CodeHost(r.Context(), p.ID)
 	if err != nil {
 		s.log.Error("code host settings unreadable", "project", p.ID, "error", err)
 		return
@@ -137,19 +141,68 @@ func (s *Server) notifyCodeHost(p plumb.Project, commit string) {
 	if !found {
 		return
 	}
+	site := s.baseURL(r)
 	s.deliveries.Add(1)
 	go func() {
 		defer s.deliveries.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		if err := s.deliver(ctx, p, t, commit); err != nil {
+		// One delivery at a time per pull request (or commit): two at once
+		// could both find no comment and both write one.
+		unlock := s.deliveryLock(p.ID, commit, pr)
+		defer unlock()
+		if err := s.deliver(ctx, p, t, commit, pr, site); err != nil {
 			s.log.Error("code host delivery not attempted", "project", p.ID, "commit", commit, "error", err)
 		}
 	}()
 }
 
-func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target, commit string) error {
-	ch, found, err := s.store.FindChange(ctx, p.ID, commit)
+// deliveryLock serialises the deliveries of one pull request (of one commit
+// without a pull request) in this process.
+func (s *Server) deliveryLock(project, commit string, pr int) (unlock func()) {
+	key := project + "/" + commit
+	if pr > 0 {
+		key = project + "#" + strconv.Itoa(pr)
+	}
+	s.deliveryMu.Lock()
+	if s.deliveryLocks == nil {
+		s.deliveryLocks = map[string]*deliveryLock{}
+	}
+	l := s.deliveryLocks[key]
+	if l == nil {
+		l = &deliveryLock{}
+		s.deliveryLocks[key] = l
+	}
+	l.users++
+	s.deliveryMu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		s.deliveryMu.Lock()
+		if l.users--; l.users == 0 {
+			delete(s.deliveryLocks, key)
+		}
+		s.deliveryMu.Unlock()
+	}
+}
+
+type deliveryLock struct {
+	mu    sync.Mutex
+	users int // holders and waiters
+}
+
+// deliver compares the head with the base its change names (the change
+// uploaded for the pull request, else one without a pull request; with no
+// pull request, the commit's latest) and publishes the outcome.
+func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target, commit string, pr int, site string) error {
+	var ch compare.Change
+	var found bool
+	var err error
+	if pr > 0 {
+		ch, found, err = s.store.FindPullRequestChange(ctx, p.ID, commit, pr)
+	} else {
+		ch, found, err = s.store.FindChange(ctx, p.ID, commit)
+	}
 	if err != nil || !found {
 		return err
 	}
@@ -165,24 +218,42 @@ func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target
 	if err != nil {
 		return err
 	}
-	var pr *pullRequestView
-	d := codehost.Delivery{CommitSHA: commit, Statuses: codeHostStatuses(cmp)}
-	if ch.PullRequestNumber != nil {
-		pr = &pullRequestView{Number: *ch.PullRequestNumber, Branch: ch.Branch, BaseBranch: ch.BaseBranch}
-		d.PullRequest = *ch.PullRequestNumber
+	page, err := s.pullRequestPage(ctx, p, site, commit)
+	if err != nil {
+		return err
 	}
-	d.Comment = cmp.View(pr).Markdown()
+	d := codehost.Delivery{CommitSHA: commit, Statuses: codeHostStatuses(cmp, page)}
+	if pr > 0 {
+		d.PullRequest = pr
+		d.Comment = cmp.View(&pullRequestView{Number: pr, Branch: ch.Branch, BaseBranch: ch.BaseBranch}).Markdown()
+	}
 	res := (&codehost.Client{}).Deliver(ctx, t, d, codeHostAttempts, codeHostBackoff)
 	if res.State == "delivered" {
-		s.log.Info("code host delivery", "project", p.ID, "commit", commit, "attempts", res.Attempts)
+		s.log.Info("code host delivery", "project", p.ID, "commit", commit, "pullRequest", pr, "attempts", res.Attempts)
 	} else {
-		s.log.Warn("code host delivery failed", "project", p.ID, "commit", commit, "attempts", res.Attempts, "error", res.Detail)
+		s.log.Warn("code host delivery failed", "project", p.ID, "commit", commit, "pullRequest", pr, "attempts", res.Attempts, "error", res.Detail)
 	}
 	return s.store.RecordDelivery(ctx, p.ID, commit, res, s.now())
 }
 
-// codeHostStatuses are the gate's and the patch coverage's commit statuses.
-func codeHostStatuses(cmp *Comparison) []codehost.Status {
+// pullRequestPage is the address of Plumb's page about a head commit, the
+// Details link of its statuses (target_url): until the web has a page for
+// pull requests, its coverage view of the head commit
+// (/w/{workspace}/{project}/coverage?ref={sha}).
+func (s *Server) pullRequestPage(ctx context.Context, p plumb.Project, site, commit string) (string, error) {
+	if site == "" {
+		return "", nil
+	}
+	ws, key, err := s.store.ProjectKeys(ctx, p.ID)
+	if err != nil {
+		return "", err
+	}
+	return site + "/w/" + url.PathEscape(ws) + "/" + url.PathEscape(key) + "/coverage?" + url.Values{"ref": {commit}}.Encode(), nil
+}
+
+// codeHostStatuses are the gate's and the patch coverage's commit statuses,
+// each with a link to page.
+func codeHostStatuses(cmp *Comparison, page string) []codehost.Status {
 	state := func(ok bool) string {
 		if ok {
 			return "success"
@@ -203,5 +274,6 @@ func codeHostStatuses(cmp *Comparison) []codehost.Status {
 	if failed > 0 {
 		gate.Description = fmt.Sprintf("Quality gate failed: %d of %d conditions", failed, len(cmp.Gate.Conditions))
 	}
+	gate.TargetURL, patch.TargetURL = page, page
 	return []codehost.Status{gate, patch}
 }

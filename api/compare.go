@@ -30,31 +30,49 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	base, head, change, err := s.queryComparison(r.Context(), c, p)
+	base, head, change, err := s.queryComparison(r.Context(), c, p, false)
 	if err != nil {
 		return err
 	}
 	return s.serveComparison(w, r, c, p, base, head, change, nil)
 }
 
-// queryComparison resolves the head and base query parameters.
-func (s *Server) queryComparison(ctx context.Context, c *call, p plumb.Project) (base, head string, change *compare.Change, err error) {
+// queryComparison resolves the head and base query parameters (and, with
+// pull, pullRequestNumber).
+func (s *Server) queryComparison(ctx context.Context, c *call, p plumb.Project, pull bool) (base, head string, change *compare.Change, err error) {
 	headRef := c.query.required("head", 1)
 	baseRef, _ := c.query.single("base")
+	pr := 0
+	if pull {
+		if v, ok := c.query.single("pullRequestNumber"); ok {
+			if n, err := strconv.Atoi(v); err != nil || n < 1 || strconv.Itoa(n) != v {
+				c.query.fail("Query parameter pullRequestNumber must be a positive integer, got %q.", v)
+			} else {
+				pr = n
+			}
+		}
+	}
 	if err := c.query.err(); err != nil {
 		return "", "", nil, err
 	}
-	return s.resolveComparison(ctx, p, headRef, baseRef)
+	return s.resolveComparison(ctx, p, headRef, baseRef, pr)
 }
 
 // resolveComparison resolves a head and a base reference; without a base,
-// the one the head's uploaded change names.
-func (s *Server) resolveComparison(ctx context.Context, p plumb.Project, headRef, baseRef string) (base, head string, change *compare.Change, err error) {
+// the one the head's uploaded change names: its change for pull request pr
+// (else its change without one), or with pr 0 its latest.
+func (s *Server) resolveComparison(ctx context.Context, p plumb.Project, headRef, baseRef string, pr int) (base, head string, change *compare.Change, err error) {
 	head, err = s.store.ResolveCommit(ctx, p.ID, headRef)
 	if err != nil {
 		return "", "", nil, err
 	}
-	ch, found, err := s.store.FindChange(ctx, p.ID, head)
+	var ch compare.Change
+	var found bool
+	if pr > 0 {
+		ch, found, err = s.store.FindPullRequestChange(ctx, p.ID, head, pr)
+	} else {
+		ch, found, err = s.store.FindChange(ctx, p.ID, head)
+	}
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -125,15 +143,18 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 	if err != nil {
 		return nil, err
 	}
-	cmp := &Comparison{data: data, issues: compare.ClassifyIssues(data.BaseIssues, data.HeadIssues)}
-	gin := compare.GateInput{BaseCoverage: percentOf(data.Base.Coverage), HeadCoverage: percentOf(data.Head.Coverage)}
+	cmp := &Comparison{data: data, noIssueData: compare.MissingIssueData(data.BaseSnapshot != nil, data.HeadSnapshot != nil)}
+	gin := compare.GateInput{BaseCoverage: percentOf(data.Base.Coverage), HeadCoverage: percentOf(data.Head.Coverage), NoIssueData: cmp.noIssueData}
+	if cmp.noIssueData == "" {
+		cmp.issues = compare.ClassifyIssues(data.BaseIssues, data.HeadIssues)
+		// The gate judges every open issue, whatever the filters.
+		gin.NewIssues = compare.NewOpenIssues(data.BaseIssuesAll, data.HeadIssuesAll)
+	}
 	if change != nil {
 		patch := compare.PatchCoverage(change.Files, func(path string) []int64 { return data.HeadHits[path] })
 		cmp.patch = &patch
 		gin.Patch = &patch.Coverage
 	}
-	// The gate judges every open issue, whatever the filters.
-	gin.NewIssues = compare.NewOpenIssues(data.BaseIssuesAll, data.HeadIssuesAll)
 	gate, _, err := s.store.Gate(ctx, p.ID)
 	if err != nil {
 		return nil, err
@@ -147,6 +168,8 @@ type Comparison struct {
 	data   *sqlstore.Comparison
 	patch  *compare.Patch
 	issues compare.IssueSets
+	// noIssueData says why issues are not compared ("" when they are).
+	noIssueData string
 	// Gate is the project's quality gate's outcome.
 	Gate compare.GateResult
 }
@@ -198,6 +221,10 @@ func (s *Server) serveComparison(w http.ResponseWriter, r *http.Request, c *call
 		_, err := w.Write([]byte(view.Markdown()))
 		return err
 	case formatCSV, formatNDJSON:
+		if cmp.noIssueData != "" {
+			return plumb.Errorf(plumb.ECONFLICT, "The issues of head %s and base %s are not compared: %s. They are once both commits have an analysis (plumb analyze, plumb upload analysis or plumb upload sarif).",
+				head, base, cmp.noIssueData)
+		}
 		rw := newRowWriter(w, c.format)
 		for _, is := range cmp.issues.Of(class) {
 			if err := rw.write(newIssueView(is)); err != nil {
@@ -264,11 +291,21 @@ type issueClassView struct {
 	Data  []issueView `json:"data"`
 }
 
+// issuesCompareView: the issue classes, or, with status no_data (a side
+// without analysis), null classes and the reason in detail.
 type issuesCompareView struct {
-	New       issueClassView `json:"new"`
-	Fixed     issueClassView `json:"fixed"`
-	Unchanged issueClassView `json:"unchanged"`
+	Status    string          `json:"status"`
+	Detail    *string         `json:"detail"`
+	New       *issueClassView `json:"new"`
+	Fixed     *issueClassView `json:"fixed"`
+	Unchanged *issueClassView `json:"unchanged"`
 }
+
+// Statuses of a comparison's issues.
+const (
+	issuesCompared = "compared"
+	issuesNoData   = compare.ConditionNoData
+)
 
 type metricDeltaView struct {
 	Key       string           `json:"key"`
@@ -277,7 +314,7 @@ type metricDeltaView struct {
 	Inverted  bool             `json:"inverted"`
 	Base      any              `json:"base"`
 	Head      any              `json:"head"`
-	Delta     float64          `json:"delta"`
+	Delta     *float64         `json:"delta"`
 }
 
 type componentDeltaView struct {
@@ -305,13 +342,17 @@ type ComparisonView struct {
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-func metricDeltas(base, head metric.Totals, scope metric.Scope) []metricDeltaView {
+// metricDeltas lists the metrics of both sides. Without an analysis of the
+// head, only its coverage metrics are known: the others are null.
+func metricDeltas(base, head metric.Totals, scope metric.Scope, headAnalysed bool) []metricDeltaView {
 	bv, hv := metric.Values(base, scope), metric.Values(head, scope)
 	out := make([]metricDeltaView, len(bv))
 	for i := range bv {
-		out[i] = metricDeltaView{Key: bv[i].Key, Name: bv[i].Name, ValueType: bv[i].ValueType, Inverted: bv[i].Inverted,
-			Base: bv[i].Value, Head: hv[i].Value,
-			Delta: round2(metric.SeriesValue(bv[i].Key, head, scope) - metric.SeriesValue(bv[i].Key, base, scope))}
+		out[i] = metricDeltaView{Key: bv[i].Key, Name: bv[i].Name, ValueType: bv[i].ValueType, Inverted: bv[i].Inverted, Base: bv[i].Value}
+		if headAnalysed || bv[i].Category == metric.CategoryCoverage {
+			d := round2(metric.SeriesValue(bv[i].Key, head, scope) - metric.SeriesValue(bv[i].Key, base, scope))
+			out[i].Head, out[i].Delta = hv[i].Value, &d
+		}
 	}
 	return out
 }
@@ -349,8 +390,8 @@ func (cmp *Comparison) View(pr *pullRequestView) ComparisonView {
 		}
 		v.Patch = pv
 	}
-	list := func(is []plumb.Issue, withData bool) issueClassView {
-		cv := issueClassView{Count: len(is), Data: []issueView{}}
+	list := func(is []plumb.Issue, withData bool) *issueClassView {
+		cv := &issueClassView{Count: len(is), Data: []issueView{}}
 		if withData {
 			for i, x := range is {
 				if i == maxListedIssues {
@@ -361,11 +402,17 @@ func (cmp *Comparison) View(pr *pullRequestView) ComparisonView {
 		}
 		return cv
 	}
-	v.Issues = issuesCompareView{New: list(cmp.issues.New, true), Fixed: list(cmp.issues.Fixed, true), Unchanged: list(cmp.issues.Unchanged, false)}
+	if cmp.noIssueData != "" {
+		detail := cmp.noIssueData
+		v.Issues = issuesCompareView{Status: issuesNoData, Detail: &detail}
+	} else {
+		v.Issues = issuesCompareView{Status: issuesCompared, New: list(cmp.issues.New, true), Fixed: list(cmp.issues.Fixed, true), Unchanged: list(cmp.issues.Unchanged, false)}
+	}
 	if m := d.Metrics; m != nil {
-		mv := &metricsCompareView{Project: metricDeltas(m.Base, m.Head, metric.ScopeProject), Components: []componentDeltaView{}}
+		analysed := d.HeadSnapshot != nil
+		mv := &metricsCompareView{Project: metricDeltas(m.Base, m.Head, metric.ScopeProject, analysed), Components: []componentDeltaView{}}
 		for _, c := range m.Components {
-			mv.Components = append(mv.Components, componentDeltaView{ID: c.ID, Name: c.Name, Metrics: metricDeltas(c.Base, c.Head, metric.ScopeComponent)})
+			mv.Components = append(mv.Components, componentDeltaView{ID: c.ID, Name: c.Name, Metrics: metricDeltas(c.Base, c.Head, metric.ScopeComponent, analysed)})
 		}
 		v.Metrics = mv
 	}
@@ -404,7 +451,11 @@ func (v ComparisonView) Markdown() string {
 	if v.Patch != nil {
 		fmt.Fprintf(&b, "| Patch coverage | | %s | %d of %d changed lines covered |\n", pct(v.Patch.Percent), v.Patch.Covered, v.Patch.Coverable)
 	}
-	fmt.Fprintf(&b, "| Issues | | | %d new, %d fixed, %d unchanged |\n", v.Issues.New.Count, v.Issues.Fixed.Count, v.Issues.Unchanged.Count)
+	if v.Issues.Status == issuesNoData {
+		fmt.Fprintf(&b, "| Issues | | | no data: %s (compared once both commits have an analysis) |\n", *v.Issues.Detail)
+	} else {
+		fmt.Fprintf(&b, "| Issues | | | %d new, %d fixed, %d unchanged |\n", v.Issues.New.Count, v.Issues.Fixed.Count, v.Issues.Unchanged.Count)
+	}
 	if len(v.Gate.Conditions) > 0 {
 		b.WriteString("\n| Condition | Threshold | Actual | |\n|---|---|---|---|\n")
 		for _, c := range v.Gate.Conditions {
@@ -440,7 +491,7 @@ func (v ComparisonView) Markdown() string {
 			}
 		}
 	}
-	if len(v.Issues.New.Data) > 0 {
+	if v.Issues.New != nil && len(v.Issues.New.Data) > 0 {
 		b.WriteString("\n### New issues\n\n| Level | Rule | Location | Message |\n|---|---|---|---|\n")
 		for _, is := range v.Issues.New.Data {
 			loc := is.Location.Path
@@ -526,7 +577,11 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 	if err := s.store.PutChange(r.Context(), p.ID, ch, s.now()); err != nil {
 		return err
 	}
-	s.notifyCodeHost(p, ch.CommitSHA)
+	pr := 0
+	if ch.PullRequestNumber != nil {
+		pr = *ch.PullRequestNumber
+	}
+	s.notifyCodeHost(r, p, ch.CommitSHA, pr)
 	lines := 0
 	for _, fc := range ch.Files {
 		for _, r := range fc.AddedLines {

@@ -17,9 +17,9 @@ const (
 // coverage under two tags on the base and one on the head (the other is
 // carried forward), analyses with issues, a component, and the head's change
 // uploaded as CI sends it.
-func compareFixture(t *testing.T) *world {
+func compareFixture(t *testing.T, opts ...serverOption) *world {
 	t.Helper()
-	w := newWorld(t)
+	w := newWorld(t, opts...)
 	ctx := context.Background()
 	w.projectAdmin(t, "acme/web", "alice")
 	_, err := w.DB.CreateComponent(ctx, plumb.Component{ProjectID: w.Web.ID, Name: "core", PathGlobs: []string{"a.go"}, CreatorID: w.AliceToken.UserID})

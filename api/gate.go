@@ -101,7 +101,7 @@ func (s *Server) handleGateStatus(w http.ResponseWriter, r *http.Request, c *cal
 	if err != nil {
 		return err
 	}
-	base, head, change, err := s.queryComparison(r.Context(), c, p)
+	base, head, change, err := s.queryComparison(r.Context(), c, p, true)
 	if err != nil {
 		return err
 	}

@@ -590,7 +590,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 		if err != nil {
 			return 0, nil, body.parseFailure(err)
 		}
-		s.notifyCodeHost(p, sum.CommitSHA) // asynchronous: never fails the upload
+		s.notifyCodeHost(r, p, sum.CommitSHA, pull) // asynchronous: never fails the upload
 		return http.StatusCreated, view(sum), nil
 	})
 }

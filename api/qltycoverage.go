@@ -523,7 +523,7 @@ func (s *Server) handleQltyUpload(w http.ResponseWriter, r *http.Request, c *cal
 			if err != nil {
 				return nil, body.parseFailure(err)
 			}
-			s.notifyCodeHost(p, u.Input.CommitSHA)
+			s.notifyCodeHost(r, p, u.Input.CommitSHA, u.Input.PullRequest)
 			view.State = "published"
 			if sum.Files > 0 {
 				view.Files, view.CoveredLines, view.MissedLines = sum.Files, sum.Covered, sum.Missed
@@ -546,7 +546,7 @@ func (s *Server) handleQltyUpload(w http.ResponseWriter, r *http.Request, c *cal
 			default:
 				rep = done
 				view.State = "published"
-				s.notifyCodeHost(p, u.Input.CommitSHA)
+				s.notifyCodeHost(r, p, u.Input.CommitSHA, u.Input.PullRequest)
 			}
 		}
 		view.PartsReceived, view.PartsExpected = rep.Received, rep.Expected
@@ -750,7 +750,7 @@ func (s *Server) handleQltyComplete(w http.ResponseWriter, r *http.Request, c *c
 		return err
 	}
 	if rep.Summary != nil {
-		s.notifyCodeHost(p, in.CommitSHA)
+		s.notifyCodeHost(r, p, in.CommitSHA, in.PullRequest)
 	}
 	page, err := s.qltyCommitPage(r, p, in.CommitSHA)
 	if err != nil {

@@ -69,8 +69,11 @@ type Server struct {
 	// refused remembers the secrets (as hashes) known never to authenticate.
 	authFailures ratelimit.Limiter
 	refused      refusedTokens
-	// deliveries tracks the code-host deliveries under way (codehost.go).
-	deliveries sync.WaitGroup
+	// deliveries tracks the code-host deliveries under way (codehost.go);
+	// deliveryLocks serialises those of one pull request.
+	deliveries    sync.WaitGroup
+	deliveryMu    sync.Mutex
+	deliveryLocks map[string]*deliveryLock
 }
 
 // NewServer returns the API handler with every dependency given explicitly.

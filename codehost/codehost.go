@@ -112,8 +112,13 @@ type note struct {
 	Body string `json:"body"`
 }
 
-// comment finds Plumb's comment by its marker (first page of 100, newest
-// pages are not searched further) and edits it, or creates it.
+// maxCommentPages bounds the pages of comments read to find Plumb's own
+// (100 comments a page): past them, a new comment is written.
+const maxCommentPages = 100
+
+// comment finds Plumb's comment by its marker, reading every page of the
+// pull request's comments (GitHub) or notes (GitLab), and edits it, or
+// creates it.
 func (c *Client) comment(ctx context.Context, t Target, pr int, body string) (string, error) {
 	var list, create string
 	var editURL func(id int64) string
@@ -130,17 +135,25 @@ func (c *Client) comment(ctx context.Context, t Target, pr int, body string) (st
 		editURL = func(id int64) string { return notes + "/" + strconv.FormatInt(id, 10) }
 		method = http.MethodPut
 	}
-	var existing []note
-	if err := c.call(ctx, t, http.MethodGet, list, nil, &existing); err != nil {
-		return "", err
-	}
 	payload := map[string]string{"body": body}
-	for _, n := range existing {
-		if strings.Contains(n.Body, Marker) {
-			if n.Body == body {
-				return strconv.FormatInt(n.ID, 10), nil // unchanged: no edit
+	seen := map[string]bool{}
+	for page := 0; list != "" && page < maxCommentPages && !seen[list]; page++ {
+		seen[list] = true
+		var existing []note
+		h, err := c.do(ctx, t, http.MethodGet, list, nil, &existing)
+		if err != nil {
+			return "", err
+		}
+		for _, n := range existing {
+			if strings.Contains(n.Body, Marker) {
+				if n.Body == body {
+					return strconv.FormatInt(n.ID, 10), nil // unchanged: no edit
+				}
+				return strconv.FormatInt(n.ID, 10), c.call(ctx, t, method, editURL(n.ID), payload, nil)
 			}
-			return strconv.FormatInt(n.ID, 10), c.call(ctx, t, method, editURL(n.ID), payload, nil)
+		}
+		if list, err = c.nextPage(t, list, h); err != nil {
+			return "", err
 		}
 	}
 	var created note
@@ -148,6 +161,82 @@ func (c *Client) comment(ctx context.Context, t Target, pr int, body string) (st
 		return "", err
 	}
 	return strconv.FormatInt(created.ID, 10), nil
+}
+
+// nextPage is the address of the page after the one at u, "" after the
+// last: GitHub names it in the Link header (rel="next"), GitLab gives its
+// number in X-Next-Page. A next page on another host is refused: the token
+// goes only to the configured host.
+func (c *Client) nextPage(t Target, u string, h http.Header) (string, error) {
+	if t.Kind == GitLab {
+		n := strings.TrimSpace(h.Get("X-Next-Page"))
+		if n == "" {
+			return "", nil
+		}
+		if v, err := strconv.Atoi(n); err != nil || v < 1 {
+			return "", fmt.Errorf("GET %s: unreadable X-Next-Page %q", u, n)
+		}
+		next, err := url.Parse(u)
+		if err != nil {
+			return "", err
+		}
+		q := next.Query()
+		q.Set("page", n)
+		next.RawQuery = q.Encode()
+		return next.String(), nil
+	}
+	next := linkNext(h.Values("Link"))
+	if next == "" {
+		return "", nil
+	}
+	nu, err := url.Parse(next)
+	if err == nil && !nu.IsAbs() {
+		var cur *url.URL
+		if cur, err = url.Parse(u); err == nil {
+			nu = cur.ResolveReference(nu)
+		}
+	}
+	base, berr := url.Parse(c.base(t))
+	if err != nil || berr != nil || nu.Scheme != base.Scheme || nu.Host != base.Host {
+		return "", fmt.Errorf("GET %s: the next page of comments (Link rel=\"next\") is not on %s: %q", u, c.base(t), next)
+	}
+	return nu.String(), nil
+}
+
+// linkNext returns the target of the rel="next" link of RFC 8288 Link
+// header values, "" when there is none.
+func linkNext(values []string) string {
+	for _, v := range values {
+		for {
+			start := strings.IndexByte(v, '<')
+			if start < 0 {
+				break
+			}
+			end := strings.IndexByte(v[start:], '>')
+			if end < 0 {
+				break
+			}
+			target := v[start+1 : start+end]
+			v = v[start+end+1:]
+			params := v // up to the next link-value
+			if i := strings.IndexByte(v, '<'); i >= 0 {
+				params = v[:i]
+			}
+			for _, p := range strings.Split(params, ";") {
+				name, val, ok := strings.Cut(p, "=")
+				if !ok || !strings.EqualFold(strings.TrimSpace(name), "rel") {
+					continue
+				}
+				val = strings.Trim(strings.TrimSuffix(strings.TrimSpace(val), ","), `"`)
+				for _, rel := range strings.Fields(val) {
+					if strings.EqualFold(rel, "next") {
+						return target
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // HTTPError is a code host's refusal.
@@ -171,17 +260,24 @@ func Retryable(err error) bool {
 }
 
 func (c *Client) call(ctx context.Context, t Target, method, u string, in, out any) error {
+	_, err := c.do(ctx, t, method, u, in, out)
+	return err
+}
+
+// do sends one request and decodes a 2xx answer's JSON into out; it returns
+// the answer's headers.
+func (c *Client) do(ctx context.Context, t Target, method, u string, in, out any) (http.Header, error) {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -200,19 +296,19 @@ func (c *Client) call(ctx context.Context, t Target, method, u string, in, out a
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer res.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	if res.StatusCode/100 != 2 {
 		// The URL has no secret (tokens go in headers); the body is the
 		// host's error message, cut short.
-		return &HTTPError{Method: method, URL: u, Status: res.StatusCode, Body: truncate(strings.TrimSpace(string(data)), 300)}
+		return res.Header, &HTTPError{Method: method, URL: u, Status: res.StatusCode, Body: truncate(strings.TrimSpace(string(data)), 300)}
 	}
 	if out != nil {
-		return json.Unmarshal(data, out)
+		return res.Header, json.Unmarshal(data, out)
 	}
-	return nil
+	return res.Header, nil
 }
 
 func truncate(s string, n int) string {

@@ -241,3 +241,19 @@ func (s IssueSets) Of(c IssueClass) []plumb.Issue {
 		return s.Unchanged
 	}
 }
+
+// MissingIssueData says why the issues of a comparison cannot be classified,
+// or "" when they can. Issues are compared between two analyses: without one
+// on a side, every issue of the other side would look new or fixed, so the
+// issue comparison has no data until both commits have an analysis.
+func MissingIssueData(baseAnalysed, headAnalysed bool) string {
+	switch {
+	case !baseAnalysed && !headAnalysed:
+		return "no analysis of either commit"
+	case !headAnalysed:
+		return "no analysis of the head commit yet"
+	case !baseAnalysed:
+		return "no analysis of the base commit"
+	}
+	return ""
+}

@@ -88,6 +88,10 @@ type GateInput struct {
 	Patch                      *Coverage // nil: no change uploaded
 	BaseCoverage, HeadCoverage *float64  // percent, nil when unknown
 	NewIssues                  []plumb.Issue
+	// NoIssueData, when not empty, says why issues cannot be compared (a
+	// side without analysis, see MissingIssueData): the issue conditions are
+	// then no_data, whatever NewIssues holds.
+	NoIssueData string
 }
 
 var levelRank = map[string]int{"fmt": 1, "note": 2, "low": 3, "medium": 4, "high": 5}
@@ -95,7 +99,8 @@ var levelRank = map[string]int{"fmt": 1, "note": 2, "low": 3, "medium": 4, "high
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "%" }
 
 // Evaluate judges a change. Conditions without data (no patch lines, a side
-// without coverage) do not fail the gate.
+// without coverage, a side without analysis for the issue conditions) do not
+// fail the gate.
 func (g Gate) Evaluate(in GateInput) GateResult {
 	r := GateResult{Status: GatePassed, Conditions: []ConditionResult{}}
 	add := func(c ConditionResult, ok bool) {
@@ -129,23 +134,28 @@ func (g Gate) Evaluate(in GateInput) GateResult {
 		}
 		add(c, drop <= *g.CoverageDrop)
 	}
-	if b := g.NewIssues; b != nil {
+	issues := func(c ConditionResult, count func(plumb.Issue) bool, max int) {
+		if in.NoIssueData != "" {
+			c.Status, c.Actual = ConditionNoData, in.NoIssueData
+			add(c, false)
+			return
+		}
 		n := 0
 		for _, is := range in.NewIssues {
-			if levelRank[is.Level] >= levelRank[b.Level] {
+			if count(is) {
 				n++
 			}
 		}
-		add(ConditionResult{Condition: conditionNew, Threshold: fmt.Sprintf("≤ %d of level %s or worse", b.Max, b.Level), Actual: strconv.Itoa(n)}, n <= b.Max)
+		c.Actual = strconv.Itoa(n)
+		add(c, n <= max)
+	}
+	if b := g.NewIssues; b != nil {
+		issues(ConditionResult{Condition: conditionNew, Threshold: fmt.Sprintf("≤ %d of level %s or worse", b.Max, b.Level)},
+			func(is plumb.Issue) bool { return levelRank[is.Level] >= levelRank[b.Level] }, b.Max)
 	}
 	if g.NewSecurityIssues != nil {
-		n := 0
-		for _, is := range in.NewIssues {
-			if plumb.IsSecurityCategory(is.Category) {
-				n++
-			}
-		}
-		add(ConditionResult{Condition: conditionNewSecu, Threshold: fmt.Sprintf("≤ %d", *g.NewSecurityIssues), Actual: strconv.Itoa(n)}, n <= *g.NewSecurityIssues)
+		issues(ConditionResult{Condition: conditionNewSecu, Threshold: fmt.Sprintf("≤ %d", *g.NewSecurityIssues)},
+			func(is plumb.Issue) bool { return plumb.IsSecurityCategory(is.Category) }, *g.NewSecurityIssues)
 	}
 	return r
 }

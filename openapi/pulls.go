@@ -19,6 +19,7 @@ var pullEndpoints = []endpoint{
 		description: "Total line coverage of both commits and its delta; patch coverage (covered ÷ coverable among the lines the head changed, per file, with the changed lines left uncovered), " +
 			"when CI uploaded the head's change (POST …/changes); issues new in the head, fixed by it and unchanged, by fingerprint, with the issue list's filters; " +
 			"and the twelve metrics of the project and of each component on both sides (null when the base has no default-branch analysis). " +
+			"Issues are compared only when both commits have an analysis; until then `issues.status` is no_data, the classes are null, the gate's issue conditions are no_data and the head's metrics other than coverage are null. " +
 			"A head without coverage for a coverage tag the base has uses the base's (carry-forward, listed in head.carriedForwardTags). " +
 			"JSON by default; the Markdown summary with `Accept: text/markdown` or `format=markdown`; one issue list (`issues`, default new) as NDJSON or CSV.",
 		query:    []string{"compareHead", "compareBase", "compareCoverageTag", "compareIssues", "compareFormat", "issueCategory", "issueLevel", "issueStatus", "issueTool"},
@@ -26,7 +27,10 @@ var pullEndpoints = []endpoint{
 		result:   ref("Comparison"),
 		export:   compareExport,
 		markdown: true,
-		errors:   []int{400, 403, 404},
+		errors:   []int{400, 403, 404, 409},
+		errorDetail: map[int]string{
+			409: "An issue list (NDJSON or CSV) was asked for while the issues are not compared: a side has no analysis yet (`issues.status` no_data in the JSON).",
+		},
 	},
 	{
 		method: http.MethodGet, path: project + "/pulls/{pullRequestNumber}", id: "comparePullRequest", tag: tagPulls,
@@ -37,7 +41,10 @@ var pullEndpoints = []endpoint{
 		result:      ref("Comparison"),
 		export:      compareExport,
 		markdown:    true,
-		errors:      []int{400, 403, 404},
+		errors:      []int{400, 403, 404, 409},
+		errorDetail: map[int]string{
+			409: "An issue list (NDJSON or CSV) was asked for while the issues are not compared: a side has no analysis yet (`issues.status` no_data in the JSON).",
+		},
 	},
 }
 
@@ -74,7 +81,7 @@ var codeHostEndpoints = []endpoint{
 		method: http.MethodPut, path: project + "/code-host", id: "replaceCodeHost", tag: tagPulls,
 		summary: "Set the code host",
 		description: "GitHub (`baseUrl` default https://api.github.com; GitHub Enterprise: https://HOST/api/v3) or GitLab (default https://gitlab.com; self-managed: its address). " +
-			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set and one pull request comment is created or updated in place, in the background with retries. Project admins only.",
+			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set (with target_url, a link to Plumb's page of the head commit) and one comment on the pull request the upload names (pullRequestNumber; none without) is created or updated in place, in the background with retries. Project admins only.",
 		body:   "CodeHostWrite",
 		okDesc: "The code host settings as stored (without the token).",
 		result: ref("CodeHost"),
@@ -91,7 +98,7 @@ var pullIngestEndpoints = []endpoint{
 		method: http.MethodPost, path: ingest + "/changes", id: "uploadChange", tag: tagIngestion,
 		summary: "Upload a commit's change against its base",
 		description: "Records the lines a head commit adds or modifies per file against its base (as `git diff -M --unified=0 base...head` gives them, renames followed), " +
-			"with its pull request and base. `plumb upload` and `plumb analyze` send it in a pull request. A later upload for the same commit replaces it.",
+			"with its pull request and base. `plumb upload` and `plumb analyze` send it in a pull request. A later upload for the same commit and pull request (or, without a number, for the commit without one) replaces it; a commit's changes for other pull requests stay.",
 		body:   "ChangeUpload",
 		status: http.StatusCreated,
 		okDesc: "The change was recorded.",
@@ -101,9 +108,9 @@ var pullIngestEndpoints = []endpoint{
 	{
 		method: http.MethodGet, path: ingest + "/gate", id: "evaluateQualityGate", tag: tagIngestion,
 		summary: "Evaluate the quality gate for a head commit",
-		description: "The quality gate's outcome for a head commit against its base (by default the base its uploaded change names), as `plumb gate` prints it. " +
+		description: "The quality gate's outcome for a head commit against its base (by default the base its uploaded change names: with pullRequestNumber, the change uploaded for that pull request, else one uploaded without a number), as `plumb gate` prints it. " +
 			"Conditions without data (no changed coverable line, a side without coverage) are `no_data` and do not fail the gate.",
-		query:  []string{"compareHead", "compareBase"},
+		query:  []string{"compareHead", "compareBase", "gatePullRequest"},
 		okDesc: "The gate's outcome.",
 		result: ref("GateStatus"),
 		errors: []int{400, 403, 404},
@@ -116,10 +123,14 @@ func pullParameters(m *omap[*param]) {
 		"The head: `refs/heads/<branch>` or a bare branch name, `refs/tags/<tag>`, or a commit SHA (40 hex digits or a unique prefix of at least 7).", str().withMinLength(1)))
 	m.set("compareBase", queryParam("base",
 		"The base, in the same forms as head. Defaults to the base the head's uploaded change names.", str().withMinLength(1)))
+	m.set("gatePullRequest", queryParam("pullRequestNumber", "The pull request being judged: its uploaded change names the base and the changed lines (a commit may head several).", integer().withMin(1)))
 	m.set("compareCoverageTag", queryParam("coverageTag", "Only this coverage tag's reports; every tag when absent.", str().withMinLength(1)))
 	m.set("compareIssues", queryParam("issues", "The issue list of the NDJSON and CSV forms.", enum("new", "fixed", "unchanged").withDefault("new")))
 	m.set("compareFormat", queryParam("format", "`markdown` answers the Markdown summary whatever the Accept header.", enum("json", "markdown")))
 }
+
+// nullableRef is a reference or null.
+func nullableRef(name string) *schema { return &schema{OneOf: []*schema{ref(name), typed("null")}} }
 
 func pullSchemas(m *omap[*schema]) {
 	cov := func() *schema {
@@ -162,8 +173,9 @@ func pullSchemas(m *omap[*schema]) {
 		req("valueType", ref("MetricValueType")),
 		req("inverted", boolean()),
 		req("base", value()),
-		req("head", value()),
-		req("delta", number().withDescription("head − base as numbers (grades A=1…F=5, sizes XS=1…XL=5).")),
+		req("head", (&schema{OneOf: []*schema{value(), typed("null")}}).
+			withDescription("Null when the head has no analysis (every metric but the coverage ones).")),
+		req("delta", nullable(number()).withDescription("head − base as numbers (grades A=1…F=5, sizes XS=1…XL=5); null with head.")),
 	))
 	m.set("Comparison", object(
 		req("pullRequest", nullable(object(req("number", integer().withMin(1)), req("branch", str()), req("baseBranch", str())))),
@@ -171,7 +183,10 @@ func pullSchemas(m *omap[*schema]) {
 		req("head", ref("ComparisonSide")),
 		req("coverageDelta", nullable(number()).withDescription("Head minus base total coverage, in points.")),
 		req("patch", (&schema{OneOf: []*schema{ref("PatchCoverage"), typed("null")}}).withDescription("Null when no change was uploaded for the head.")),
-		req("issues", object(req("new", ref("ComparedIssues")), req("fixed", ref("ComparedIssues")), req("unchanged", ref("ComparedIssues")))),
+		req("issues", object(
+			req("status", enum("compared", "no_data").withDescription("no_data while a side has no analysis: then every class is null.")),
+			req("detail", nullable(str()).withDescription("Why the issues are not compared (no_data only).")),
+			req("new", nullableRef("ComparedIssues")), req("fixed", nullableRef("ComparedIssues")), req("unchanged", nullableRef("ComparedIssues")))),
 		req("metrics", nullable(object(
 			req("project", arrayOf(ref("MetricDelta"))),
 			req("components", arrayOf(object(req("id", uuid()), req("name", str()), req("metrics", arrayOf(ref("MetricDelta")))))),

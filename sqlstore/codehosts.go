@@ -32,6 +32,17 @@ func (db *DB) CodeHost(ctx context.Context, projectID string) (t codehost.Target
 	return t, err == nil, err
 }
 
+// ProjectKeys returns the keys of a project's workspace and of the project,
+// which the web's addresses are made of.
+func (db *DB) ProjectKeys(ctx context.Context, projectID string) (workspace, project string, err error) {
+	err = db.read.QueryRowContext(ctx, `SELECT w.key, p.key FROM projects p JOIN workspaces w ON w.id = p.workspace_id WHERE p.id = $1`, projectID).
+		Scan(&workspace, &project)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", notFound("The project was not found.")
+	}
+	return workspace, project, classify(err)
+}
+
 // DeliveryRecord is the outcome of the latest delivery for a commit.
 type DeliveryRecord struct {
 	CommitSHA string

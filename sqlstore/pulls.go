@@ -16,22 +16,25 @@ import (
 )
 
 // PutChange records what a head commit changes against its base (sent by CI
-// with its uploads). A later upload for the same commit replaces it.
+// with its uploads), per pull request: a later upload for the same commit
+// and pull request (or, without one, for the commit without one) replaces
+// it; the commit's changes for other pull requests stay.
 func (db *DB) PutChange(ctx context.Context, projectID string, ch compare.Change, at time.Time) error {
 	files, err := json.Marshal(ch.Files)
 	if err != nil {
 		return err
 	}
 	var pr any
+	key := 0
 	if ch.PullRequestNumber != nil {
-		pr = *ch.PullRequestNumber
+		pr, key = *ch.PullRequestNumber, *ch.PullRequestNumber
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_changes WHERE project_id = $1 AND commit_sha = $2`, projectID, ch.CommitSHA); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_changes WHERE project_id = $1 AND commit_sha = $2 AND pull_key = $3`, projectID, ch.CommitSHA, key); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO commit_changes (project_id, commit_sha, branch, base_commit_sha, base_branch, pull_request_number, files, uploaded_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, projectID, ch.CommitSHA, ch.Branch, ch.BaseCommitSHA, ch.BaseBranch, pr, string(files), unix(at))
+		_, err := tx.ExecContext(ctx, `INSERT INTO commit_changes (project_id, commit_sha, pull_key, branch, base_commit_sha, base_branch, pull_request_number, files, uploaded_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, projectID, ch.CommitSHA, key, ch.Branch, ch.BaseCommitSHA, ch.BaseBranch, pr, string(files), unix(at))
 		return err
 	})
 }
@@ -52,10 +55,24 @@ func scanChange(row *sql.Row) (compare.Change, error) {
 	return ch, json.Unmarshal([]byte(files), &ch.Files)
 }
 
-// FindChange returns the change recorded for a head commit; found is false
-// when CI sent none.
+// FindChange returns the change uploaded last for a head commit, whatever
+// its pull request; found is false when CI sent none.
 func (db *DB) FindChange(ctx context.Context, projectID, commit string) (ch compare.Change, found bool, err error) {
-	ch, err = scanChange(db.read.QueryRowContext(ctx, `SELECT `+changeColumns+` FROM commit_changes WHERE project_id = $1 AND commit_sha = $2`, projectID, commit))
+	ch, err = scanChange(db.read.QueryRowContext(ctx, `SELECT `+changeColumns+` FROM commit_changes WHERE project_id = $1 AND commit_sha = $2
+		ORDER BY uploaded_at DESC, pull_key DESC LIMIT 1`, projectID, commit))
+	if errors.Is(err, sql.ErrNoRows) {
+		return ch, false, nil
+	}
+	return ch, err == nil, err
+}
+
+// FindPullRequestChange returns the change of a head commit uploaded for
+// pull request pr, else the one uploaded without a pull request; found is
+// false when there is neither (a change of another pull request is not
+// this one's: its base may differ).
+func (db *DB) FindPullRequestChange(ctx context.Context, projectID, commit string, pr int) (ch compare.Change, found bool, err error) {
+	ch, err = scanChange(db.read.QueryRowContext(ctx, `SELECT `+changeColumns+` FROM commit_changes
+		WHERE project_id = $1 AND commit_sha = $2 AND pull_key IN ($3, 0) ORDER BY pull_key DESC LIMIT 1`, projectID, commit, pr))
 	if errors.Is(err, sql.ErrNoRows) {
 		return ch, false, nil
 	}
@@ -149,7 +166,6 @@ type Comparison struct {
 	BaseIssues, HeadIssues     []plumb.Issue
 	// BaseIssuesAll and HeadIssuesAll are every issue, unfiltered.
 	BaseIssuesAll, HeadIssuesAll []plumb.Issue
-	headIssuePaths               map[string]int64
 	freshCoverage                []keptCoverage // component coverage summed here, to keep
 	// Metrics are the project's and each component's totals on both sides
 	// (nil when either commit has no default-branch analysis to start from).

@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
 
@@ -29,18 +29,16 @@ type ComponentComparison struct {
 // default-branch analysis (its files' figures are the stored history); the
 // head's files are the base's with the head's own figures: a default-branch
 // head's stored ones, or, for an analysis of another branch (whose per-file
-// figures are not kept), the base's figures with the head's open issues.
-// Coverage is each commit's own (the head's with carry-forward for the
-// project).
+// figures are not kept), the base's. On both sides the issue figures come
+// from that side's open issues, the issues the comparison's lists classify
+// (compare.WithIssueFigures), so the issue metrics' deltas agree with the
+// lists. Coverage is each commit's own (the head's with carry-forward for
+// the project).
 func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comparison, baseSeq, headSeq int64, asOf time.Time) (*MetricsComparison, error) {
 	if cmp.BaseSnapshot == nil || !cmp.BaseSnapshot.Measured {
 		return nil, nil
 	}
 	m := &MetricsComparison{}
-	var current sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `SELECT current_snapshot FROM projects WHERE id = $1`, projectID).Scan(&current); err != nil {
-		return nil, err
-	}
 	// The base's totals as kept at its analysis; summed from its files'
 	// versions only for a snapshot without them.
 	err := tx.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM project_snapshot_totals
@@ -57,7 +55,7 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 	if err != nil {
 		return nil, err
 	}
-	comps, err := componentsAt(ctx, tx, projectID, baseSeq)
+	comps, globs, err := componentsAt(ctx, tx, projectID, baseSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +63,8 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 	for i := range comps {
 		comps[i].Head = comps[i].Base
 	}
-	if cmp.HeadSnapshot != nil && headSeq != baseSeq {
-		changes, err := headFileChanges(ctx, tx, projectID, cmp, baseSeq, headSeq)
+	if cmp.HeadSnapshot != nil && cmp.HeadSnapshot.Measured && headSeq != baseSeq {
+		changes, err := headFileChanges(ctx, tx, projectID, baseSeq, headSeq)
 		if err != nil {
 			return nil, err
 		}
@@ -94,6 +92,17 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 				}
 			}
 		}
+	}
+	m.Base = compare.WithIssueFigures(m.Base, compare.IssueFigures(cmp.BaseIssuesAll, nil))
+	m.Head = compare.WithIssueFigures(m.Head, compare.IssueFigures(cmp.HeadIssuesAll, nil))
+	member := make([]func(string) bool, len(comps))
+	for i := range comps {
+		member[i] = globs[i].Match
+	}
+	figs := compare.GroupFigures([][]plumb.Issue{cmp.BaseIssuesAll, cmp.HeadIssuesAll}, member)
+	for i := range comps {
+		comps[i].Base = compare.WithIssueFigures(comps[i].Base, figs[0][i])
+		comps[i].Head = compare.WithIssueFigures(comps[i].Head, figs[1][i])
 	}
 	m.Base.Coverage, m.Head.Coverage = cmp.Base.Coverage, cmp.Head.Coverage
 	for _, side := range []struct {
@@ -206,79 +215,35 @@ func (db *DB) keepComponentCoverage(ctx context.Context, rows []keptCoverage) {
 }
 
 // componentsAt returns the project's components with their totals at a
-// default-branch snapshot (their latest measurement at or before it).
-func componentsAt(ctx context.Context, tx *sql.Tx, projectID string, seq int64) ([]ComponentComparison, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM components WHERE project_id = $1 ORDER BY name_fold, id`, projectID)
+// default-branch snapshot (their latest measurement at or before it), and
+// each one's path globs.
+func componentsAt(ctx context.Context, tx *sql.Tx, projectID string, seq int64) ([]ComponentComparison, []metric.Matcher, error) {
+	list, err := loadComponents(ctx, tx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []ComponentComparison
-	for rows.Next() {
-		var c ComponentComparison
-		if err := rows.Scan(&c.ID, &c.Name); err != nil {
-			rows.Close()
-			return nil, err
+	out := make([]ComponentComparison, len(list))
+	globs := make([]metric.Matcher, len(list))
+	for i, c := range list {
+		out[i] = ComponentComparison{ID: c.ID, Name: c.Name}
+		if globs[i], err = metric.CompileGlobs(c.PathGlobs); err != nil {
+			return nil, nil, err
 		}
-		out = append(out, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for i := range out {
 		t := &out[i].Base
 		err := tx.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM component_snapshot_totals
-			WHERE component_id = $1 AND snapshot_seq <= $2 ORDER BY snapshot_seq DESC LIMIT 1`, out[i].ID, seq).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
+			WHERE component_id = $1 AND snapshot_seq <= $2 ORDER BY snapshot_seq DESC LIMIT 1`, c.ID, seq).Scan(scanFileStats([]any{&t.Files}, &t.Stats)...)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, globs, nil
 }
 
 type fileChange struct{ old, new *metric.FileStats }
 
-// pathsWithOtherIssues lists the paths whose issues (fingerprint, level,
-// category and status: what a file's figures count) are not the same on
-// both sides, comparing an order-free digest of each path's issues.
-func pathsWithOtherIssues(base, head []plumb.Issue) []string {
-	type digest struct {
-		n   int
-		sum uint64
-	}
-	of := func(list []plumb.Issue) map[string]digest {
-		m := map[string]digest{}
-		for _, is := range list {
-			h := fnv.New64a()
-			for _, f := range []string{is.Fingerprint, is.Level, is.Category, is.Status} {
-				h.Write([]byte(f))
-				h.Write([]byte{0})
-			}
-			d := m[is.Path]
-			d.n++
-			d.sum += h.Sum64()
-			m[is.Path] = d
-		}
-		return m
-	}
-	b, h := of(base), of(head)
-	var out []string
-	for p, d := range b {
-		if h[p] != d {
-			out = append(out, p)
-		}
-	}
-	for p := range h {
-		if _, ok := b[p]; !ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // headFileChanges lists, by path id, the files whose figures differ between
-// the base and the head.
-func headFileChanges(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comparison, baseSeq, headSeq int64) (map[int64]fileChange, error) {
+// two default-branch snapshots.
+func headFileChanges(ctx context.Context, tx *sql.Tx, projectID string, baseSeq, headSeq int64) (map[int64]fileChange, error) {
 	out := map[int64]fileChange{}
 	at := func(seq int64, ids string) (map[int64]metric.FileStats, error) {
 		rows, err := tx.QueryContext(ctx, `SELECT v.path_id, `+prefixCols("v.", fileStatsColumns)+` FROM file_versions v
@@ -300,36 +265,23 @@ func headFileChanges(ctx context.Context, tx *sql.Tx, projectID string, cmp *Com
 		return m, rows.Err()
 	}
 	var ids []int64
-	if cmp.HeadSnapshot.Measured {
-		lo, hi := min(baseSeq, headSeq), max(baseSeq, headSeq)
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT v.path_id FROM file_versions v JOIN paths p ON p.id = v.path_id
-			WHERE p.project_id = $1 AND v.since_seq > $2 AND v.since_seq <= $3`, projectID, lo, hi)
-		if err != nil {
+	lo, hi := min(baseSeq, headSeq), max(baseSeq, headSeq)
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT v.path_id FROM file_versions v JOIN paths p ON p.id = v.path_id
+		WHERE p.project_id = $1 AND v.since_seq > $2 AND v.since_seq <= $3`, projectID, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	} else {
-		// Another branch: the paths whose issues differ between the sides
-		// (the others keep the base's figures).
-		idOf, err := knownPathIDs(ctx, tx, projectID, pathsWithOtherIssues(cmp.BaseIssuesAll, cmp.HeadIssuesAll))
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range idOf {
-			ids = append(ids, id)
-		}
-		cmp.headIssuePaths = idOf
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	for start := 0; start < len(ids); start += 400 {
 		part := ids[start:min(start+400, len(ids))]
@@ -344,27 +296,9 @@ func headFileChanges(ctx context.Context, tx *sql.Tx, projectID string, cmp *Com
 		if err != nil {
 			return nil, err
 		}
-		var after map[int64]metric.FileStats
-		if cmp.HeadSnapshot.Measured {
-			if after, err = at(headSeq, list.String()); err != nil {
-				return nil, err
-			}
-		} else {
-			after = map[int64]metric.FileStats{}
-			for id, st := range before {
-				st.OpenIssues, st.RemediationMinutes, st.SecurityIssues = 0, 0, metric.LevelCounts{}
-				after[id] = st
-			}
-			for _, is := range cmp.HeadIssuesAll {
-				id, ok := cmp.headIssuePaths[is.Path]
-				st, known := after[id]
-				if !ok || !known || is.Status != "open" {
-					continue
-				}
-				lv, _ := metric.ParseLevel(is.Level)
-				st.AddOpenIssue(lv, is.Category)
-				after[id] = st
-			}
+		after, err := at(headSeq, list.String())
+		if err != nil {
+			return nil, err
 		}
 		for _, id := range part {
 			b, inBefore := before[id]

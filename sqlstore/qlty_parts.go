@@ -105,15 +105,6 @@ func (db *DB) QltySecret(ctx context.Context, name string) ([]byte, error) {
 	return base64.StdEncoding.DecodeString(v)
 }
 
-// ProjectKeys returns the keys of a project and of its workspace.
-func (db *DB) ProjectKeys(ctx context.Context, projectID string) (workspace, project string, err error) {
-	err = db.read.QueryRowContext(ctx, `SELECT w.key, p.key FROM projects p JOIN workspaces w ON w.id = p.workspace_id WHERE p.id = $1`, projectID).Scan(&workspace, &project)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", notFound(fmt.Sprintf("no project %q", projectID))
-	}
-	return workspace, project, classify(err)
-}
-
 // FindProjectByID finds a project by id, whoever asks (a signed upload URL
 // names its project).
 func (db *DB) FindProjectByID(ctx context.Context, id string) (plumb.Project, error) {

@@ -19,6 +19,7 @@ import (
 type analyzeCmd struct {
 	Conn       connFlags    `embed:""`
 	Commit     commitFlags  `embed:""`
+	Change     changeFlags  `embed:""`
 	Paths      pathFlags    `embed:""`
 	Dir        string       `arg:"" optional:"" name:"dir" default:"." help:"The checkout to analyse (default: the current directory)."`
 	Exclude    []string     `name:"exclude" sep:"none" placeholder:"GLOB" help:"Leave out paths matching GLOB (* matches any run of characters, / included); repeatable."`
@@ -59,6 +60,9 @@ func (c *analyzeCmd) Run(e *runEnv) error { return runAnalyze(e.ctx, e, c) }
 // runAnalyze analyses c.Dir, then prints, writes or uploads the result.
 func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	if c.History.on() {
+		if c.Change.Base != "" || c.Change.NoChange {
+			return usageError{"--base and --no-change go with the analysis of one commit, not with --history or --since"}
+		}
 		return runAnalyzeHistory(ctx, e, c)
 	}
 	if c.History.Every != "" {
@@ -160,6 +164,9 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "uploaded analysis: %d files, %d issues found, %d SARIF file(s) added, %s\n", len(doc.Files), len(res.Issues), len(sarifs), out.describe())
+	// In a pull request, the change too: it refreshes the pull request's
+	// summary, whose issues have no data until the head has an analysis.
+	sendChange(ctx, cl, info, c.Change, e.stderr)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -52,14 +53,18 @@ func runGate(ctx context.Context, e *runEnv, c *gateCmd) error {
 		return err
 	}
 	head := strings.TrimSpace(c.Head)
+	q := url.Values{}
 	if head == "" {
 		info, err := (&commitFlags{}).resolve(e.getenv)
 		if err != nil {
 			return err
 		}
 		head = info.Commit
+		if info.PullRequest > 0 {
+			// the change uploaded for this pull request names the base
+			q.Set("pullRequestNumber", strconv.Itoa(info.PullRequest))
+		}
 	}
-	q := url.Values{}
 	q.Set("head", head)
 	setIf(q, "base", strings.TrimSpace(c.Base))
 	ctx, cancel := c.Conn.withTimeout(ctx)
