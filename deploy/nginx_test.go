@@ -4,7 +4,7 @@
 // deploy/nginx/plumb.conf, in front of real plumb replicas.
 //
 // The test needs an nginx binary (Debian: apt-get install nginx-light, or
-// nginx) and skips without one. It always runs one replica on SQLite; with
+// nginx); without one it skips saying so, or fails under CI=true. It always runs one replica on SQLite; with
 // PLUMB_TEST_POSTGRES_URL set (and psql installed) it also runs two replicas
 // on a fresh PostgreSQL database, and stops one of them under load.
 package deploy_test
@@ -39,6 +39,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // The shipped configuration is the template: the test only swaps addresses,
@@ -122,7 +124,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 	t.Run("PostgreSQL, two replicas", func(t *testing.T) {
 		admin := os.Getenv("PLUMB_TEST_POSTGRES_URL")
 		if admin == "" {
-			t.Skip("set PLUMB_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run two replicas on PostgreSQL behind nginx")
+			testtool.Missing(t, "set PLUMB_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run two replicas on PostgreSQL behind nginx")
 		}
 		db := createDatabase(t, admin)
 		// Both replicas start together on the empty database: migrations
@@ -140,7 +142,6 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 		wg.Wait()
 		for _, err := range errs {
 			if err != nil {
-				skipWithoutPostgres(t, err.Error())
 				t.Fatal(err)
 			}
 		}
@@ -178,7 +179,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 	})
 }
 
-// findNginx returns the nginx binary, or skips the test.
+// findNginx returns the nginx binary, or ends the test with testtool.Missing.
 func findNginx(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("PLUMB_TEST_NGINX"); p != "" {
@@ -193,7 +194,7 @@ func findNginx(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("nginx is not installed: install it to run this test (Debian/Ubuntu: apt-get install nginx-light, or nginx), or set PLUMB_TEST_NGINX to its path")
+	testtool.Missing(t, "nginx is not installed: install it to run this test (Debian/Ubuntu: apt-get install nginx-light, or nginx), or set PLUMB_TEST_NGINX to its path")
 	return ""
 }
 
@@ -207,7 +208,7 @@ func buildPlumb(t *testing.T) string {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("the go command is not on PATH; it is needed to build plumb")
+		testtool.Missing(t, "the go command is not on PATH; it is needed to build plumb (install Go)")
 	}
 	bin := filepath.Join(t.TempDir(), "plumb")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -244,7 +245,6 @@ func plumbCLI(t *testing.T, bin, db string, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		skipWithoutPostgres(t, stderr.String())
 		t.Fatalf("plumb %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
 	return stdout.String()
@@ -268,22 +268,13 @@ func seed(t *testing.T, bin, db string) string {
 	return token
 }
 
-// skipWithoutPostgres skips the test when plumb says it does not know
-// postgres:// URLs yet.
-func skipWithoutPostgres(t *testing.T, out string) {
-	t.Helper()
-	if strings.Contains(out, "unsupported database URL scheme") {
-		t.Skipf("this plumb cannot use PostgreSQL yet, so the two-replica test cannot run; plumb said: %s", strings.TrimSpace(out))
-	}
-}
-
 // createDatabase creates an empty PostgreSQL database next to the one at
 // admin (with psql) and returns its URL; it is dropped when the test ends.
 func createDatabase(t *testing.T, admin string) string {
 	t.Helper()
 	psql, err := exec.LookPath("psql")
 	if err != nil {
-		t.Skip("psql is not installed: the test creates its PostgreSQL database with it (apt-get install postgresql-client)")
+		testtool.Missing(t, "psql is not installed: the test creates its PostgreSQL database with it (apt-get install postgresql-client)")
 	}
 	u, err := url.Parse(admin)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 func envOf(vars map[string]string) func(string) string {
@@ -116,9 +118,7 @@ func TestDetectCIFromEnvironment(t *testing.T) {
 // gitRepo makes a git repository with one commit on branch main.
 func gitRepo(t *testing.T) (dir string, git func(args ...string) string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	testtool.Need(t, "git", "apt-get install -y git")
 	dir = t.TempDir()
 	git = func(args ...string) string {
 		t.Helper()
