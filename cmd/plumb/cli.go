@@ -279,7 +279,7 @@ Examples:
 
 func (c *userPasswordCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stderr)
+		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stdout, e.stderr)
 	})
 }
 
