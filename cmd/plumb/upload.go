@@ -1220,6 +1220,9 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 		return err
 	}
 	body.BranchName, body.CommitSHA, body.PullRequestNumber = info.Branch, info.Commit, info.PullRequest
+	if body.CommitMessage == "" {
+		body.CommitMessage = commitMessage(getenv, ciGitDir, info.Commit)
+	}
 	data, err := json.Marshal(body)
 	if err != nil {
 		return err
