@@ -66,6 +66,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 		s.token = token
 		s.checkProxying(t)
 		s.checkWrites(t)
+		s.checkOwnErrors(t)
 
 		stopReplica(t, replica)
 		s.checkNoReplica(t)
@@ -816,6 +817,63 @@ func (s *site) checkWrites(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || errorStatus(b) != "413" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		t.Errorf("POST of 1 MiB + 1 byte through nginx: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
+}
+
+// checkOwnErrors: what nginx answers by itself (a malformed request, a
+// request line or header too long, a method or protocol it refuses, plain
+// HTTP to the TLS port) comes in Plumb's error format, never nginx's HTML
+// page, so clients parse one shape (issue 19 item 8).
+func (s *site) checkOwnErrors(t *testing.T) {
+	t.Helper()
+	httpAddr, tlsAddr := strings.TrimPrefix(s.http, "http://"), strings.TrimPrefix(s.https, "https://")
+	long := strings.Repeat("a", 9000) // over large_client_header_buffers' 8k
+	for _, c := range []struct {
+		name, addr, request string
+		status              int
+	}{
+		{"no Host header", httpAddr, "GET /workspaces HTTP/1.1\r\n\r\n", 400},
+		{"a malformed request line", httpAddr, "GET /workspaces HTTP/1.1 extra\r\nHost: x\r\n\r\n", 400},
+		{"a request line too long", httpAddr, "GET /" + long + " HTTP/1.1\r\nHost: x\r\n\r\n", 414},
+		{"a header too long", httpAddr, "GET /workspaces HTTP/1.1\r\nHost: x\r\nX-Big: " + long + "\r\n\r\n", 431},
+		{"TRACE", httpAddr, "TRACE /workspaces HTTP/1.1\r\nHost: x\r\n\r\n", 405},
+		{"an unknown transfer encoding", httpAddr, "POST /workspaces HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+		{"HTTP/2.0 on the HTTP/1 port", httpAddr, "GET /workspaces HTTP/2.0\r\nHost: x\r\n\r\n", 505},
+		{"plain HTTP to the TLS port", tlsAddr, "GET /workspaces HTTP/1.1\r\nHost: x\r\n\r\n", 400},
+		{"the error pages' own URIs", httpAddr, "GET /_plumb/errors/400 HTTP/1.1\r\nHost: x\r\n\r\n", 404},
+	} {
+		resp, body := rawRequest(t, c.addr, c.request)
+		if resp.StatusCode != c.status || errorStatus(body) != strconv.Itoa(c.status) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %d %s, want %d in Plumb's error format\n%s", c.name, resp.StatusCode, resp.Header.Get("Content-Type"), c.status, body)
+		}
+	}
+}
+
+// rawRequest writes request as is to addr and reads the response.
+func rawRequest(t *testing.T, addr, request string) (*http.Response, []byte) {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("%q: reading the response: %v", truncateText(request, 80), err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+func truncateText(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // createApplication POSTs over HTTPS and checks the Location names nginx.
