@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/plumbhq/plumb/analyze/token"
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // jscpdMajor is the jscpd the duplication figures are compared with: its
@@ -28,10 +29,10 @@ func jscpdBinary(t *testing.T) string {
 	bin := tool(t, "PLUMB_JSCPD", "jscpd", "npm install jscpd@5.3.3 and put node_modules/.bin on PATH")
 	out, err := exec.Command(bin, "--version").CombinedOutput()
 	if err != nil {
-		t.Skipf("jscpd --version: %v: %s", err, out)
+		testtool.Missing(t, "jscpd --version: %v: %s (npm install jscpd@5.3.3)", err, out)
 	}
 	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, jscpdMajor) {
-		t.Skipf("%s is installed; the comparison needs %sx (npm install jscpd@5.3.3)", v, jscpdMajor)
+		testtool.Missing(t, "%s is installed; the comparison needs %sx (npm install jscpd@5.3.3)", v, jscpdMajor)
 	}
 	return bin
 }

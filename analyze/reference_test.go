@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // corpus is a tree the accuracy tests compare with the reference tools:
@@ -146,7 +148,7 @@ func gocognit(t *testing.T) string {
 		gocognitPath = filepath.Join(dir, "gocognit")
 	})
 	if gocognitPath == "" {
-		t.Skipf("gocognit %s is not available (go install github.com/uudashr/gocognit/cmd/gocognit@%s failed: %s); it needs the Go module proxy, or set PLUMB_GOCOGNIT to a gocognit binary", gocognitVersion, gocognitVersion, gocognitErr)
+		testtool.Missing(t, "gocognit %s is not available (go install github.com/uudashr/gocognit/cmd/gocognit@%s failed: %s); it needs the Go module proxy, or set PLUMB_GOCOGNIT to a gocognit binary", gocognitVersion, gocognitVersion, gocognitErr)
 	}
 	return gocognitPath
 }
@@ -160,7 +162,7 @@ func tool(t *testing.T, env, name, install string) string {
 	}
 	p, err := exec.LookPath(name)
 	if err != nil {
-		t.Skipf("%s is not installed: %s (or set %s to its path); .ci/run installs it", name, install, env)
+		testtool.Missing(t, "%s is not installed: %s (or set %s to its path); .ci/run installs it", name, install, env)
 	}
 	return p
 }

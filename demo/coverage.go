@@ -16,31 +16,17 @@ const (
 	tagIntegration = "integration"
 )
 
-// mondayEpoch is a Monday at 00:00 UTC, from which weeks are counted.
-var mondayEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// addCoverage adds a project's coverage: unit and integration reports for the
-// first analysed commit of every week (of every fourth week before the last
-// six months) and for the latest, one of them tagged as a release, and for
-// the latest commit of the feature branch.
+// addCoverage adds a project's coverage: unit and integration reports for
+// every analysed commit of the default branch (CI uploads them with each
+// analysis), one of them tagged as a release, and for the latest commit of
+// the feature branch.
 func (g *generator) addCoverage(pr *projectRun) {
 	def := pr.def
 	r := newStream("coverage", def.key)
 	n := len(pr.snaps)
-	var picks []int
-	lastWeek := -1
-	halfYear := g.now.Add(-182 * day)
-	for i, s := range pr.snaps {
-		// Weeks since an arbitrary Monday: every week of the last six
-		// months, every fourth before.
-		week := int(s.AnalyzedAt.Sub(mondayEpoch) / (7 * day))
-		if s.AnalyzedAt.Before(halfYear) && week%4 != 0 {
-			continue
-		}
-		if week != lastWeek || i == n-1 {
-			picks = append(picks, i)
-			lastWeek = week
-		}
+	picks := make([]int, n)
+	for i := range picks {
+		picks[i] = i
 	}
 	release := -1
 	if def.release != "" {
@@ -137,7 +123,7 @@ func coverFiles(r *rand.Rand, project, tag string, state map[string]dataset.File
 			continue
 		}
 		ratio = min(ratio+0.08*progress, 0.98)
-		out = append(out, dataset.CoverageFile{Path: p, Hits: hits(r, state[p], ratio)})
+		out = append(out, dataset.CoverageFile{Path: p, Hits: hits(newStream("hits", project, tag, p), r, state[p], ratio)})
 	}
 	if out == nil {
 		out = []dataset.CoverageFile{}
@@ -148,7 +134,10 @@ func coverFiles(r *rand.Rand, project, tag string, state map[string]dataset.File
 // hits draws one file's line hits: runs of lines that are not coverable
 // (blank lines, comments, declarations) between blocks of statements, each
 // block run as a whole, or missed, with the given probability of a hit.
-func hits(r *rand.Rand, f dataset.File, ratio float64) []int64 {
+// The layout and which blocks run come from the file's own stream (stable:
+// the same for every upload of the file, so its coverage changes only as
+// the file and ratio do, as a real project's does); the hit counts from r.
+func hits(stable, r *rand.Rand, f dataset.File, ratio float64) []int64 {
 	out := make([]int64, f.Lines)
 	coverable := float64(f.LOC) * 0.85 / float64(f.Lines)
 	const block = 6.0
@@ -156,16 +145,16 @@ func hits(r *rand.Rand, f dataset.File, ratio float64) []int64 {
 	i := 0
 	for i < len(out) {
 		// A run of lines that cannot be covered.
-		for k := 1 + r.IntN(int(2*gap)+1); k > 0 && i < len(out); k-- {
+		for k := 1 + stable.IntN(int(2*gap)+1); k > 0 && i < len(out); k-- {
 			out[i] = -1
 			i++
 		}
 		// A block of statements.
 		var count int64
-		if r.Float64() < ratio {
+		if stable.Float64() < ratio {
 			count = max(1, int64(math.Round(math.Exp(2.5+1.4*r.NormFloat64()))))
 		}
-		for k := 1 + r.IntN(2*block); k > 0 && i < len(out); k-- {
+		for k := 1 + stable.IntN(2*block); k > 0 && i < len(out); k-- {
 			c := count
 			if c > 0 && r.IntN(8) == 0 {
 				c *= int64(2 + r.IntN(9)) // a loop body

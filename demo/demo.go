@@ -10,6 +10,14 @@
 // not initech. In acme, Applications are enabled and the two big projects,
 // web-shop and payments-api, have Components enabled, a year of analyses,
 // a feature branch (web-shop) and coverage, including the release tag v1.4.0.
+//
+// The history is a project's: every analysis carries the issues open at it
+// (issues appear one by one and some are fixed along the way), files that
+// arrive after the first analysis land in parts and grow, and a file's
+// coverage changes only as the file and its tests do, so every metric's
+// series changes gradually over the year (TestHistoryHasNoCliff). Analyses
+// of the big projects come every 8 to 13 days: each carries its issues, so
+// their number is what bounds the demo's size and load time.
 package demo
 
 import (

@@ -77,10 +77,13 @@ func isNumber(s string) bool {
 	return true
 }
 
-// findings draws a project's findings over the snapshots from s0 to the
-// latest (n-1): def.issues of them present at the latest, some fixed along
-// the way, and, with a feature branch, some found only there.
-func findings(r *rand.Rand, def *projectDef, h *history, s0, n int) []*finding {
+// findings draws a project's findings over its n default-branch snapshots,
+// which span years (of a year, at most 1), as a real project's come and go:
+// def.issues of them present at the latest (over a year, half since the
+// first analysis or since their file exists, the others appearing one by
+// one), about a third as many more (over a year) present for a while and
+// fixed along the way, and, with a feature branch, some found only there.
+func findings(r *rand.Rand, def *projectDef, h *history, n int, years float64) []*finding {
 	var out []*finding
 	seen := map[string]bool{}
 	latest := n - 1
@@ -99,11 +102,12 @@ func findings(r *rand.Rand, def *projectDef, h *history, s0, n int) []*finding {
 		f.start = 1 + r.IntN(int(lines))
 		f.end = min(f.start+r.IntN(span+1), int(lines))
 	}
-	// present decides when a finding appeared: mostly before the window.
+	// present decides when a finding still open at the latest snapshot
+	// appeared.
 	present := func(f *finding) {
 		f.from, f.to = 0, n
-		if latest > s0 && r.Float64() < 0.15 {
-			f.from = s0 + 1 + r.IntN(latest-s0)
+		if latest > 0 && r.Float64() < 0.5*years {
+			f.from = 1 + r.IntN(latest)
 		}
 		f.from = max(f.from, h.addedAt[f.path])
 	}
@@ -178,12 +182,17 @@ func findings(r *rand.Rand, def *projectDef, h *history, s0, n int) []*finding {
 		}
 	}
 	draw(h.states[latest], files, def.issues-len(out), present)
-	// Findings fixed inside the window, on files of its start.
-	if latest > s0 {
-		draw(h.states[s0], h.paths(s0), def.issues/12, func(f *finding) {
-			f.from = max(0, h.addedAt[f.path])
-			f.to = s0 + 1 + r.IntN(latest-s0)
-		})
+	// Findings fixed along the way: drawn on the tree at the middle of each
+	// sixth of the history, each open for a while around that point.
+	if latest > 0 {
+		const sixths = 6
+		for b := range sixths {
+			k := (2*b + 1) * latest / (2 * sixths)
+			draw(h.states[k], h.paths(k), int(float64(def.issues)*0.3*years)/sixths, func(f *finding) {
+				f.from = max(h.addedAt[f.path], r.IntN(k+1))
+				f.to = k + 1 + r.IntN(latest-k)
+			})
+		}
 	}
 	// The feature branch fixes a few findings and brings its own.
 	if fd := def.feature; fd != nil {

@@ -45,39 +45,41 @@ func (g *generator) addProject(def *projectDef) {
 
 	// The default branch: a tree evolving through its snapshots.
 	n := len(times)
-	pr.hist = evolve(newStream("tree", def.key), parseTree(def.tree), n)
-	s0 := max(0, n-def.issueSnapshots)
-	fs := findings(newStream("issues", def.key), def, pr.hist, s0, n)
+	// How much of a year the history spans: a young project changed less
+	// since its first analysis than one analysed for a year.
+	years := min(1, times[n-1].Sub(times[0]).Hours()/(365*24))
+	pr.hist = evolve(newStream("tree", def.key), parseTree(def.tree), n, years)
+	fs := findings(newStream("issues", def.key), def, pr.hist, n, years)
+	// Every snapshot carries the issues open at it, so that the history of
+	// every metric is the project's (issues appear and are fixed over the
+	// year), not zero until the last weeks.
 	for i, at := range times {
-		s := dataset.Snapshot{
-			ID: g.newID(at), ProjectID: pr.id, Branch: def.defaultBranch, CommitSHA: sha40(r), AnalyzedAt: at,
-			Files: pr.hist.changed[i], Removed: pr.hist.removed[i], Issues: []dataset.Issue{},
-		}
-		if i >= s0 {
-			var present []*finding
-			for _, f := range fs {
-				if !f.branchOnly && f.from <= i && i < f.to && pr.hist.alive(f.path, i) {
-					present = append(present, f)
-				}
+		var present []*finding
+		for _, f := range fs {
+			if !f.branchOnly && f.from <= i && i < f.to && pr.hist.alive(f.path, i) {
+				present = append(present, f)
 			}
-			state := pr.hist.states[i]
-			s.Issues = g.issueList(at, present, func(p string) int64 { return state[p].Lines })
 		}
-		pr.snaps = append(pr.snaps, s)
+		state := pr.hist.states[i]
+		pr.snaps = append(pr.snaps, dataset.Snapshot{
+			ID: g.newID(at), ProjectID: pr.id, Branch: def.defaultBranch, CommitSHA: sha40(r), AnalyzedAt: at,
+			Files: pr.hist.changed[i], Removed: pr.hist.removed[i],
+			Issues: g.issueList(at, present, func(p string) int64 { return state[p].Lines }),
+		})
 	}
 
 	// The feature branch: a few analyses over the last days, issues only.
 	if fd := def.feature; fd != nil {
 		start := g.now.Add(-10 * day)
-		if t := pr.snaps[s0].AnalyzedAt.Add(time.Hour); start.Before(t) {
+		if t := pr.snaps[0].AnalyzedAt.Add(time.Hour); start.Before(t) {
 			start = t
 		}
 		end := g.now.Add(-2 * time.Hour)
 		step := end.Sub(start) / time.Duration(fd.snapshots)
 		for k := 0; k < fd.snapshots; k++ {
 			at := between(r, start.Add(time.Duration(k)*step), start.Add(time.Duration(k+1)*step))
-			base := s0
-			for i := s0; i < n && !pr.snaps[i].AnalyzedAt.After(at); i++ {
+			base := 0
+			for i := 0; i < n && !pr.snaps[i].AnalyzedAt.After(at); i++ {
 				base = i
 			}
 			var present []*finding

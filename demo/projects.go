@@ -9,8 +9,7 @@ type projectDef struct {
 	admins                        []string // project admins, by login
 	schedule                      schedule
 	tree                          string
-	issues                        int // issues of the latest default-branch snapshot
-	issueSnapshots                int // how many of the latest default-branch snapshots carry issues
+	issues                        int // issues of the latest default-branch snapshot (every snapshot carries its own)
 	builds                        int // builds besides those of the snapshots shown
 	buildDays                     int // how far back the builds go
 	coverage                      bool
@@ -49,9 +48,9 @@ var projectDefs = []projectDef{
 	{
 		workspace: "acme", key: "web-shop", defaultBranch: "main", daysAgo: 372,
 		componentsEnabled: true,
-		schedule:          schedule{every: [2]int{2, 4}, span: 365, lastHours: [2]int{2, 20}},
-		issues:            1500, issueSnapshots: 5,
-		builds: 16, buildDays: 110,
+		schedule:          schedule{every: [2]int{8, 13}, span: 365, lastHours: [2]int{2, 20}},
+		issues:            1000,
+		builds:            16, buildDays: 110,
 		coverage: true, release: "v1.4.0",
 		feature: &featureDef{branch: "feature/checkout-redesign", snapshots: 3, files: map[string]int64{
 			"web/src/features/checkout/CheckoutStepper.tsx":   214,
@@ -134,9 +133,9 @@ docs/runbooks: !On Call Handbook.md|database restore.md
 	{
 		workspace: "acme", key: "payments-api", defaultBranch: "main", daysAgo: 368,
 		componentsEnabled: true, admins: []string{"ada"},
-		schedule: schedule{every: [2]int{2, 4}, span: 360, lastHours: [2]int{1, 16}},
-		issues:   900, issueSnapshots: 5,
-		builds: 14, buildDays: 100,
+		schedule: schedule{every: [2]int{8, 13}, span: 360, lastHours: [2]int{1, 16}},
+		issues:   600,
+		builds:   20, buildDays: 100,
 		coverage: true,
 		components: []componentDef{
 			{name: "API", description: "HTTP entry point and handlers.", globs: []string{"cmd/api/*", "internal/api/*"}, creator: DemoLogin, daysAgo: 200},
@@ -201,8 +200,8 @@ docs: architecture.md|payment states.md|runbook.md|adr-003-ledger.md|disputes.md
 	{
 		workspace: "acme", key: "billing-worker", defaultBranch: "master", daysAgo: 250,
 		schedule: schedule{every: [2]int{7, 7}, count: 30, lastHours: [2]int{20, 60}},
-		issues:   320, issueSnapshots: 3,
-		builds: 20, buildDays: 120,
+		issues:   220,
+		builds:   20, buildDays: 120,
 		committers: []string{"linus", "ada"},
 		firstPR:    57,
 		messages: []string{
@@ -242,8 +241,8 @@ docs: invoicing.md|dunning.md|subscriptions lifecycle.md
 	{
 		workspace: "acme", key: "infra", defaultBranch: "main", daysAgo: 200,
 		schedule: schedule{every: [2]int{12, 25}, count: 6, lastHours: [2]int{30, 90}},
-		issues:   140, issueSnapshots: 2,
-		builds: 12, buildDays: 90,
+		issues:   100,
+		builds:   12, buildDays: 90,
 		committers: []string{"grace", "linus"},
 		firstPR:    21,
 		messages: []string{
@@ -282,8 +281,8 @@ tools/dnsctl: go.mod|go.sum|main.go|records.go*|cloudflare.go*|cmd.go*|config.go
 		workspace: "globex", key: "data-pipeline", defaultBranch: "main", daysAgo: 300,
 		componentsEnabled: true, admins: []string{"margaret"},
 		schedule: schedule{every: [2]int{7, 7}, count: 20, lastHours: [2]int{6, 40}},
-		issues:   380, issueSnapshots: 3,
-		builds: 22, buildDays: 120,
+		issues:   260,
+		builds:   22, buildDays: 120,
 		components: []componentDef{
 			{name: "Ingestion", description: "Connectors that land raw data.", globs: []string{"pipeline/ingest/*"}, creator: "margaret", daysAgo: 100},
 			{name: "Transforms", description: "Cleaning and modelling steps.", globs: []string{"pipeline/transforms/*", "sql/*"}, creator: "margaret", daysAgo: 100},
@@ -321,8 +320,8 @@ docs: data contracts.md|!runbook.md|metrics glossary.md
 		workspace: "globex", key: "partner-portal", defaultBranch: "main", daysAgo: 180,
 		admins:   []string{DemoLogin, "linus"},
 		schedule: schedule{every: [2]int{5, 12}, count: 12, lastHours: [2]int{10, 70}},
-		issues:   260, issueSnapshots: 3,
-		builds: 18, buildDays: 90,
+		issues:   180,
+		builds:   18, buildDays: 90,
 		committers: []string{"linus", DemoLogin},
 		firstPR:    33,
 		messages: []string{
@@ -352,8 +351,8 @@ docs: !onboarding flow.md
 	{
 		workspace: "initech", key: "tps-reports", defaultBranch: "main", daysAgo: 330,
 		schedule: schedule{every: [2]int{14, 30}, count: 8, lastHours: [2]int{48, 200}},
-		issues:   210, issueSnapshots: 2,
-		builds: 14, buildDays: 120,
+		issues:   150,
+		builds:   14, buildDays: 120,
 		committers: []string{"grace", "margaret"},
 		firstPR:    12,
 		messages: []string{

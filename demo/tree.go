@@ -240,10 +240,11 @@ func (h *history) alive(p string, i int) bool {
 // paths returns the sorted paths of the tree at snapshot i.
 func (h *history) paths(i int) []string { return sortedKeys(h.states[i]) }
 
-// evolve plays a tree through n snapshots: most files are there at first,
-// the rest arrive over time, doomed files leave, and a few files change at
-// each snapshot.
-func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
+// evolve plays a tree through n snapshots spanning years (of a year, at
+// most 1): most files are there at first, the rest arrive over time (over a
+// year, about a quarter of the groups), doomed files leave, and a few files
+// change at each snapshot.
+func evolve(r *rand.Rand, planned []plannedFile, n int, years float64) *history {
 	h := &history{traits: map[string]fileTraits{}, addedAt: map[string]int{}}
 	// When each group arrives, and when each doomed file leaves.
 	arrive := map[int]int{}
@@ -252,7 +253,7 @@ func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
 			continue
 		}
 		switch {
-		case f.pinned || f.doomed || n == 1 || r.Float64() < 0.72:
+		case f.pinned || f.doomed || n == 1 || r.Float64() >= 0.28*years:
 			arrive[f.group] = 0
 		default:
 			arrive[f.group] = 1 + r.IntN(n-1)
@@ -264,9 +265,16 @@ func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
 			leave[f.path] = 1 + r.IntN(max(1, (n-1)*4/5))
 		}
 	}
+	// The files of a group that arrives later come one by one over the
+	// next weeks (about a fifth of the history), as a real feature lands
+	// in several merges.
+	spread := max(1, n/5)
 	byIndex := make([][]plannedFile, n)
 	for _, f := range planned {
 		i := arrive[f.group]
+		if i > 0 {
+			i = min(n-1, i+r.IntN(spread))
+		}
 		byIndex[i] = append(byIndex[i], f)
 	}
 	leaving := make([][]string, n)
@@ -274,6 +282,10 @@ func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
 		leaving[leave[p]] = append(leaving[leave[p]], p)
 	}
 
+	// Files that arrive after the first analysis start at a part of their
+	// size and grow towards it (growing: their final lines), as new code
+	// does.
+	growing := map[string]int64{}
 	cur := map[string]dataset.File{}
 	for i := 0; i < n; i++ {
 		next := make(map[string]dataset.File, len(cur)+8)
@@ -286,11 +298,11 @@ func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
 			delete(next, p)
 			removed = append(removed, p)
 		}
+		touched := map[string]bool{}
 		if i > 0 {
 			// A few existing files change: mostly code, now and then a
 			// dependency file.
 			alive := sortedKeys(cur)
-			touched := map[string]bool{}
 			for k := 1 + r.IntN(6); k > 0; k-- {
 				p := alive[r.IntN(len(alive))]
 				kind := kindOf(p)
@@ -317,11 +329,46 @@ func evolve(r *rand.Rand, planned []plannedFile, n int) *history {
 				changed = append(changed, f)
 			}
 		}
+		for _, p := range sortedKeys(growing) {
+			f, ok := next[p]
+			if !ok {
+				delete(growing, p)
+				continue
+			}
+			if r.Float64() < 0.4 {
+				continue
+			}
+			lines := f.Lines + max(3, (growing[p]-f.Lines)/4)
+			if lines >= growing[p] {
+				lines = growing[p]
+				delete(growing, p)
+			}
+			g := figures(p, lines, h.traits[p])
+			if g == f {
+				continue
+			}
+			next[p] = g
+			if touched[p] {
+				for j := range changed {
+					if changed[j].Path == p {
+						changed[j] = g
+					}
+				}
+			} else {
+				touched[p] = true
+				changed = append(changed, g)
+			}
+		}
 		for _, pf := range byIndex[i] {
 			k := kindOf(pf.path)
 			h.traits[pf.path] = newTraits(r, k)
 			h.addedAt[pf.path] = i
-			f := figures(pf.path, newLines(r, pf.path, k), h.traits[pf.path])
+			lines := newLines(r, pf.path, k)
+			if i > 0 && k != kindLock {
+				growing[pf.path] = lines
+				lines = max(3, lines*int64(15+r.IntN(31))/100)
+			}
+			f := figures(pf.path, lines, h.traits[pf.path])
 			next[pf.path] = f
 			changed = append(changed, f)
 		}

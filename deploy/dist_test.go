@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // scripts/dist builds a static binary with the version and commit stamped in
@@ -18,10 +20,15 @@ func TestDistScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a release binary")
 	}
-	for _, tool := range []string{"bash", "git", "sha256sum"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("scripts/dist needs %s", tool)
-		}
+	for _, tool := range []struct{ name, pkg string }{{"bash", "bash"}, {"git", "git"}, {"sha256sum", "coreutils"}} {
+		testtool.Need(t, tool.name, "scripts/dist needs it (apt-get install -y "+tool.pkg+")")
+	}
+	// The binary's stamped commit is compared with HEAD: the test needs a
+	// git checkout of plumb.
+	head, err := exec.Command("git", "rev-parse", "--verify", "HEAD").CombinedOutput()
+	commit := strings.TrimSpace(string(head))
+	if err != nil || len(commit) < 12 {
+		t.Fatalf("git rev-parse --verify HEAD: %v: %s\nthe test compares the release binary's stamped commit with HEAD, so it runs in a git checkout of plumb (git clone, not an archive)", err, commit)
 	}
 	out := t.TempDir()
 	target := runtime.GOOS + "/" + runtime.GOARCH
@@ -36,8 +43,7 @@ func TestDistScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, _ := exec.Command("git", "rev-parse", "HEAD").Output()
-	if commit := strings.TrimSpace(string(head)); !strings.HasPrefix(string(v), "plumb v9.8.7-test (commit "+commit[:12]) {
+	if !strings.HasPrefix(string(v), "plumb v9.8.7-test (commit "+commit[:12]) {
 		t.Errorf("plumb version of the release binary: %q (HEAD %s)", v, commit)
 	}
 	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))

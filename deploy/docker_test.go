@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // engine is the container tool that the test drives, with the flags this
@@ -104,7 +106,7 @@ func TestDockerfile(t *testing.T) {
 	}
 	e := containerEngine()
 	if e.tool == "" {
-		t.Skip("no container builder here (docker without a daemon, no podman or buildah): install podman and runc (apt-get install podman runc) to build and run deploy/Dockerfile in this test")
+		testtool.Missing(t, "no container builder here (docker without a daemon, no podman or buildah): install podman and runc (apt-get install podman runc) to build and run deploy/Dockerfile in this test")
 	}
 	id := fmt.Sprintf("%d", time.Now().UnixNano())
 	buildArgs, which := baseImages(t, e, id)
@@ -254,7 +256,7 @@ func baseImages(t *testing.T, e engine, id string) ([]string, string) {
 		return nil, fmt.Sprintf("the real base images %s and %s", defaults["GO_IMAGE"], defaults["RUNTIME_IMAGE"])
 	}
 	if e.tool == "buildah" {
-		t.Skipf("the base images cannot be pulled (%s) and this test makes stand-ins with podman or docker only", strings.Join(failed, "; "))
+		testtool.Missing(t, "the base images cannot be pulled (%s) and this test makes stand-ins with podman or docker only: install podman (apt-get install podman runc)", strings.Join(failed, "; "))
 	}
 	goImage, runtimeImage := standInImages(t, e, id)
 	return []string{"--build-arg", "GO_IMAGE=" + goImage, "--build-arg", "RUNTIME_IMAGE=" + runtimeImage},
@@ -279,7 +281,7 @@ func standInImages(t *testing.T, e engine, id string) (goImage, runtimeImage str
 		err = errors.New(busybox + " is linked dynamically")
 	}
 	if err != nil {
-		t.Skipf("the base images cannot be pulled, and the Go stand-in needs a static busybox (apt-get install busybox-static): %v", err)
+		testtool.Missing(t, "the base images cannot be pulled, and the Go stand-in needs a static busybox (apt-get install busybox-static): %v", err)
 	}
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -4,7 +4,7 @@
 // deploy/nginx/plumb.conf, in front of real plumb replicas.
 //
 // The test needs an nginx binary (Debian: apt-get install nginx-light, or
-// nginx) and skips without one. It always runs one replica on SQLite; with
+// nginx); without one it skips saying so, or fails under CI=true. It always runs one replica on SQLite; with
 // PLUMB_TEST_POSTGRES_URL set (and psql installed) it also runs two replicas
 // on a fresh PostgreSQL database, and stops one of them under load.
 package deploy_test
@@ -39,6 +39,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // The shipped configuration is the template: the test only swaps addresses,
@@ -64,6 +66,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 		s.token = token
 		s.checkProxying(t)
 		s.checkWrites(t)
+		s.checkOwnErrors(t)
 
 		stopReplica(t, replica)
 		s.checkNoReplica(t)
@@ -122,7 +125,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 	t.Run("PostgreSQL, two replicas", func(t *testing.T) {
 		admin := os.Getenv("PLUMB_TEST_POSTGRES_URL")
 		if admin == "" {
-			t.Skip("set PLUMB_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run two replicas on PostgreSQL behind nginx")
+			testtool.Missing(t, "set PLUMB_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run two replicas on PostgreSQL behind nginx")
 		}
 		db := createDatabase(t, admin)
 		// Both replicas start together on the empty database: migrations
@@ -140,7 +143,6 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 		wg.Wait()
 		for _, err := range errs {
 			if err != nil {
-				skipWithoutPostgres(t, err.Error())
 				t.Fatal(err)
 			}
 		}
@@ -178,7 +180,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 	})
 }
 
-// findNginx returns the nginx binary, or skips the test.
+// findNginx returns the nginx binary, or ends the test with testtool.Missing.
 func findNginx(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("PLUMB_TEST_NGINX"); p != "" {
@@ -193,7 +195,7 @@ func findNginx(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("nginx is not installed: install it to run this test (Debian/Ubuntu: apt-get install nginx-light, or nginx), or set PLUMB_TEST_NGINX to its path")
+	testtool.Missing(t, "nginx is not installed: install it to run this test (Debian/Ubuntu: apt-get install nginx-light, or nginx), or set PLUMB_TEST_NGINX to its path")
 	return ""
 }
 
@@ -207,7 +209,7 @@ func buildPlumb(t *testing.T) string {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("the go command is not on PATH; it is needed to build plumb")
+		testtool.Missing(t, "the go command is not on PATH; it is needed to build plumb (install Go)")
 	}
 	bin := filepath.Join(t.TempDir(), "plumb")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -244,7 +246,6 @@ func plumbCLI(t *testing.T, bin, db string, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		skipWithoutPostgres(t, stderr.String())
 		t.Fatalf("plumb %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
 	return stdout.String()
@@ -268,22 +269,13 @@ func seed(t *testing.T, bin, db string) string {
 	return token
 }
 
-// skipWithoutPostgres skips the test when plumb says it does not know
-// postgres:// URLs yet.
-func skipWithoutPostgres(t *testing.T, out string) {
-	t.Helper()
-	if strings.Contains(out, "unsupported database URL scheme") {
-		t.Skipf("this plumb cannot use PostgreSQL yet, so the two-replica test cannot run; plumb said: %s", strings.TrimSpace(out))
-	}
-}
-
 // createDatabase creates an empty PostgreSQL database next to the one at
 // admin (with psql) and returns its URL; it is dropped when the test ends.
 func createDatabase(t *testing.T, admin string) string {
 	t.Helper()
 	psql, err := exec.LookPath("psql")
 	if err != nil {
-		t.Skip("psql is not installed: the test creates its PostgreSQL database with it (apt-get install postgresql-client)")
+		testtool.Missing(t, "psql is not installed: the test creates its PostgreSQL database with it (apt-get install postgresql-client)")
 	}
 	u, err := url.Parse(admin)
 	if err != nil {
@@ -825,6 +817,63 @@ func (s *site) checkWrites(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || errorStatus(b) != "413" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		t.Errorf("POST of 1 MiB + 1 byte through nginx: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
+}
+
+// checkOwnErrors: what nginx answers by itself (a malformed request, a
+// request line or header too long, a method or protocol it refuses, plain
+// HTTP to the TLS port) comes in Plumb's error format, never nginx's HTML
+// page, so clients parse one shape (issue 19 item 8).
+func (s *site) checkOwnErrors(t *testing.T) {
+	t.Helper()
+	httpAddr, tlsAddr := strings.TrimPrefix(s.http, "http://"), strings.TrimPrefix(s.https, "https://")
+	long := strings.Repeat("a", 9000) // over large_client_header_buffers' 8k
+	for _, c := range []struct {
+		name, addr, request string
+		status              int
+	}{
+		{"no Host header", httpAddr, "GET /workspaces HTTP/1.1\r\n\r\n", 400},
+		{"a malformed request line", httpAddr, "GET /workspaces HTTP/1.1 extra\r\nHost: x\r\n\r\n", 400},
+		{"a request line too long", httpAddr, "GET /" + long + " HTTP/1.1\r\nHost: x\r\n\r\n", 414},
+		{"a header too long", httpAddr, "GET /workspaces HTTP/1.1\r\nHost: x\r\nX-Big: " + long + "\r\n\r\n", 431},
+		{"TRACE", httpAddr, "TRACE /workspaces HTTP/1.1\r\nHost: x\r\n\r\n", 405},
+		{"an unknown transfer encoding", httpAddr, "POST /workspaces HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+		{"HTTP/2.0 on the HTTP/1 port", httpAddr, "GET /workspaces HTTP/2.0\r\nHost: x\r\n\r\n", 505},
+		{"plain HTTP to the TLS port", tlsAddr, "GET /workspaces HTTP/1.1\r\nHost: x\r\n\r\n", 400},
+		{"the error pages' own URIs", httpAddr, "GET /_plumb/errors/400 HTTP/1.1\r\nHost: x\r\n\r\n", 404},
+	} {
+		resp, body := rawRequest(t, c.addr, c.request)
+		if resp.StatusCode != c.status || errorStatus(body) != strconv.Itoa(c.status) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %d %s, want %d in Plumb's error format\n%s", c.name, resp.StatusCode, resp.Header.Get("Content-Type"), c.status, body)
+		}
+	}
+}
+
+// rawRequest writes request as is to addr and reads the response.
+func rawRequest(t *testing.T, addr, request string) (*http.Response, []byte) {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("%q: reading the response: %v", truncateText(request, 80), err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+func truncateText(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // createApplication POSTs over HTTPS and checks the Location names nginx.

@@ -25,6 +25,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 const docsMarker = "<!-- docs-test: run -->"
@@ -128,16 +130,49 @@ func docPlaceholders(base, token, uploadToken string) *strings.Replacer {
 	)
 }
 
+// staticcheck is the version the CI example runs in the test: .ci/run's
+// STATICCHECK_VERSION, whatever staticcheck is on PATH.
+const staticcheckPkg, staticcheckVersion = "honnef.co/go/tools/cmd/staticcheck", "v0.8.2"
+
+// cartGo is the scratch module's one file: staticcheck v0.8.2 reports
+// SA4006 on line 5 (the value of n is overwritten before use).
+const cartGo = "package shop\n\n// Total adds the prices.\nfunc Total(prices ...int) int {\n\tn := len(prices)\n\tn = 0\n\tfor _, p := range prices {\n\t\tn += p\n\t}\n\treturn n\n}\n"
+
+// staticcheckFixture is what staticcheck v0.8.2 -f sarif reports on cartGo
+// (its rule list shortened to the one rule): the stand-in's output when the
+// pinned version cannot be built here (no module proxy).
+const staticcheckFixture = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Staticcheck","version":"2026.2.2","rules":[{"id":"SA4006"}]}},"results":[{"ruleId":"SA4006","level":"error","message":{"text":"this value of n is never used"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"cart.go"},"region":{"startLine":5,"startColumn":2}}}]}]}]}`
+
+// pinnedStaticcheck puts the pinned staticcheck into dir, first on the
+// examples' PATH: built once into the test tools' cache, or, when it cannot
+// be built here (and not under CI), a stand-in printing its recorded output.
+func pinnedStaticcheck(t *testing.T, dir string) {
+	t.Helper()
+	bin, err := testtool.TryGoInstall(staticcheckPkg, staticcheckVersion)
+	if err == nil {
+		if err := os.Symlink(bin, filepath.Join(dir, "staticcheck")); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if testtool.CI() {
+		t.Fatalf("staticcheck %s for the CI example: %v", staticcheckVersion, err)
+	}
+	t.Logf("staticcheck %s cannot be built here, so a stand-in prints its recorded output: %v", staticcheckVersion, err)
+	writeFiles(t, dir, map[string]string{"staticcheck": "#!/bin/sh\ncat <<'EOF'\n" + staticcheckFixture + "\nEOF\n"})
+	if err := os.Chmod(filepath.Join(dir, "staticcheck"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The marked shell examples of README.md and docs/*.md run as printed
 // against the demo.
 func TestDocsExamplesRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the documentation's examples against a demo server")
 	}
-	for _, tool := range []string{"bash", "curl", "git", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("the documentation examples need %s on PATH", tool)
-		}
+	for _, tool := range []struct{ name, install string }{{"bash", "apt-get install -y bash"}, {"curl", "apt-get install -y curl"}, {"git", "apt-get install -y git"}, {"go", "install Go"}} {
+		testtool.Need(t, tool.name, "the documentation examples need it ("+tool.install+")")
 	}
 	var blocks []docBlock
 	for _, path := range docFiles(t) {
@@ -155,7 +190,7 @@ func TestDocsExamplesRun(t *testing.T) {
 	work := t.TempDir()
 	writeFiles(t, work, map[string]string{
 		"go.mod":       "module example.com/shop\n\ngo 1.22\n",
-		"cart.go":      "package shop\n\n// Total adds the prices.\nfunc Total(prices ...int) int {\n\tn := 0\n\tfor _, p := range prices {\n\t\tn += p\n\t}\n\treturn n\n}\n",
+		"cart.go":      cartGo,
 		"cart_test.go": "package shop\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total(1, 2) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n",
 	})
 	env := docsEnv(binDir)
@@ -166,20 +201,10 @@ func TestDocsExamplesRun(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	// staticcheck, when it is not installed, is a stand-in that writes a
-	// SARIF log with one finding.
+	// The CI example's staticcheck is the pinned one, whatever is on PATH.
 	tools := t.TempDir()
-	if _, err := exec.LookPath("staticcheck"); err != nil {
-		writeFiles(t, tools, map[string]string{"staticcheck": `#!/bin/sh
-cat <<'EOF'
-{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Staticcheck","rules":[{"id":"SA4006"}]}},"results":[{"ruleId":"SA4006","level":"error","message":{"text":"this value of n is never used"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"cart.go"},"region":{"startLine":5}}}]}]}]}
-EOF
-`})
-		if err := os.Chmod(filepath.Join(tools, "staticcheck"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env = docsEnv(binDir + string(os.PathListSeparator) + tools)
+	pinnedStaticcheck(t, tools)
+	env = docsEnv(tools + string(os.PathListSeparator) + binDir)
 
 	// The project's upload token, made as the README says (the demo user is
 	// admin of acme).
@@ -200,7 +225,7 @@ EOF
 	if !strings.Contains(out, `"status":"succeeded"`) || !strings.Contains(out, `"branchName":"main"`) {
 		t.Errorf("the latest build after the README's CI example: %s", out)
 	}
-	// Its plumb analyze measured the checkout: cart.go has 10 lines, 8 of
+	// Its plumb analyze measured the checkout: cart.go has 11 lines, 9 of
 	// code, complexity 1 (the loop); staticcheck's finding came with it.
 	out = runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/infra/files?path=cart.go'`, demo.token, demo.base))
 	var metrics struct {
@@ -216,11 +241,11 @@ EOF
 	for _, m := range metrics.Data {
 		got[m.Key] = m.Value
 	}
-	if got["LOC"] != 8.0 || got["CMPLX"] != 1.0 || got["FILES"] != 1.0 {
-		t.Errorf("cart.go's metrics after the README's CI example: %v, want LOC 8, CMPLX 1", got)
+	if got["LOC"] != 9.0 || got["CMPLX"] != 1.0 || got["FILES"] != 1.0 {
+		t.Errorf("cart.go's metrics after the README's CI example: %v, want LOC 9, CMPLX 1", got)
 	}
 	out = runDocShell(t, work, env, "check", fmt.Sprintf(`curl -fsS -H "Authorization: Bearer %s" '%s/gh/acme/projects/infra/issues?path=cart.go'`, demo.token, demo.base))
-	if !strings.Contains(out, "SA4006") {
+	if !strings.Contains(out, "SA4006") || !strings.Contains(out, "this value of n is never used") {
 		t.Errorf("staticcheck's finding is not among the project's issues after the README's CI example: %s", out)
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // The variables naming the shared test servers (as in CI).
@@ -460,14 +462,11 @@ type redisServer struct {
 	exited chan struct{}
 }
 
-// redisServerPath returns the redis-server binary or skips t.
+// redisServerPath returns the redis-server binary, or ends t with
+// testtool.Missing.
 func redisServerPath(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server is not on PATH; install Redis (redis-server) to run this test")
-	}
-	return p
+	return testtool.Need(t, "redis-server", "install Redis (apt-get install -y redis-server) to run this test")
 }
 
 // startRedis starts redis-server on port (0: a free one) and waits until it

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // createDatabase creates a fresh database on the PostgreSQL server at
@@ -28,7 +30,7 @@ func createDatabase(t *testing.T) string {
 	t.Helper()
 	base := os.Getenv(postgresEnv)
 	if base == "" {
-		t.Skipf("no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
+		testtool.Missing(t, "no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -71,7 +73,8 @@ type pgServer struct {
 	as   []string // command prefix running a program as the postgres user; empty when not root
 }
 
-// postgresBin finds the folder of initdb and pg_ctl, or skips t.
+// postgresBin finds the folder of initdb and pg_ctl, or ends t with
+// testtool.Missing.
 func postgresBin(t *testing.T) string {
 	t.Helper()
 	has := func(dir string) bool {
@@ -98,7 +101,7 @@ func postgresBin(t *testing.T) string {
 			return d
 		}
 	}
-	t.Skip("no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH or in /usr/lib/postgresql/*/bin; install PostgreSQL or set PLUMB_TEST_PG_BIN to their folder to run this test")
+	testtool.Missing(t, "no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH or in /usr/lib/postgresql/*/bin; install PostgreSQL (apt-get install -y postgresql) or set PLUMB_TEST_PG_BIN to their folder to run this test")
 	return ""
 }
 
@@ -118,19 +121,19 @@ func startPostgres(t *testing.T) *pgServer {
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Skipf("running as root and there is no postgres user to run initdb as (initdb refuses root): %v", err)
+			testtool.Missing(t, "running as root and there is no postgres user to run initdb as (initdb refuses root; apt-get install -y postgresql creates it): %v", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Skipf("cannot give %s to the postgres user: %v", dir, err)
+			testtool.Missing(t, "cannot give %s to the postgres user: %v", dir, err)
 		}
 		if r, err := exec.LookPath("runuser"); err == nil {
 			p.as = []string{r, "-u", "postgres", "--"}
 		} else if _, err := exec.LookPath("setpriv"); err == nil {
 			p.as = []string{"setpriv", "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--"}
 		} else {
-			t.Skip("running as root without runuser or setpriv to run PostgreSQL as the postgres user")
+			testtool.Missing(t, "running as root without runuser or setpriv to run PostgreSQL as the postgres user (apt-get install -y util-linux)")
 		}
 	}
 	out, err := p.run(60*time.Second, "initdb", "-D", p.data(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync")

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // sharedRedis returns the URL of a Redis for the test: a throwaway
@@ -26,7 +28,7 @@ func sharedRedis(t *testing.T) (url string, throwaway bool) {
 	if u := os.Getenv(redisEnv); u != "" {
 		return u, false
 	}
-	t.Skipf("no Redis: put redis-server on PATH or set %s (e.g. redis://127.0.0.1:6379/0) to run this test", redisEnv)
+	testtool.Missing(t, "no Redis: put redis-server on PATH (apt-get install -y redis-server) or set %s (e.g. redis://127.0.0.1:6379/0) to run this test", redisEnv)
 	return "", false
 }
 
@@ -45,7 +47,7 @@ type componentItem struct {
 func TestTwoReplicas(t *testing.T) {
 	t.Parallel()
 	if os.Getenv(postgresEnv) == "" {
-		t.Skipf("no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
+		testtool.Missing(t, "no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
 	}
 	redisURL, throwaway := sharedRedis(t)
 	dsn := createDatabase(t)

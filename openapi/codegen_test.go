@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
-// oapiCodegen is the Go client generator the test runs (go run, so nothing
-// is installed on the machine).
-const oapiCodegen = "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.4.1"
+// oapiCodegen is the Go client generator the test runs, at a pinned version
+// (built once into the test tools' cache folder by testtool.GoInstall).
+const oapiCodegen, oapiCodegenVersion = "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen", "v2.4.1"
 
 // A Go client generated from the document with oapi-codegen's default
 // options compiles, and has a method for every operation. oapi-codegen v2
@@ -22,10 +24,8 @@ func TestGeneratedGoClientCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: downloads and runs oapi-codegen")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to run oapi-codegen with")
-	}
+	goBin := testtool.Need(t, "go", "install Go: the test builds the generated client with it")
+	generator := testtool.GoInstall(t, oapiCodegen, oapiCodegenVersion)
 	dir := t.TempDir()
 	var doc any
 	if err := json.Unmarshal(Document(), &doc); err != nil {
@@ -37,25 +37,22 @@ func TestGeneratedGoClientCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOBIN="+filepath.Join(dir, "bin"))
-	run := func(args ...string) (string, error) {
-		cmd := exec.Command(goBin, args...)
+	run := func(bin string, args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	if out, err := run("run", oapiCodegen, "-generate", "types,client", "-package", "client", "-o", "client.go", "openapi.json"); err != nil {
-		if !strings.Contains(out, "error ") || strings.Contains(out, "go: ") && !strings.Contains(out, "error generating") {
-			t.Skipf("oapi-codegen is not available here (it could not be downloaded or built): %s", out)
-		}
+	if out, err := run(generator, "-generate", "types,client", "-package", "client", "-o", "client.go", "openapi.json"); err != nil {
 		t.Fatalf("oapi-codegen failed on the document: %v\n%s", err, out)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/plumbclient\n\ngo 1.22\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := run("get", "github.com/oapi-codegen/runtime@v1.1.1"); err != nil {
-		t.Skipf("the oapi-codegen runtime module is not available here: %s", out)
+	if out, err := run(goBin, "get", "github.com/oapi-codegen/runtime@v1.1.1"); err != nil {
+		testtool.Missing(t, "the oapi-codegen runtime module is not available here (it needs the Go module proxy): %s", out)
 	}
-	if out, err := run("build", "./..."); err != nil {
+	if out, err := run(goBin, "build", "./..."); err != nil {
 		t.Fatalf("the generated client does not compile: %v\n%s", err, out)
 	}
 	src, err := os.ReadFile(filepath.Join(dir, "client.go"))

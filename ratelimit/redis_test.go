@@ -12,6 +12,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // redisURLVar names the variable that points the tests at a real Redis.
@@ -73,7 +75,7 @@ func realRedis(t *testing.T) *redis.Client {
 	t.Helper()
 	url := os.Getenv(redisURLVar)
 	if url == "" {
-		t.Skipf("no real Redis: set %s (e.g. %s=redis://127.0.0.1:6379/0) to run this against one", redisURLVar, redisURLVar)
+		testtool.Missing(t, "no real Redis: set %s (e.g. %s=redis://127.0.0.1:6379/0) to run this against one (apt-get install redis-server)", redisURLVar, redisURLVar)
 	}
 	opts, err := redis.ParseURL(url)
 	if err != nil {

@@ -149,6 +149,19 @@ func (db *DB) setStaging(opt Options) {
 	db.stageHook, db.publishHook, db.tempDir = opt.StageHook, opt.PublishHook, opt.TempDir
 }
 
+// SQLiteFile is the file a SQLite database URL names, "" for a PostgreSQL
+// URL, an in-memory database or a URL Open refuses.
+func SQLiteFile(dsn string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return ""
+	}
+	path, err := sqlitePath(dsn)
+	if err != nil || path == ":memory:" {
+		return ""
+	}
+	return path
+}
+
 func sqlitePath(dsn string) (string, error) {
 	switch {
 	case dsn == "":

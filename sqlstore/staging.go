@@ -38,6 +38,10 @@ type stagedWrite struct {
 	projectID string
 	kind      string
 	ref       int64
+	// pathsAfter: the largest path id when the write began; the project's
+	// paths above it are the ones the write numbered (migration 0018).
+	// Invalid for a write begun by a server without that migration.
+	pathsAfter sql.NullInt64
 
 	stopRenew func()
 	mu        sync.Mutex
@@ -62,7 +66,8 @@ func (db *DB) beginStaged(ctx context.Context, projectID, kind string, start fun
 			}
 			var kindNow string
 			var ref, leaseUntil int64
-			err := tx.QueryRowContext(ctx, `SELECT kind, ref, lease_until FROM staged_writes WHERE project_id = $1`, projectID).Scan(&kindNow, &ref, &leaseUntil)
+			var pathsAfter sql.NullInt64
+			err := tx.QueryRowContext(ctx, `SELECT kind, ref, lease_until, paths_after FROM staged_writes WHERE project_id = $1`, projectID).Scan(&kindNow, &ref, &leaseUntil, &pathsAfter)
 			now := db.now()
 			lease := now.Add(IdempotencyLease).Unix()
 			switch {
@@ -71,18 +76,24 @@ func (db *DB) beginStaged(ctx context.Context, projectID, kind string, start fun
 				if err != nil {
 					return err
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO staged_writes (project_id, kind, ref, owner, lease_until) VALUES ($1, $2, $3, $4, $5)`,
-					projectID, kind, seq, db.instance, lease); err != nil {
+				// The largest path id of all (a primary-key lookup): every
+				// path the write numbers gets a larger one.
+				var after int64
+				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM paths`).Scan(&after); err != nil {
 					return err
 				}
-				w = &stagedWrite{db: db, projectID: projectID, kind: kind, ref: seq}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO staged_writes (project_id, kind, ref, owner, lease_until, paths_after) VALUES ($1, $2, $3, $4, $5, $6)`,
+					projectID, kind, seq, db.instance, lease, after); err != nil {
+					return err
+				}
+				w = &stagedWrite{db: db, projectID: projectID, kind: kind, ref: seq, pathsAfter: sql.NullInt64{Int64: after, Valid: true}}
 				return nil
 			case err != nil:
 				return err
 			case leaseUntil < now.Unix():
 				// Its server stopped: take it over to remove it.
 				_, err := tx.ExecContext(ctx, `UPDATE staged_writes SET owner = $1, lease_until = $2 WHERE project_id = $3`, db.instance, lease, projectID)
-				dead = &stagedWrite{db: db, projectID: projectID, kind: kindNow, ref: ref}
+				dead = &stagedWrite{db: db, projectID: projectID, kind: kindNow, ref: ref, pathsAfter: pathsAfter}
 				return err
 			}
 			return nil // another server's write is under way
@@ -198,7 +209,9 @@ func (w *stagedWrite) fail(ctx context.Context) {
 	w.stopRenew()
 }
 
-// remove deletes a staged write's rows, a chunk per transaction, then its
+// remove deletes a staged write's rows, a chunk per transaction, then the
+// paths it numbered (new file names nothing else refers to: a failed
+// upload must not leave names without figures in the project), then its
 // pending row and its staged_writes row.
 func (w *stagedWrite) remove(ctx context.Context) error {
 	db, n := w.db, w.db.stageChunk
@@ -263,6 +276,28 @@ func (w *stagedWrite) remove(ctx context.Context) error {
 			}
 		}
 	}
+	if w.pathsAfter.Valid {
+		// Their component_paths rows go with them (ON DELETE CASCADE).
+		for {
+			var done bool
+			err := w.tx(ctx, func(tx *sql.Tx) error {
+				res, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE id IN (SELECT id FROM paths WHERE id > $1 AND project_id = $2 LIMIT $3)`,
+					w.pathsAfter.Int64, w.projectID, n)
+				if err != nil {
+					return err
+				}
+				k, _ := res.RowsAffected()
+				done = k < int64(n)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if done {
+				break
+			}
+		}
+	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		switch w.kind {
@@ -304,14 +339,15 @@ func (db *DB) SweepStagedWrites(ctx context.Context) error {
 		err := db.inTx(ctx, func(tx *sql.Tx) error {
 			var kind string
 			var ref int64
+			var pathsAfter sql.NullInt64
 			now := db.now()
-			err := tx.QueryRowContext(ctx, `SELECT kind, ref FROM staged_writes WHERE project_id = $1 AND lease_until < $2`, p, now.Unix()).Scan(&kind, &ref)
+			err := tx.QueryRowContext(ctx, `SELECT kind, ref, paths_after FROM staged_writes WHERE project_id = $1 AND lease_until < $2`, p, now.Unix()).Scan(&kind, &ref, &pathsAfter)
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil
 			} else if err != nil {
 				return err
 			}
-			dead = &stagedWrite{db: db, projectID: p, kind: kind, ref: ref}
+			dead = &stagedWrite{db: db, projectID: p, kind: kind, ref: ref, pathsAfter: pathsAfter}
 			_, err = tx.ExecContext(ctx, `UPDATE staged_writes SET owner = $1, lease_until = $2 WHERE project_id = $3`, db.instance, now.Add(IdempotencyLease).Unix(), p)
 			return err
 		})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -39,7 +40,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	chrome := chromiumPath()
 	if chrome == "" {
-		t.Skip("no chromium found: install it (Debian: apt-get install -y chromium) to run the browser test; .ci/run does")
+		testtool.Missing(t, "no chromium found: install it (Debian: apt-get install -y chromium) to run the browser test; .ci/run does")
 	}
 	out := os.Getenv("PLUMB_E2E_OUT")
 	if out == "" {

@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 type clocEntry struct {
@@ -59,10 +62,11 @@ func TestClocFixtures(t *testing.T) {
 
 // TestClocGolden checks the golden counts against the installed cloc.
 func TestClocGolden(t *testing.T) {
-	if _, err := exec.LookPath("cloc"); err != nil {
-		t.Skip("cloc not installed")
+	cloc := testtool.Need(t, "cloc", "apt-get install -y cloc (Debian 12's 1.96, which the golden counts follow)")
+	if v, _ := exec.Command(cloc, "--version").Output(); strings.TrimSpace(string(v)) != "1.96" {
+		testtool.Missing(t, "cloc %s is installed; the golden counts follow cloc 1.96 (Debian 12's: apt-get install -y cloc)", strings.TrimSpace(string(v)))
 	}
-	out, err := exec.Command("cloc", "--quiet", "--by-file", "--skip-uniqueness", "--json", "testdata/cloc").Output()
+	out, err := exec.Command(cloc, "--quiet", "--by-file", "--skip-uniqueness", "--json", "testdata/cloc").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 type analyzeCmd struct {
-	Conn       connFlags    `embed:""`
+	Conn       connFlags    `embed:"" set:"timeoutScope=each request to the server (the upload; with --history each commit's upload and each lookup)"`
 	Commit     commitFlags  `embed:""`
 	Change     changeFlags  `embed:""`
 	Paths      pathFlags    `embed:""`

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ciInfo is what a CI run is building: the commit, the branch or tag, and
@@ -149,6 +150,78 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 	info.Tag = strings.TrimPrefix(info.Tag, "refs/tags/")
 	info.BaseBranch = strings.TrimPrefix(info.BaseBranch, "refs/heads/")
 	return info
+}
+
+// maxCommitMessage is the API's limit of a build's commitMessage, in
+// characters.
+const maxCommitMessage = 10000
+
+// commitMessage is the message of commit, as detectCI finds the other
+// fields: from the CI provider's environment when it gives the message of
+// that very commit (on pull requests several name the merge commit's, which
+// is not the one reported), else from the git checkout in gitDir when it has
+// the commit; "" when neither knows it. It is cut to the API's limit.
+func commitMessage(getenv func(string) string, gitDir, commit string) string {
+	msg := commitMessageEnv(func(name string) string { return strings.TrimSpace(getenv(name)) }, commit)
+	if msg == "" && commit != "" {
+		msg = runGit(gitDir, "log", "-1", "--no-show-signature", "--format=%B", commit, "--")
+	}
+	msg = strings.TrimSpace(msg)
+	if utf8.RuneCountInString(msg) > maxCommitMessage {
+		msg = string([]rune(msg)[:maxCommitMessage])
+	}
+	return msg
+}
+
+// commitMessageEnv reads the commit message the CI provider gives, when it
+// is the message of commit.
+func commitMessageEnv(env func(string) string, commit string) string {
+	of := func(shaVar, msgVar string) string {
+		if sameCommit(env(shaVar), commit) {
+			return env(msgVar)
+		}
+		return ""
+	}
+	switch {
+	case env("GITHUB_ACTIONS") == "true":
+		// Push events carry the head commit in the payload; pull request
+		// events carry no message.
+		return githubHeadCommitMessage(env("GITHUB_EVENT_PATH"), commit)
+	case env("GITLAB_CI") != "", env("CI") == "woodpecker":
+		return of("CI_COMMIT_SHA", "CI_COMMIT_MESSAGE")
+	case env("BUILDKITE") == "true":
+		return of("BUILDKITE_COMMIT", "BUILDKITE_MESSAGE")
+	case env("TRAVIS") == "true":
+		return of("TRAVIS_COMMIT", "TRAVIS_COMMIT_MESSAGE")
+	case env("DRONE") == "true":
+		return of("DRONE_COMMIT_SHA", "DRONE_COMMIT_MESSAGE")
+	case env("TF_BUILD") == "True" || env("TF_BUILD") == "true":
+		return of("BUILD_SOURCEVERSION", "BUILD_SOURCEVERSIONMESSAGE") // the first line only
+	}
+	return "" // CircleCI, Jenkins and Bitbucket Pipelines give none
+}
+
+// githubHeadCommitMessage reads head_commit.message from a GitHub Actions
+// event payload when head_commit is commit.
+func githubHeadCommitMessage(path, commit string) string {
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var ev struct {
+		HeadCommit *struct {
+			ID      string `json:"id"`
+			Message string `json:"message"`
+		} `json:"head_commit"`
+	}
+	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&ev); err != nil || ev.HeadCommit == nil || !sameCommit(ev.HeadCommit.ID, commit) {
+		return ""
+	}
+	return ev.HeadCommit.Message
 }
 
 // githubPullRequestHead reads the head commit and number of the pull request

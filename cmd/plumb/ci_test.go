@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 func envOf(vars map[string]string) func(string) string {
@@ -116,9 +121,7 @@ func TestDetectCIFromEnvironment(t *testing.T) {
 // gitRepo makes a git repository with one commit on branch main.
 func gitRepo(t *testing.T) (dir string, git func(args ...string) string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	testtool.Need(t, "git", "apt-get install -y git")
 	dir = t.TempDir()
 	git = func(args ...string) string {
 		t.Helper()
@@ -218,4 +221,84 @@ func withGitDir(t *testing.T, dir string) {
 	old := ciGitDir
 	ciGitDir = dir
 	t.Cleanup(func() { ciGitDir = old })
+}
+
+// The commit message of a build comes from the CI provider when it gives
+// the message of the commit reported, else from git when the checkout has
+// the commit; never the message of another commit (issue 19 item 8).
+func TestCommitMessage(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("commit", "-q", "--allow-empty", "-m", "Fix the bug\n\nThe longer story.")
+	head := git("rev-parse", "HEAD")
+	first := git("rev-parse", "HEAD~1")
+	event := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(event, []byte(`{"head_commit":{"id":"`+shaA+`","message":"Push message\n\nbody"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		env    map[string]string
+		commit string
+		want   string
+	}{
+		{"git, HEAD", nil, head, "Fix the bug\n\nThe longer story."},
+		{"git, an older commit", nil, first, "first"},
+		{"git, a commit the checkout lacks", nil, shaB, ""},
+		{"GitHub push event", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": event}, shaA, "Push message\n\nbody"},
+		{"GitHub event of another commit: git", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_PATH": event}, head, "Fix the bug\n\nThe longer story."},
+		{"GitLab", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": shaA, "CI_COMMIT_MESSAGE": "From GitLab\n"}, shaA, "From GitLab"},
+		{"GitLab merged results: the merge's message is not the head's", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": shaB, "CI_COMMIT_MESSAGE": "Merge branch 'x'"}, shaA, ""},
+		{"Buildkite", map[string]string{"BUILDKITE": "true", "BUILDKITE_COMMIT": shaA, "BUILDKITE_MESSAGE": "From Buildkite"}, shaA, "From Buildkite"},
+		{"Travis", map[string]string{"TRAVIS": "true", "TRAVIS_COMMIT": shaA, "TRAVIS_COMMIT_MESSAGE": "From Travis"}, shaA, "From Travis"},
+		{"Drone", map[string]string{"DRONE": "true", "DRONE_COMMIT_SHA": shaA, "DRONE_COMMIT_MESSAGE": "From Drone"}, shaA, "From Drone"},
+		{"Woodpecker", map[string]string{"CI": "woodpecker", "CI_COMMIT_SHA": shaA, "CI_COMMIT_MESSAGE": "From Woodpecker"}, shaA, "From Woodpecker"},
+		{"Azure", map[string]string{"TF_BUILD": "True", "BUILD_SOURCEVERSION": shaA, "BUILD_SOURCEVERSIONMESSAGE": "From Azure"}, shaA, "From Azure"},
+		{"CircleCI gives none: git", map[string]string{"CIRCLECI": "true", "CIRCLE_SHA1": head}, head, "Fix the bug\n\nThe longer story."},
+	} {
+		if got := commitMessage(envOf(c.env), dir, c.commit); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	long := strings.Repeat("é", maxCommitMessage+5)
+	if got := commitMessage(envOf(map[string]string{"BUILDKITE": "true", "BUILDKITE_COMMIT": shaA, "BUILDKITE_MESSAGE": long}), dir, shaA); got != long[:2*maxCommitMessage] {
+		t.Errorf("a message over the API's limit: %d characters", len([]rune(got)))
+	}
+}
+
+// plumb build start sends the commit message it finds; --message wins.
+func TestBuildStartSendsTheCommitMessage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{nil, "Fix the bug"}, {[]string{"--message", "Given"}, "Given"}} {
+		srv := newFakeIngest(t, buildOK)
+		env := map[string]string{"GITLAB_CI": "true", "CI_COMMIT_SHA": shaA, "CI_COMMIT_BRANCH": "fix-bug", "CI_COMMIT_MESSAGE": "Fix the bug"}
+		if res := runCLI(t, srv, env, "", append([]string{"build", "start", "--type", "analysis"}, c.args...)...); res.err != nil {
+			t.Fatal(res.err)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(srv.requests()[0].Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if body["commitMessage"] != c.want {
+			t.Errorf("%v: commitMessage %v, want %q", c.args, body["commitMessage"], c.want)
+		}
+	}
+	// From git, end to end: a checkout whose HEAD is the commit.
+	dir, git := gitRepo(t)
+	srv := newFakeIngest(t, buildOK)
+	testHooks(t)
+	withGitDir(t, dir)
+	var stdout, stderr bytes.Buffer
+	vars := map[string]string{"PLUMB_TOKEN": testToken, "PLUMB_PROJECT": "acme/web", "PLUMB_URL": srv.URL}
+	if err := run(context.Background(), []string{"build", "start", "--type", "analysis"}, envOf(vars), strings.NewReader(""), &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var body map[string]any
+	if err := json.Unmarshal(srv.requests()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["commitMessage"] != "first" || body["commitSha"] != git("rev-parse", "HEAD") {
+		t.Errorf("from git: %v", body)
+	}
 }

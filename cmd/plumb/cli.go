@@ -279,7 +279,7 @@ Examples:
 
 func (c *userPasswordCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stderr)
+		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stdout, e.stderr)
 	})
 }
 
@@ -784,7 +784,7 @@ type buildStartCmd struct {
 	Commit    commitFlags `embed:""`
 	Type      string      `name:"type" required:"" placeholder:"TYPE" help:"Build type: analysis, format, ssh or coverage_setup."`
 	Status    string      `name:"status" placeholder:"STATUS" help:"Initial status: running (default: the job calling it runs), submitted or starting."`
-	Message   string      `name:"message" placeholder:"TEXT" help:"Commit message."`
+	Message   string      `name:"message" placeholder:"TEXT" help:"Commit message (default: from the CI provider's environment where it gives one, else from git)."`
 	Source    string      `name:"source" placeholder:"TEXT" help:"What started the build."`
 	Committer string      `name:"committer" placeholder:"LOGIN" help:"Committer's login."`
 }

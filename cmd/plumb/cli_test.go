@@ -88,6 +88,15 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			t.Errorf("upload coverage help lacks %q", s)
 		}
 	}
+	// --timeout says what it bounds: the command, or in analyze (whose
+	// --history makes a request per commit) each request.
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if !strings.Contains(norm(out), "--timeout=DURATION Longest the command may take, retries included") {
+		t.Errorf("upload coverage help on --timeout:\n%s", out)
+	}
+	if out, _, _ := runArgs("help", "analyze"); !strings.Contains(norm(out), "--timeout=DURATION Longest each request to the server (the upload; with --history each commit's upload and each lookup) may take, retries included") {
+		t.Errorf("analyze help on --timeout:\n%s", out)
+	}
 	out, _, _ = runArgs("serve", "--help")
 	for _, s := range []string{"--addr", "$PLUMB_ADDR", "--database", "$PLUMB_DATABASE_URL", "default 127.0.0.1:8080"} {
 		if !strings.Contains(out, s) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"time"
 
@@ -34,6 +35,9 @@ type config struct {
 	MetricsAddr      string     // Prometheus /metrics on its own address ("": on Addr)
 	AdminAddr        string     // pprof and /metrics for operators ("": off)
 	CORSOrigins      []string   // origins allowed to call the API from a browser
+	// listener, when set, is bound to Addr already (plumb demo binds it
+	// before doing any work); serve listens on Addr otherwise.
+	listener net.Listener
 }
 
 // storeOptions are the database pool settings of the configuration.

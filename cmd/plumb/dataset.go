@@ -100,20 +100,44 @@ func cmdImport(ctx context.Context, db *sqlstore.DB, file string, stdin io.Reade
 
 // cmdDemo starts the server on a fresh database holding the demo dataset,
 // with a new token for the demo user, and prints how to try it.
+//
+// Before it touches anything it binds the address (kept for the server) and
+// takes the database's lock (dblock.go), and it never removes a database
+// another process has open: a second plumb demo, or one started beside a
+// plumb serve of the same file, says who holds what and leaves it alone.
 func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Writer) error {
 	path := filepath.Join(data, "demo.db")
+	// Say at once when the address is taken, before building the dataset.
+	ln, err := listen(cfg.Addr)
+	if err != nil {
+		if h, ok := lockHolder(path); ok {
+			return fmt.Errorf("%w\n%s holds %s (left alone): stop it first to start a fresh demo there", err, h, path)
+		}
+		return err
+	}
+	defer ln.Close() // serve closes it too, when it got that far
+	lock, err := lockDatabase(path, "plumb demo")
+	if err != nil {
+		var inUse *inUseError
+		if errors.As(err, &inUse) {
+			return fmt.Errorf("demo: %s is in use by %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo --addr 127.0.0.1:8081", path, inUse.holder)
+		}
+		return fmt.Errorf("demo: %w", err)
+	}
+	defer lock.Close()
+	lock.setAddr(ln.Addr().String())
+	// A process that has the file open without the lock (an administration
+	// command, sqlite3, an older plumb): never delete under it.
+	if who := sqliteOpenBy(path); who != "" {
+		return fmt.Errorf("demo: %s is open in %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo", path, who)
+	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("demo: remove the previous demo database: %w", err)
 		}
 	}
-	// Say at once when the address is taken, before building the dataset.
-	ln, err := listen(cfg.Addr)
-	if err != nil {
-		return err
-	}
-	ln.Close()
 	cfg.Database = "sqlite:" + path
+	cfg.listener = ln
 	log := newLogger(stderr, cfg.LogLevel)
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
@@ -130,7 +154,7 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 	if err := db.ImportDocument(ctx, &doc); err != nil {
 		return fmt.Errorf("demo: load the demo dataset: %w", err)
 	}
-	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), cfg.Addr)
+	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), ln.Addr())
 	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
 	return serve(ctx, cfg, db, log, func(addr string) {
 		fmt.Fprint(stdout, demoBanner(&doc, token, localURL(addr), path))

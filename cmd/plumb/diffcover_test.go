@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // diffCoverVersion is the npm diff-cover (a TypeScript port of Python's
@@ -15,27 +17,22 @@ import (
 const diffCoverVersion = "2.0.5"
 
 // diffCover returns the command that runs npm's diff-cover, installing it
-// once into the user's cache folder; the test skips when npm or the
-// registry is out of reach.
+// once into the test tools' cache folder (testtool.CacheDir; .ci/run
+// installs it there beforehand); without node, npm or the registry the test
+// ends with testtool.Missing.
 func diffCover(t *testing.T) []string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the check against diff-cover needs node and npm")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("no cache folder for diff-cover: %v", err)
-	}
-	dir := filepath.Join(cache, "plumb-test", "diff-cover-"+diffCoverVersion)
+	node := testtool.Need(t, "node", "the check against diff-cover needs node and npm (apt-get install -y nodejs npm)")
+	dir := filepath.Join(testtool.CacheDir(), "diff-cover-"+diffCoverVersion)
 	script := filepath.Join(dir, "node_modules", "diff-cover", "dist", "diff-cover.js")
 	if _, err := os.Stat(script); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", dir, "diff-cover@"+diffCoverVersion)
+		npm := testtool.Need(t, "npm", "the check against diff-cover installs it with npm (apt-get install -y npm)")
+		install := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "diff-cover@"+diffCoverVersion)
 		if out, err := install.CombinedOutput(); err != nil {
-			t.Skipf("npm install diff-cover@%s failed (no npm registry?): %v\n%s", diffCoverVersion, err, out)
+			testtool.Missing(t, "npm install diff-cover@%s failed (no npm registry?): %v\n%s", diffCoverVersion, err, out)
 		}
 	}
 	return []string{node, script}

@@ -19,15 +19,30 @@ import (
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
-// cmdServe opens the database and serves the API until ctx ends.
+// cmdServe opens the database and serves the API until ctx ends. On SQLite
+// it holds the database's lock (dblock.go) while it runs: one server per
+// SQLite file, and plumb demo leaves the file alone.
 func cmdServe(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel)
+	var ready func(string)
+	if path := sqlstore.SQLiteFile(cfg.Database); path != "" {
+		lock, err := lockDatabase(path, "plumb serve")
+		if err != nil {
+			var inUse *inUseError
+			if errors.As(err, &inUse) {
+				return fmt.Errorf("%w (one plumb serve per SQLite file; use PostgreSQL for more than one replica)", err)
+			}
+			return err
+		}
+		defer lock.Close()
+		ready = lock.setAddr
+	}
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return serve(ctx, cfg, db, log, nil)
+	return serve(ctx, cfg, db, log, ready)
 }
 
 // serve runs the HTTP server until ctx ends, then shuts down gracefully:
@@ -73,9 +88,11 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 			rest.ServeHTTP(w, r)
 		})
 	}
-	ln, err := listen(cfg.Addr)
-	if err != nil {
-		return err
+	ln := cfg.listener
+	if ln == nil {
+		if ln, err = listen(cfg.Addr); err != nil {
+			return err
+		}
 	}
 	srv := api.NewHTTPServer(front, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	ln = api.WrapListener(ln)

@@ -90,7 +90,7 @@ type connFlags struct {
 	URL     string        `name:"url" placeholder:"URL" default:"http://127.0.0.1:8080" penv:"PLUMB_URL" help:"Server URL (default ${default})."`
 	Token   string        `name:"token" placeholder:"TOKEN" penv:"PLUMB_TOKEN" help:"A project admin's API token or the project's upload token (plbu_…); required."`
 	Project string        `name:"project" placeholder:"WORKSPACE/PROJECT" penv:"PLUMB_PROJECT" help:"The project; required."`
-	Timeout time.Duration `name:"timeout" placeholder:"DURATION" default:"10m" help:"Longest the command may take, retries included; 0: no limit (default ${default})."`
+	Timeout time.Duration `name:"timeout" placeholder:"DURATION" default:"10m" help:"Longest ${timeoutScope=the command} may take, retries included; 0: no limit (default ${default})."`
 	Retries int           `name:"retries" placeholder:"N" default:"5" help:"Retries on network errors, 429 (after Retry-After) and 502/503/504, with exponential back-off; every retry sends the same Idempotency-Key (default ${default})."`
 }
 
@@ -799,13 +799,17 @@ type snapshotResult struct {
 	Replaced   map[string]int `json:"replacedIssues"`
 }
 
+// describe is the summary line of a SARIF or analysis upload. Only the
+// default branch has a current state and a history (history is true for
+// every default-branch snapshot): a snapshot of another branch (a pull
+// request's, a feature branch's) is neither, whatever came before it.
 func (s snapshotResult) describe() string {
 	cur := ""
 	switch {
 	case !s.Current && s.History:
 		cur = "; a later analysis of the branch stays current, this one joins the history at its time"
 	case !s.Current:
-		cur = "; a later analysis of the branch stays current"
+		cur = "; not the default branch: kept for pull requests and comparisons, the project's current state unchanged"
 	}
 	return fmt.Sprintf("%d issues, commit %s on %s, analysed at %s%s%s%s", s.Issues, short(s.CommitSHA), s.Branch, s.AnalyzedAt, cur,
 		toolCounts("; kept from the commit's earlier upload", s.Kept), toolCounts("; replaced", s.Replaced))
@@ -1220,6 +1224,9 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 		return err
 	}
 	body.BranchName, body.CommitSHA, body.PullRequestNumber = info.Branch, info.Commit, info.PullRequest
+	if body.CommitMessage == "" {
+		body.CommitMessage = commitMessage(getenv, ciGitDir, info.Commit)
+	}
 	data, err := json.Marshal(body)
 	if err != nil {
 		return err

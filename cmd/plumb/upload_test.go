@@ -756,3 +756,24 @@ func TestUploadCoverageSendsPullRequest(t *testing.T) {
 		t.Fatalf("requests %+v, want one with pullRequestNumber=42", reqs)
 	}
 }
+
+// The summary of an upload says what became of the snapshot: current, in the
+// default branch's history behind a later one, or on another branch (where
+// no later analysis is involved: issue 19 item 8).
+func TestSnapshotResultDescribe(t *testing.T) {
+	for _, c := range []struct {
+		res  snapshotResult
+		want string
+	}{
+		{snapshotResult{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", Current: true, History: true},
+			"3 issues, commit 111111111111 on main, analysed at 2026-03-01T12:00:00Z"},
+		{snapshotResult{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", History: true},
+			"3 issues, commit 111111111111 on main, analysed at 2026-03-01T12:00:00Z; a later analysis of the branch stays current, this one joins the history at its time"},
+		{snapshotResult{Issues: 1, CommitSHA: shaA, Branch: "fix-bug", AnalyzedAt: "2026-03-01T12:00:00Z"},
+			"1 issues, commit 111111111111 on fix-bug, analysed at 2026-03-01T12:00:00Z; not the default branch: kept for pull requests and comparisons, the project's current state unchanged"},
+	} {
+		if got := c.res.describe(); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.res, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -44,9 +45,14 @@ func newSite(cfg *config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (
 	return w.Mount(api), nil
 }
 
-// cmdUserPassword is 'plumb user password LOGIN'.
-func cmdUserPassword(ctx context.Context, db *sqlstore.DB, login string, stdin io.Reader, stderr io.Writer) error {
-	return web.SetUserPassword(ctx, db, login, stdin, stderr)
+// cmdUserPassword is 'plumb user password LOGIN'; it says so when the
+// password is set.
+func cmdUserPassword(ctx context.Context, db *sqlstore.DB, login string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := web.SetUserPassword(ctx, db, login, stdin, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "set the web sign-in password of user %s (only its argon2id hash is stored)\n", login)
+	return nil
 }
 
 // demoSignIn gives the demo token's user a fresh random password (argon2id

@@ -17,14 +17,19 @@ func TestUserPassword(t *testing.T) {
 	if _, err := runOut(t, nil, "user", "create", "ada", "--database", dsn); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runOut(t, strings.NewReader("correct horse battery\n"), "user", "password", "ada", "--database", dsn); err != nil {
+	out, err := runOut(t, strings.NewReader("correct horse battery\n"), "user", "password", "ada", "--database", dsn)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runOut(t, strings.NewReader("short\n"), "user", "password", "ada", "--database", dsn); err == nil || !strings.Contains(err.Error(), "at least 8") {
-		t.Fatalf("a short password: %v", err)
+	// It says so (and never prints the password).
+	if want := "set the web sign-in password of user ada (only its argon2id hash is stored)\n"; out != want {
+		t.Errorf("plumb user password printed %q, want %q", out, want)
 	}
-	if _, err := runOut(t, strings.NewReader(""), "user", "password", "ada", "--database", dsn); err == nil {
-		t.Fatal("an empty stdin set a password")
+	if out, err := runOut(t, strings.NewReader("short\n"), "user", "password", "ada", "--database", dsn); err == nil || !strings.Contains(err.Error(), "at least 8") || out != "" {
+		t.Fatalf("a short password: %v, printed %q", err, out)
+	}
+	if out, err := runOut(t, strings.NewReader(""), "user", "password", "ada", "--database", dsn); err == nil || out != "" {
+		t.Fatalf("an empty stdin set a password (printed %q)", out)
 	}
 	if _, err := runOut(t, strings.NewReader("whatever-123\n"), "user", "password", "nobody", "--database", dsn); err == nil {
 		t.Fatal("a password was set for an unknown user")
