@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/plumbhq/plumb/api"
@@ -176,7 +177,7 @@ func failureLimiters(t *testing.T) []struct {
 		{"redis", true, redisOn(func(t *testing.T) *redis.Client {
 			url := os.Getenv(sqltest.RedisEnv)
 			if url == "" {
-				t.Skipf("no real Redis: set %s (e.g. redis://127.0.0.1:6379/0) to run this against one", sqltest.RedisEnv)
+				testtool.Missing(t, "no real Redis: set %s (e.g. redis://127.0.0.1:6379/0) to run this against one", sqltest.RedisEnv)
 			}
 			opt, err := redis.ParseURL(url)
 			if err != nil {

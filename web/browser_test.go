@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
 	"github.com/plumbhq/plumb/internal/testtool"
+
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -171,13 +171,9 @@ const axeVersion = "4.14.1"
 func axeSource(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not installed: the accessibility test installs axe-core@" + axeVersion + " with it (Debian: apt-get install -y npm)")
+		testtool.Missing(t, "npm is not installed: the accessibility test installs axe-core@%s with it (Debian: apt-get install -y npm)", axeVersion)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("no cache folder for axe-core: %v", err)
-	}
-	dir := filepath.Join(cache, "plumb-test", "axe-core-"+axeVersion)
+	dir := filepath.Join(testtool.CacheDir(), "axe-core-"+axeVersion)
 	script := filepath.Join(dir, "node_modules", "axe-core", "axe.min.js")
 	if _, err := os.Stat(script); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -185,7 +181,7 @@ func axeSource(t *testing.T) string {
 		}
 		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", dir, "axe-core@"+axeVersion)
 		if out, err := install.CombinedOutput(); err != nil {
-			t.Skipf("npm install axe-core@%s failed (no npm registry?): %v\n%s", axeVersion, err, out)
+			testtool.Missing(t, "npm install axe-core@%s failed (no npm registry?): %v\n%s", axeVersion, err, out)
 		}
 	}
 	src, err := os.ReadFile(script)
@@ -214,7 +210,7 @@ func TestAccessibility(t *testing.T) {
 	}
 	chrome := chromiumPath()
 	if chrome == "" {
-		t.Skip("no chromium found: install it (Debian: apt-get install -y chromium) to run the accessibility test; .ci/run does")
+		testtool.Missing(t, "no chromium found: install it (Debian: apt-get install -y chromium) to run the accessibility test; .ci/run does")
 	}
 	axe := axeSource(t)
 	s, _ := demoSite(t)

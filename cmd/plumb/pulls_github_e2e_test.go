@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -88,13 +89,7 @@ func (f *fakeGitHubHost) waitFor(t *testing.T, what string, cond func() bool) {
 // plumb gate say the issues have no data, instead of calling every issue of
 // main fixed; the analysis of the head, when it arrives, fills them in.
 func TestGitHubActionsExampleWithoutAnalysis(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("go is not on PATH: this test runs the example's go test")
-		}
-		t.Skip("go is not on PATH: install Go (https://go.dev/dl) to run the example's go test")
-	}
+	goTool := testtool.Need(t, "go", "install Go (https://go.dev/dl) to run the example's go test")
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
