@@ -164,7 +164,9 @@ func TestQltyPartFailureLeavesNothing(t *testing.T) {
 	// late part is refused.
 	late, err := db.CreateQltyUpload(ctx, project, QltyInput{CommitSHA: qSha, CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
 	dCheck(t, err)
-	one := func(emit func(plumb.CoverageFile) error) error { return emit(plumb.CoverageFile{Path: "a", Hits: []int64{1}}) }
+	one := func(emit func(plumb.CoverageFile) error) error {
+		return emit(plumb.CoverageFile{Path: "a", Hits: []int64{1}})
+	}
 	r, err := db.AddQltyPart(ctx, u, one)
 	dCheck(t, err)
 	if _, err := db.PublishQltyReport(ctx, project, r.ID); err != nil {
