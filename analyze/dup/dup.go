@@ -49,13 +49,18 @@ func Tokenize(language string, src []byte, normalise bool) []Token {
 }
 
 // Normalize maps lexed tokens to their hashes: with normalise,
-// identifiers other than keywords become one token and literals another.
+// identifiers other than keywords become one token and literals another;
+// the text of a template literal keeps its own hash either way.
 func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 	out := make([]Token, 0, len(toks))
 	for _, t := range toks {
 		var h uint32
 		text := src[t.Start : t.Start+t.Len]
 		switch {
+		case t.Flags&token.Template != 0:
+			// a template literal's text is a value of its own (different
+			// text, different token); its substitutions are code
+			h = fnv32(text)
 		case normalise && (t.Kind == token.Number || t.Kind == token.String):
 			h = litHash
 		case normalise && t.Kind == token.Ident && !keywords[string(text)]:

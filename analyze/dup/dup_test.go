@@ -100,3 +100,34 @@ func FuzzDetect(f *testing.F) {
 		}
 	})
 }
+
+// TestTemplateLiterals: tests that differ only in their template
+// literals' text (inline snapshots) are no clones, normalised or not; the
+// code inside ${…} is compared as code.
+func TestTemplateLiterals(t *testing.T) {
+	test := func(name, snap, sub string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "it(%q, () => {\n", name)
+		for i := range 6 {
+			fmt.Fprintf(&b, "  expect(render(%d)).toMatchInlineSnapshot(`\n    <div>%s %d ${%s}</div>\n  `);\n", i, snap, i, sub)
+		}
+		b.WriteString("});\n")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		a, b   string
+		clones int
+	}{
+		{test("a", "hello", "x"), test("b", "goodbye", "x"), 0}, // different text
+		{test("a", "hello", "x"), test("b", "hello", "y"), 1},   // same text, renamed code: a clone once normalised
+	} {
+		docs := []Doc{
+			{Index: 0, Path: "a.test.ts", Tokens: Tokenize("TypeScript", []byte(tc.a), true)},
+			{Index: 1, Path: "b.test.ts", Tokens: Tokenize("TypeScript", []byte(tc.b), true)},
+		}
+		clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 5})
+		if len(clones) != tc.clones {
+			t.Errorf("%d clones, want %d: %+v", len(clones), tc.clones, clones)
+		}
+	}
+}
