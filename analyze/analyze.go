@@ -238,11 +238,7 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	if len(src) == 0 {
 		return skip("empty", true) // as cloc: nothing to measure
 	}
-	head := src
-	if len(head) > 4096 {
-		head = head[:4096]
-	}
-	l := lang.Detect(c.rel, head)
+	l := lang.Detect(c.rel, src) // cloc reads a whole file to decide some extensions
 	if l == nil {
 		return skip("no known language", true)
 	}
