@@ -51,9 +51,39 @@ var ternaryLanguages = map[string]bool{
 	"Dart": true, "Groovy": true, "Swift": true,
 }
 
+// chunkTokens bounds the tokens scored at once: a larger file is scored
+// a chunk at a time (see tokenFunctions), so that memory stays bounded
+// whatever the file's size.
+var chunkTokens = 1 << 18
+
 func tokenFunctions(language string, sx *token.Syntax, src []byte) []Function {
-	toks := token.LexAppend(token.Borrow(), sx, src)
-	defer token.Return(toks)
+	toks := token.Borrow()
+	defer func() { token.Return(toks) }()
+	if len(src) < 4*chunkTokens { // fewer tokens than a chunk: at once
+		toks = token.LexAppend(toks, sx, src)
+		return scoreTokens(language, src, toks)
+	}
+	// A very large file (a minified bundle forced in) is lexed as a stream
+	// and scored a chunk of about chunkTokens tokens at a time, each chunk
+	// ending after a ; or } outside any string: a function that spans two
+	// chunks is scored as two parts.
+	var out []Function
+	lx := token.NewLexer(sx, src)
+	for !lx.Done() {
+		toks = lx.Next(toks[:0], chunkTokens)
+		for !lx.Done() && len(toks) < 2*chunkTokens {
+			last := toks[len(toks)-1]
+			if last.Kind == token.Punct && (last.Is(src, ";") || last.Is(src, "}")) && lx.InCode() {
+				break
+			}
+			toks = lx.Next(toks, 1)
+		}
+		out = append(out, scoreTokens(language, src, toks)...)
+	}
+	return out
+}
+
+func scoreTokens(language string, src []byte, toks []token.Token) []Function {
 	switch {
 	case language == "Python":
 		return pythonFunctions(src, toks)

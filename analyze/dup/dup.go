@@ -38,15 +38,35 @@ var (
 // Tokenize lexes src with the syntax of language and (with normalise)
 // normalises identifiers and literals; nil when the language has no lexer
 // here.
+//
+// A file's tokens are capped at MaxTokens (the clone index holds no more
+// of one file): clones are sought in the first MaxTokens tokens of a
+// larger file (a minified bundle forced in), so that memory stays bounded.
 func Tokenize(language string, src []byte, normalise bool) []Token {
 	sx := token.Syntaxes[language]
 	if sx == nil {
 		return nil
 	}
-	toks := token.LexAppend(token.Borrow(), sx, src)
-	defer token.Return(toks)
-	return Normalize(src, toks, normalise)
+	toks := token.Borrow()
+	defer func() { token.Return(toks) }()
+	if len(src) < 4*MaxTokens {
+		toks = token.LexAppend(toks, sx, src)
+		if len(toks) > MaxTokens {
+			toks = toks[:MaxTokens]
+		}
+		return Normalize(src, toks, normalise)
+	}
+	out := make([]Token, 0, MaxTokens)
+	lx := token.NewLexer(sx, src)
+	for !lx.Done() && len(out) < MaxTokens {
+		toks = lx.Next(toks[:0], min(1<<16, MaxTokens-len(out)))
+		out = append(out, Normalize(src, toks, normalise)...)
+	}
+	return out
 }
+
+// MaxTokens caps the tokens of one file kept for clone detection.
+var MaxTokens = 1 << 20
 
 // Normalize maps lexed tokens to their hashes: with normalise,
 // identifiers other than keywords become one token and literals another;
@@ -133,8 +153,8 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	n := o.MinTokens - w + 1
 	for di := range docs {
 		toks := docs[di].Tokens
-		if len(toks) < w {
-			continue
+		if len(toks) < w || lineSpan(toks) < o.MinLines {
+			continue // too short to hold a clone (a minified one-line file)
 		}
 		anchors := docs[di].Anchors
 		if anchors == nil {

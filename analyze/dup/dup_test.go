@@ -1,6 +1,7 @@
 package dup
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -129,5 +130,27 @@ func TestTemplateLiterals(t *testing.T) {
 		if len(clones) != tc.clones {
 			t.Errorf("%d clones, want %d: %+v", len(clones), tc.clones, clones)
 		}
+	}
+}
+
+// TestTokenCap: a file's tokens for clone detection stop at MaxTokens,
+// whether lexed at once or as a stream; a one-line file (too few lines
+// for any clone) is left out of the search.
+func TestTokenCap(t *testing.T) {
+	defer func(n int) { MaxTokens = n }(MaxTokens)
+	MaxTokens = 500
+	small := []byte(strings.Repeat("a = b + c;\n", 40)) // 240 tokens: at once
+	big := []byte(strings.Repeat("a = b + c;\n", 400))  // streamed: len > 4*MaxTokens
+	if n := len(Tokenize("JavaScript", small, true)); n != 240 {
+		t.Errorf("small: %d tokens", n)
+	}
+	if n := len(Tokenize("JavaScript", big, true)); n != MaxTokens {
+		t.Errorf("big: %d tokens, want the cap %d", n, MaxTokens)
+	}
+	line := []byte(strings.Repeat(jsFunc("f", "x")[:60], 50)) // one line, repeated
+	line = bytes.ReplaceAll(line, []byte("\n"), nil)
+	docs := []Doc{{Path: "a.min.js", Tokens: Tokenize("JavaScript", line, true)}, {Index: 1, Path: "b.min.js", Tokens: Tokenize("JavaScript", line, true)}}
+	if clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 5}); len(clones) != 0 {
+		t.Errorf("one-line files: %d clones", len(clones))
 	}
 }

@@ -323,6 +323,9 @@ func NewLexer(sx *Syntax, src []byte) *Lexer {
 	return &Lexer{sx: sx, src: src, line: 1, atLineStart: true, operand: true}
 }
 
+// InCode reports whether the lexer is outside any string interpolation.
+func (lx *Lexer) InCode() bool { return len(lx.interp) == 0 }
+
 // Done reports whether every token has been read.
 func (lx *Lexer) Done() bool { return lx.i >= len(lx.src) }
 
