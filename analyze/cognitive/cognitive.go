@@ -17,6 +17,12 @@ type Function struct {
 	Nesting    int    `json:"nesting"` // deepest nesting of control-flow blocks
 }
 
+// SonarJS, when set, makes the token scorer follow eslint-plugin-sonarjs'
+// two choices that differ from the definition's text, for comparisons:
+// no increment for runs of || or ?? (only && runs count) and none for
+// recursion. Tests set it; the analysis never does.
+var SonarJS bool
+
 // Analyze measures the functions of a file in language (a name of package
 // lang): none for a language without a scorer here; an error when a Go
 // file does not parse.

@@ -101,6 +101,10 @@ func scoreTokens(language string, src []byte, toks []token.Token) []Function {
 type fnState struct {
 	Function
 	recursive bool
+	// for SonarJS: increments inside nested functions, and whether the
+	// function has structure of its own
+	nestedInc     int
+	ownStructural bool
 }
 
 // logicChain counts runs of like logical operators: one per expression
@@ -110,7 +114,7 @@ type logicChain struct {
 }
 
 func (c *logicChain) push()  { c.last = append(c.last, "") }
-func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)]; c.reset() }
+func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)] }
 func (c *logicChain) reset() { c.set("") }
 func (c *logicChain) set(s string) {
 	if len(c.last) == 0 {
@@ -150,6 +154,7 @@ type frame struct {
 	top     bool // a top-level function's body
 	// JSX: an expression container ({cond && <A/>}), whose one run of
 	// like logical operators is not counted (as sonarjs does)
+	nested   bool // a nested function's body
 	jsx      bool
 	jsxOp    string // the container's first logical operator
 	deferred int    // the increment not yet counted for it
@@ -182,6 +187,7 @@ type braceScorer struct {
 	at        int  // the token being read
 	closureAt int  // Rust: the first token of a closure's body (|x| body)
 	ternaries []ternary
+	nestedFns int // nested function bodies open
 }
 
 var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
@@ -226,10 +232,18 @@ func (b *braceScorer) text(i int) string {
 func (b *braceScorer) inc(n int) {
 	if b.cur != nil {
 		b.cur.Complexity += n
+		if b.nestedFns > 0 {
+			b.cur.nestedInc += n
+		}
 	}
 }
 
-func (b *braceScorer) structural() { b.inc(1 + b.nest) }
+func (b *braceScorer) structural() {
+	if b.cur != nil && b.nestedFns == 0 {
+		b.cur.ownStructural = true
+	}
+	b.inc(1 + b.nest)
+}
 
 var nestingKeywords = map[string]bool{
 	"if": true, "for": true, "foreach": true, "while": true, "switch": true, "catch": true, "do": true,
@@ -364,6 +378,10 @@ func (b *braceScorer) run() {
 			}
 			if !b.binaryOperand(i) {
 				continue // C++'s T&& x, Rust's &&x: a reference, no operator
+			}
+			if SonarJS && s == "||" {
+				b.chain.op(s) // sonarjs counts && runs only
+				continue
 			}
 			if f := b.jsxFrame(); f != nil && !f.mixed {
 				if f.jsxOp == "" {
@@ -820,6 +838,9 @@ func (b *braceScorer) pop() frame {
 	f := b.frames[len(b.frames)-1]
 	b.frames = b.frames[:len(b.frames)-1]
 	b.nest -= f.nestInc
+	if f.nested {
+		b.nestedFns--
+	}
 	if f.kind == frameCtl || f.kind == frameVirtual {
 		b.ctl -= f.nestInc
 	}
@@ -857,8 +878,9 @@ func (b *braceScorer) open(i int) {
 		b.nest, b.ctl = 0, 0
 		return
 	}
-	b.frames = append(b.frames, frame{kind: frameFunc, nestInc: 1})
+	b.frames = append(b.frames, frame{kind: frameFunc, nestInc: 1, nested: true})
 	b.nest++
+	b.nestedFns++
 }
 
 func (b *braceScorer) close(i int) {
@@ -884,13 +906,19 @@ func (b *braceScorer) close(i int) {
 // emit ends the top-level function fn at token i.
 func (b *braceScorer) emit(fn *fnState, i int) {
 	fn.EndLine = int(b.toks[max(i, 0)].End)
-	if fn.recursive {
+	if fn.recursive && !SonarJS {
 		fn.Complexity++
+	}
+	if SonarJS && !fn.ownStructural {
+		// sonarjs: the nested functions of a function without structure
+		// of its own are scored apart (as callbacks of a module pattern)
+		fn.Complexity -= fn.nestedInc
 	}
 	b.out = append(b.out, fn.Function)
 	b.cur = nil
 	b.nest, b.ctl = 0, 0
 	b.ternaries = b.ternaries[:0]
+	b.nestedFns = 0
 }
 
 // exprLambda reports whether the => (or Java's ->) at i starts a lambda
@@ -991,8 +1019,9 @@ func (b *braceScorer) openParen(j int) int { return matchParen(b.src, b.toks, j,
 // int Area() => …), else a nesting level of the enclosing function.
 func (b *braceScorer) startExprLambda(i int) {
 	if b.cur != nil {
-		b.frames = append(b.frames, frame{kind: frameExpr, nestInc: 1, paren: len(b.parens), first: i + 1})
+		b.frames = append(b.frames, frame{kind: frameExpr, nestInc: 1, paren: len(b.parens), first: i + 1, nested: true})
 		b.nest++
+		b.nestedFns++
 		return
 	}
 	if b.lang == "Rust" {

@@ -23,3 +23,8 @@ function fact(n) {
   if (n < 2) return 1; // +1
   return n * fact(n - 1); // +1 recursion
 }
+// A call inside a run does not break it: a && f(x) && b is one run.
+// cognitive: callInRun 2
+function callInRun(a, b, x) {
+  return a && f(x && 1) && b; // +1 for the run a && … && b, +1 for x && 1 (a call's arguments are an expression of their own)
+}
