@@ -254,16 +254,19 @@ func perlMatch(re *regexp.Regexp, l string, nl bool) bool {
 	return re.MatchString(s) || had && nl && re.MatchString(l)
 }
 
-// matchesNewline reports whether a pattern has a part that can match a
-// newline (\s, \W, \D, a negated class, an explicit \n).
+// matchesNewline reports whether a pattern can need the line's newline:
+// only its last element can match it (nothing follows the newline), so
+// when that element is one that matches at least one newline-capable
+// byte (\s, \s+, \W, \D, a negated class); ^\s*# never does.
 func matchesNewline(re *regexp.Regexp) bool {
-	p := re.String()
-	for _, k := range []string{`\s`, `\W`, `\D`, `[^`, `\n`, `\v`} {
-		if strings.Contains(p, k) {
+	p := strings.TrimSuffix(strings.TrimPrefix(re.String(), "(?i)"), "$")
+	p = strings.TrimSuffix(p, "+")
+	for _, k := range []string{`\s`, `\W`, `\D`, `\n`, `\v`} {
+		if strings.HasSuffix(p, k) && !strings.HasSuffix(p, `\`+k) {
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(p, "]") && strings.Contains(p, "[^")
 }
 
 // replaceRegex replaces every match in each line.
