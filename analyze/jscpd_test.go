@@ -68,7 +68,17 @@ func runJscpd(t *testing.T, bin string, c corpus, normalise bool) map[string][][
 		t.Fatalf("jscpd report: %v", err)
 	}
 	ranges := map[string][][2]int32{}
+	overlapping := 0
 	for _, d := range rep.Duplicates {
+		// A clone whose two copies overlap in one file (a periodic run,
+		// such as a list of imports against itself shifted by one line)
+		// is reported by jscpd; plumb's copies never overlap, so such a
+		// clone is counted as plumb counts it: not at all (plumb finds
+		// the non-overlapping copies of a long enough periodic run).
+		if a, b := d.FirstFile, d.SecondFile; a.Name == b.Name && a.Start <= b.End && b.Start <= a.End {
+			overlapping++
+			continue
+		}
 		for _, f := range []struct {
 			Name       string
 			Start, End int32
@@ -77,6 +87,9 @@ func runJscpd(t *testing.T, bin string, c corpus, normalise bool) map[string][][
 			rel = filepath.ToSlash(rel)
 			ranges[rel] = append(ranges[rel], [2]int32{f.Start, f.End})
 		}
+	}
+	if overlapping > 0 {
+		t.Logf("%s: %d of jscpd's %d clones overlap themselves in one file, left out", c.name, overlapping, len(rep.Duplicates))
 	}
 	return ranges
 }

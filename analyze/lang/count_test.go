@@ -125,6 +125,8 @@ func TestDetect(t *testing.T) {
 		{"x.m", "function y = f(x)\n", "MATLAB"},
 		{"a.inc", "<?php\n?>\n", "PHP"}, // cloc wants both <? and ?>
 		{"x.tsx", "", "TypeScript"},
+		{"bin/setup.tt", "#!/usr/bin/env bash\n", "Bourne Again Shell"}, // an extension cloc does not map: the #! line
+		{"notes.unknownext", "no #! line\n", ""},
 		{"README", "", ""},
 		{"x.go~", "", ""},
 	} {

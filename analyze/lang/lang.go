@@ -190,9 +190,14 @@ func Detect(name string, head []byte) *Language {
 			if l := resolve(ext, head); l != nil {
 				return l
 			}
+			if contentRules[ext] != nil {
+				return nil // cloc's content rule turned it down (a .tpl that is no Smarty)
+			}
 		}
 	}
-	if bytes.HasPrefix(head, []byte("#!")) && (len(parts) == 1 || parts[0] == "") {
+	// no extension, or one cloc does not map (setup.tt, tool.in): the
+	// #! line's interpreter decides
+	if bytes.HasPrefix(head, []byte("#!")) {
 		return byShebang(head)
 	}
 	return nil
