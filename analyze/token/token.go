@@ -67,6 +67,20 @@ type Syntax struct {
 	RubyDoc     bool        // =begin … =end comments
 	Regex       bool        // /…/ regular expression literals where an operand may start (JavaScript)
 	Interp      *Interp     // strings with code inside (template literals, f-strings…)
+	// commentByte marks the first bytes of the comment starts (set by
+	// init for the syntaxes of Syntaxes): other bytes skip the checks
+	commentByte [256]bool
+	ready       bool
+}
+
+func (sx *Syntax) prepare() {
+	for _, l := range sx.Line {
+		sx.commentByte[l[0]] = true
+	}
+	for _, b := range sx.Block {
+		sx.commentByte[b[0][0]] = true
+	}
+	sx.ready = true
 }
 
 // Interp describes a language's string interpolation.
@@ -233,6 +247,11 @@ func init() {
 	for _, n := range []string{"Bourne Shell", "Bourne Again Shell", "Korn Shell", "zsh", "C Shell"} {
 		Syntaxes[n] = sh
 	}
+	for _, sx := range Syntaxes {
+		if !sx.ready {
+			sx.prepare()
+		}
+	}
 }
 
 // operators are matched longest first.
@@ -370,15 +389,17 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 			i = j
 			continue
 		}
-		if lc := lineComment(sx, src, i); lc {
-			for i < n && src[i] != '\n' {
-				i++
+		if !sx.ready || sx.commentByte[c] {
+			if lc := lineComment(sx, src, i); lc {
+				for i < n && src[i] != '\n' {
+					i++
+				}
+				continue
 			}
-			continue
-		}
-		if j, ok := blockComment(sx, src, i, &line); ok {
-			i = j
-			continue
+			if j, ok := blockComment(sx, src, i, &line); ok {
+				i = j
+				continue
+			}
 		}
 		start := i
 		startLine := line
