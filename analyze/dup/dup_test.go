@@ -77,6 +77,7 @@ func TestRepeatsInOneFile(t *testing.T) {
 func FuzzDetect(f *testing.F) {
 	f.Add([]byte(jsFunc("f", "x")+jsFunc("g", "y")), uint8(3), uint8(10))
 	f.Add([]byte(strings.Repeat("a = b + c;\n", 40)), uint8(2), uint8(4))
+	f.Add([]byte(strings.Repeat("x = `a ${b ? `c${d}` : e.catch} f`;\n", 30)), uint8(2), uint8(8)) // templates, keyword-named members
 	f.Fuzz(func(t *testing.T, src []byte, parts, minTokens uint8) {
 		n := int(parts%5) + 1
 		var docs []Doc
