@@ -169,7 +169,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	goPackages(res.Files, goFiles)
 	if !cfg.Duplication.Off && cfg.Duplication.MinTokens > 0 {
-		clones, lines := dup.Detect(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines})
+		clones, lines := dup.DetectGroups(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines}, workers)
 		res.Clones = clones
 		for i, n := range lines {
 			f := &res.Files[docs[i].Index]

@@ -8,6 +8,7 @@ package dup
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/plumbhq/plumb/analyze/token"
 )
@@ -437,4 +438,69 @@ func seqHash(ts []Token) uint64 {
 		}
 	}
 	return h
+}
+
+// DetectGroups is Detect with the groups searched at the same time, on up
+// to workers goroutines: clones are sought within a group only, so each
+// group is independent. The result is Detect's, in Detect's order.
+func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
+	byGroup := map[int][]int{} // group → indexes into docs, in order
+	var order []int
+	for i, d := range docs {
+		if _, ok := byGroup[d.Group]; !ok {
+			order = append(order, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], i)
+	}
+	if len(order) < 2 || workers < 2 {
+		return Detect(docs, o)
+	}
+	type result struct {
+		clones []Clone
+		later  []int // the index in docs of each clone's later copy
+	}
+	results := make([]result, len(order))
+	lines := make([]int, len(docs))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for gi, g := range order {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(gi int, idx []int) {
+			defer func() { <-sem; wg.Done() }()
+			sub := make([]Doc, len(idx))
+			byPath := map[string]int{}
+			for k, i := range idx {
+				sub[k] = docs[i]
+				byPath[docs[i].Path] = i
+			}
+			clones, ls := Detect(sub, o)
+			for k, n := range ls {
+				lines[idx[k]] = n
+			}
+			later := make([]int, len(clones))
+			for k, c := range clones {
+				later[k] = byPath[c.B.Path]
+			}
+			results[gi] = result{clones, later}
+		}(gi, byGroup[g])
+	}
+	wg.Wait()
+	type tagged struct {
+		c     Clone
+		later int
+	}
+	var all []tagged
+	for _, r := range results {
+		for k, c := range r.clones {
+			all = append(all, tagged{c, r.later[k]})
+		}
+	}
+	// Detect appends a doc's clones as it reads the docs in order
+	sort.SliceStable(all, func(i, j int) bool { return all[i].later < all[j].later })
+	out := make([]Clone, len(all))
+	for i, t := range all {
+		out[i] = t.c
+	}
+	return out, lines
 }
