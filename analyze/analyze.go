@@ -20,6 +20,7 @@ import (
 	"github.com/plumbhq/plumb/analyze/cognitive"
 	"github.com/plumbhq/plumb/analyze/dup"
 	"github.com/plumbhq/plumb/analyze/lang"
+	"github.com/plumbhq/plumb/analyze/token"
 	"github.com/plumbhq/plumb/metric"
 )
 
@@ -168,7 +169,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	goPackages(res.Files, goFiles)
 	if !cfg.Duplication.Off && cfg.Duplication.MinTokens > 0 {
-		clones, lines := dup.Detect(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines})
+		clones, lines := dup.DetectGroups(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines}, workers)
 		res.Clones = clones
 		for i, n := range lines {
 			f := &res.Files[docs[i].Index]
@@ -238,11 +239,7 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	if len(src) == 0 {
 		return skip("empty", true) // as cloc: nothing to measure
 	}
-	head := src
-	if len(head) > 4096 {
-		head = head[:4096]
-	}
-	l := lang.Detect(c.rel, head)
+	l := lang.Detect(c.rel, src) // cloc reads a whole file to decide some extensions
 	if l == nil {
 		return skip("no known language", true)
 	}
@@ -260,9 +257,20 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	cnt := l.Count(src)
 	f := &File{Path: c.rel, Language: l.Name, Lines: cnt.Lines, Blank: cnt.Blank, Comment: cnt.Comment, Code: cnt.Code}
 	m.file = f
-	if l.Name == "Go" {
+	// a file of moderate size is lexed once, for its score and its clones
+	var toks []token.Token
+	if sx := token.Syntaxes[l.Name]; sx != nil && len(src) < 4*dup.MaxTokens {
+		toks = token.LexAppend(token.Borrow(), sx, src)
+		defer func() { token.Return(toks) }()
+	}
+	lexed := false
+	switch {
+	case l.Name == "Go":
 		f.Functions, m.calls, err = cognitive.AnalyzeGo(src)
-	} else {
+	case toks != nil:
+		f.Functions, lexed = cognitive.AnalyzeLexed(l.Name, src, toks)
+	}
+	if l.Name != "Go" && !lexed {
 		f.Functions, err = cognitive.Analyze(l.Name, src)
 	}
 	if err != nil {
@@ -272,7 +280,11 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 		f.Complexity += fn.Complexity
 	}
 	if !cfg.Duplication.Off {
-		m.tokens = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
+		if toks != nil {
+			m.tokens = dup.Normalize(src, toks[:min(len(toks), dup.MaxTokens)], !cfg.Duplication.Exact)
+		} else {
+			m.tokens = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
+		}
 		m.anchors = dup.Anchors(m.tokens, cfg.Duplication.MinTokens)
 	}
 	return m

@@ -6,7 +6,10 @@ package analyze
 // quotes the figures these tests print and the commands behind them.
 
 import (
+	"archive/zip"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,8 +63,106 @@ func corpora(t *testing.T) []corpus {
 	}
 	if p := os.Getenv("PLUMB_NPM_TREE"); p != "" {
 		out = append(out, corpus{"npm", p, nil})
+	} else {
+		missing(t, "the npm tree: set PLUMB_NPM_TREE (.ci/run installs it)")
+	}
+	return append(out, debianTrees(t)...)
+}
+
+// debianTrees are the trees of Debian packages the accuracy tests compare
+// too, none of which plumb was tuned on (.ci/run installs them, pinned, in
+// its "analyzer accuracy trees" block): Ruby's standard library and gems,
+// PHP libraries, Rust crates, C and C++ headers, the Java class library's
+// java.util, Perl modules. A tree that is not installed is skipped, or
+// fails the test under CI=true.
+func debianTrees(t *testing.T) []corpus {
+	t.Helper()
+	var out []corpus
+	for _, c := range []struct {
+		corpus
+		pkg string
+	}{
+		{corpus{"debian-ruby", "/usr/lib/ruby", []string{"3.1.0"}}, "ruby"},
+		{corpus{"debian-ruby-gems", "/usr/share/rubygems-integration/all", []string{"gems"}}, "ruby-rack ruby-thor"},
+		{corpus{"debian-php", "/usr/share/php", []string{"Symfony", "League"}}, "php-symfony-console php-league-commonmark"},
+		{corpus{"debian-rust", "/usr/share/cargo", []string{"registry"}}, "librust-regex-dev librust-serde-dev"},
+		{corpus{"debian-c-headers", "/usr/include", []string{"linux"}}, "linux-libc-dev"},
+		{corpus{"debian-cxx-headers", "/usr/include/c++", []string{"12"}}, "libstdc++-12-dev"},
+		{corpus{"debian-perl", "/usr/share", []string{"perl5"}}, "perl"},
+	} {
+		ok := true
+		for _, p := range c.paths() {
+			if _, err := os.Stat(p); err != nil {
+				ok = false
+			}
+		}
+		if !ok {
+			missing(t, "%s is not installed: apt-get install -y %s", strings.Join(c.paths(), " "), c.pkg)
+			continue
+		}
+		out = append(out, c.corpus)
+	}
+	if j := javaTree(t); j != "" {
+		out = append(out, corpus{"openjdk-17-java.util", j, nil})
 	}
 	return out
+}
+
+// javaTree extracts java.base/java/util of Debian's openjdk-17-source
+// (src.zip) once, into the temporary directory, and returns it.
+func javaTree(t *testing.T) string {
+	t.Helper()
+	const zipPath = "/usr/lib/jvm/openjdk-17/lib/src.zip"
+	st, err := os.Stat(zipPath)
+	if err != nil {
+		missing(t, "%s is not installed: apt-get install -y openjdk-17-source", zipPath)
+		return ""
+	}
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("plumb-openjdk-src-%d", st.Size()))
+	if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+		return filepath.Join(dir, "tree")
+	}
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if !strings.HasPrefix(f.Name, "java.base/java/util/") || f.FileInfo().IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, "tree", filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "done"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "tree")
+}
+
+// missing reports a reference tool or tree that is not installed: the
+// test fails under CI=true (.ci/run installs them all), and is skipped
+// with the install hint elsewhere. (Unlike testtool.Missing, the test goes on without that tree.)
+func missing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if testtool.CI() {
+		t.Fatalf("CI: "+format, args...)
+	}
+	t.Logf("skipped: "+format, args...)
 }
 
 // goroot is the Go installation the tests run with.

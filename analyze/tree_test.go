@@ -126,3 +126,33 @@ func writeTree2(t *testing.T, dir, name, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBinaryWithoutNUL: a file of random bytes without a NUL is binary
+// for cloc (Perl's -B on the first block: more than a third of odd
+// bytes) and is left out; UTF-8 text and mostly-ASCII Latin-1 text stay.
+func TestBinaryWithoutNUL(t *testing.T) {
+	rnd := make([]byte, 200<<10)
+	x := uint32(12345)
+	for i := range rnd {
+		x = x*1664525 + 1013904223
+		rnd[i] = byte(x>>24) | 1 // never NUL
+	}
+	latin1 := "// caf\xe9 cr\xe8me\npackage a\n\nvar s = \"na\xefve\"\n"
+	dir := writeTree(t, map[string]string{
+		"x.go":      string(rnd),
+		"utf8.go":   "// café crème, ünïcödé ✓\npackage a\n",
+		"latin1.go": latin1,
+		"ctrl.go":   "package a\n\x1b[0m\b\n",
+	})
+	res, err := Run(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res), " "); got != "ctrl.go latin1.go utf8.go" {
+		t.Errorf("files %q, want the three text files", got)
+	}
+	// more than a third: 4 odd bytes of 10 is binary, 3 of 9 is text
+	if !perlBinary([]byte("\x01\x02\x03\x04abcdef")) || perlBinary([]byte("\x01\x02\x03abcdef")) {
+		t.Error("the one-third rule")
+	}
+}

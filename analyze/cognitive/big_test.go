@@ -2,8 +2,10 @@ package cognitive
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,5 +30,29 @@ func TestBigInputs(t *testing.T) {
 				t.Errorf("%s on %d bytes: %v", name, len(in), d)
 			}
 		}
+	}
+}
+
+// TestChunkedScoring: a file larger than a chunk is scored a chunk at a
+// time; cut after the } of top-level functions, the result equals the
+// whole file's.
+func TestChunkedScoring(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "function f%d(a,b){return a&&b?`${a?1:2}`:b}", i)
+	}
+	src := []byte(b.String())
+	whole, _ := Analyze("JavaScript", src)
+	defer func(n int) { chunkTokens = n }(chunkTokens)
+	chunkTokens = 1000
+	if len(src) < 4*chunkTokens {
+		t.Fatal("the file must be scored in chunks")
+	}
+	chunked, _ := Analyze("JavaScript", src)
+	if len(whole) != 3000 || fmt.Sprint(whole) != fmt.Sprint(chunked) {
+		t.Errorf("whole %d functions, chunked %d; first %+v / %+v", len(whole), len(chunked), whole[:1], chunked[:1])
+	}
+	if whole[0].Complexity != 4 { // +1 ?:, +1 &&, +2 ?: (nesting 1)
+		t.Errorf("f0 scores %d, want 4", whole[0].Complexity)
 	}
 }

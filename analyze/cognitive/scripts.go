@@ -133,6 +133,13 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 			s.nest--
 		}
 	}
+	var conds []int           // bracket depths of the conditional expressions being read
+	endConds := func(d int) { // their else branches end: what follows no longer nests in them
+		for len(conds) > 0 && conds[len(conds)-1] >= d {
+			conds = conds[:len(conds)-1]
+			s.nest--
+		}
+	}
 	for i, t := range toks {
 		text := t.Text(src)
 		if depth == 0 && t.Line > prevLine && !s.is(i-1, `\`) {
@@ -141,6 +148,7 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 		prevLine = t.End
 		if lineStart {
 			lineStart = false
+			endConds(0)
 			endLambdas(0)
 			s.chain.reset()
 			ind := column(src, t)
@@ -154,10 +162,13 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 				if len(compFor) > 0 && compFor[len(compFor)-1] == depth {
 					break // a comprehension's condition
 				}
-				if !s.is(i-1, "else") {
-					s.structural() // a conditional expression
-				}
+				// a conditional expression; one in another's else branch
+				// (a if c else b if d else e) nests in it
+				s.structural()
+				conds = append(conds, depth)
+				s.nest++
 			case "for":
+				endConds(depth)
 				if depth > 0 {
 					compFor = append(compFor, depth)
 				}
@@ -178,16 +189,60 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 			for len(compFor) > 0 && compFor[len(compFor)-1] == depth {
 				compFor = compFor[:len(compFor)-1]
 			}
+			endConds(depth)
 			endLambdas(depth)
 			depth = max(0, depth-1)
 			s.chain.pop()
 		case ",":
+			endConds(depth)
 			endLambdas(depth)
 			s.chain.reset()
+		}
+		if t.Kind == token.String {
+			// an f-string's {…} is an expression of its own, in brackets
+			if t.Flags&token.InterpClose != 0 {
+				endConds(depth)
+				endLambdas(depth)
+				depth = max(0, depth-1)
+				s.chain.pop()
+			}
+			if t.Flags&token.InterpOpen != 0 {
+				depth++
+				s.chain.push()
+			}
 		}
 		lastEnd = int(t.End)
 	}
 	return s.finish()
+}
+
+// softStatement reports whether the soft keyword at i (match, case)
+// starts a statement: its logical line ends with a : and the next token
+// does not make it a name (match = …, match.group(), case(x)).
+func (s *scopes) softStatement(i int) bool {
+	switch s.text(i + 1) {
+	case "=", ".", ":", ",", ")", "]", "}", "+=", "-=", "":
+		return false
+	}
+	depth := 0
+	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
+		switch s.text(j) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if s.toks[j].Kind == token.String && s.toks[j].Flags&token.InterpOpen != 0 {
+			depth++
+		}
+		if s.toks[j].Kind == token.String && s.toks[j].Flags&token.InterpClose != 0 {
+			depth--
+		}
+		if depth <= 0 && (j+1 == len(s.toks) || s.toks[j+1].Line > s.toks[j].End && !s.is(j, `\`)) {
+			return s.is(j, ":")
+		}
+	}
+	return false
 }
 
 // statement handles the first token of a Python logical line.
@@ -203,14 +258,23 @@ func (s *scopes) statement(i int, kw string, ind int) {
 		s.function(name, int(t.Line), pyParams(s, i+2), ind, "")
 	case "class", "try", "finally", "with":
 		s.push(block{indent: ind})
-	case "if", "for", "while", "except", "match":
+	case "match", "case":
+		if !s.softStatement(i) {
+			s.recursion(i, kw) // match = re.match(…): a name
+			return
+		}
+		if kw == "case" {
+			s.push(block{indent: ind})
+			return
+		}
+		s.structural()
+		s.push(block{indent: ind, nestInc: 1, ctl: true})
+	case "if", "for", "while", "except":
 		s.structural()
 		s.push(block{indent: ind, nestInc: 1, ctl: true})
 	case "elif", "else":
 		s.inc(1)
 		s.push(block{indent: ind, nestInc: 1, ctl: true})
-	case "case":
-		s.push(block{indent: ind})
 	default:
 		s.recursion(i, kw)
 	}
@@ -263,6 +327,9 @@ func (s *scopes) atStatementStart(i int, seps ...string) bool {
 	if i == 0 || s.toks[i-1].End < s.toks[i].Line {
 		return true
 	}
+	if p := s.toks[i-1]; p.Kind == token.String && p.Flags&token.InterpOpen != 0 {
+		return true // "#{…}", "$(…)": code starts
+	}
 	for _, sep := range seps {
 		if s.is(i-1, sep) {
 			return true
@@ -277,11 +344,44 @@ func (s *scopes) atStatementStart(i int, seps ...string) bool {
 func rubyFunctions(src []byte, toks []token.Token) []Function {
 	s := &scopes{src: src, toks: toks}
 	loopLine := int32(-1) // a while/until/for header's line, whose do opens no block
+	parens := 0           // open ( and [
+	var terns []int       // the paren depths of the ternaries being read: their branches nest
+	endTerns := func(d int) {
+		for len(terns) > 0 && terns[len(terns)-1] >= d {
+			terns = terns[:len(terns)-1]
+			s.nest--
+		}
+	}
 	for i, t := range toks {
 		text := t.Text(src)
 		start := s.atStatementStart(i, ";", "=", "(", "then", "do", "||", "&&", "return")
+		if t.Line > s.lastLine(i) && !s.is(i-1, "?") && !s.is(i-1, ":") && !s.is(i, "?") && !s.is(i, ":") {
+			endTerns(0)
+		}
 		if t.Line > s.lastLine(i) {
 			s.chain.reset()
+		}
+		switch text {
+		case "(", "[":
+			parens++
+		case ")", "]":
+			endTerns(parens)
+			parens = max(0, parens-1)
+		case ",", ";":
+			endTerns(parens)
+		}
+		if t.Kind == token.String {
+			if t.Flags&token.InterpClose != 0 {
+				s.chain.pop()
+			}
+			if t.Flags&token.InterpOpen != 0 {
+				s.chain.push()
+			}
+			continue
+		}
+		if t.Kind == token.Ident && s.rubyName(i) {
+			s.recursion(i, text)
+			continue
 		}
 		switch text {
 		case "def":
@@ -346,6 +446,10 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 		case "?":
 			if t.Start > 0 && int(t.Start+1) < len(src) && src[t.Start-1] == ' ' && src[t.Start+1] == ' ' {
 				s.structural()
+				if s.cur != nil {
+					terns = append(terns, parens)
+					s.nest++
+				}
 			}
 		case "(":
 			s.chain.push()
@@ -358,6 +462,24 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 		}
 	}
 	return s.finish()
+}
+
+// rubyName reports whether the word at i is a name, not a keyword: a
+// method after . &. or ::, a symbol (:if), a hash key or keyword
+// argument (if: 1), a method's name after def (def end, def self.class).
+func (s *scopes) rubyName(i int) bool {
+	t := s.toks[i]
+	switch {
+	case s.is(i-1, ".") || s.is(i-1, "::"):
+		return true
+	case s.is(i-1, ":") && s.toks[i-1].Start+1 == t.Start && (i < 2 || s.toks[i-2].Start+s.toks[i-2].Len < s.toks[i-1].Start || !s.is(i-2, ":")):
+		return true // :if
+	case s.is(i+1, ":") && s.toks[i+1].Start == t.Start+t.Len && !s.is(i+2, ":"):
+		return true // if: 1
+	case s.is(i-1, "def"):
+		return true
+	}
+	return false
 }
 
 // lambdaParams reports whether the ) at j closes the parameters of a Ruby
@@ -453,7 +575,7 @@ func shellFunctions(src []byte, toks []token.Token) []Function {
 				s.inc(1) // break N leaves N loops, like a label
 			}
 		case "fi", "done", "esac":
-			if n := len(s.stack); n > 0 && s.stack[n-1].closer == text {
+			if n := len(s.stack); start && n > 0 && s.stack[n-1].closer == text {
 				s.pop(int(t.Line))
 			}
 		case "{":

@@ -51,9 +51,39 @@ var ternaryLanguages = map[string]bool{
 	"Dart": true, "Groovy": true, "Swift": true,
 }
 
+// chunkTokens bounds the tokens scored at once: a larger file is scored
+// a chunk at a time (see tokenFunctions), so that memory stays bounded
+// whatever the file's size.
+var chunkTokens = 1 << 18
+
 func tokenFunctions(language string, sx *token.Syntax, src []byte) []Function {
-	toks := token.LexAppend(token.Borrow(), sx, src)
-	defer token.Return(toks)
+	toks := token.Borrow()
+	defer func() { token.Return(toks) }()
+	if len(src) < 4*chunkTokens { // fewer tokens than a chunk: at once
+		toks = token.LexAppend(toks, sx, src)
+		return scoreTokens(language, src, toks)
+	}
+	// A very large file (a minified bundle forced in) is lexed as a stream
+	// and scored a chunk of about chunkTokens tokens at a time, each chunk
+	// ending after a ; or } outside any string: a function that spans two
+	// chunks is scored as two parts.
+	var out []Function
+	lx := token.NewLexer(sx, src)
+	for !lx.Done() {
+		toks = lx.Next(toks[:0], chunkTokens)
+		for !lx.Done() && len(toks) < 2*chunkTokens {
+			last := toks[len(toks)-1]
+			if last.Kind == token.Punct && (last.Is(src, ";") || last.Is(src, "}")) && lx.InCode() {
+				break
+			}
+			toks = lx.Next(toks, 1)
+		}
+		out = append(out, scoreTokens(language, src, toks)...)
+	}
+	return out
+}
+
+func scoreTokens(language string, src []byte, toks []token.Token) []Function {
 	switch {
 	case language == "Python":
 		return pythonFunctions(src, toks)
@@ -71,6 +101,10 @@ func tokenFunctions(language string, sx *token.Syntax, src []byte) []Function {
 type fnState struct {
 	Function
 	recursive bool
+	// for SonarJS: increments inside nested functions, and whether the
+	// function has structure of its own
+	nestedInc     int
+	ownStructural bool
 }
 
 // logicChain counts runs of like logical operators: one per expression
@@ -80,7 +114,7 @@ type logicChain struct {
 }
 
 func (c *logicChain) push()  { c.last = append(c.last, "") }
-func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)]; c.reset() }
+func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)] }
 func (c *logicChain) reset() { c.set("") }
 func (c *logicChain) set(s string) {
 	if len(c.last) == 0 {
@@ -118,7 +152,17 @@ type frame struct {
 	first   int    // its body's first token
 	fn      *fnState
 	top     bool // a top-level function's body
+	// JSX: an expression container ({cond && <A/>}), whose one run of
+	// like logical operators is not counted (as sonarjs does)
+	nested   bool // a nested function's body
+	jsx      bool
+	jsxOp    string // the container's first logical operator
+	deferred int    // the increment not yet counted for it
+	mixed    bool   // another operator, a ternary or a statement: counted
 }
+
+// ternary is an open conditional expression: its branches nest.
+type ternary struct{ paren, frames int }
 
 type braceScorer struct {
 	src     []byte
@@ -142,6 +186,8 @@ type braceScorer struct {
 	guardElse bool // Swift: the next else belongs to a guard
 	at        int  // the token being read
 	closureAt int  // Rust: the first token of a closure's body (|x| body)
+	ternaries []ternary
+	nestedFns int // nested function bodies open
 }
 
 var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
@@ -156,6 +202,8 @@ func (b *braceScorer) isGuard(i int) bool {
 	switch {
 	case p.Kind == token.Ident:
 		return !guardBefore[b.text(i-1)]
+	case p.Kind == token.String && p.Flags&token.InterpOpen != 0:
+		return false // s"${if (a) …}"
 	case p.Kind == token.Number || p.Kind == token.String:
 		return true
 	}
@@ -184,10 +232,18 @@ func (b *braceScorer) text(i int) string {
 func (b *braceScorer) inc(n int) {
 	if b.cur != nil {
 		b.cur.Complexity += n
+		if b.nestedFns > 0 {
+			b.cur.nestedInc += n
+		}
 	}
 }
 
-func (b *braceScorer) structural() { b.inc(1 + b.nest) }
+func (b *braceScorer) structural() {
+	if b.cur != nil && b.nestedFns == 0 {
+		b.cur.ownStructural = true
+	}
+	b.inc(1 + b.nest)
+}
 
 var nestingKeywords = map[string]bool{
 	"if": true, "for": true, "foreach": true, "while": true, "switch": true, "catch": true, "do": true,
@@ -240,14 +296,42 @@ func (b *braceScorer) run() {
 		for b.frameEnds(i) {
 			b.endFrame(i - 1)
 		}
+		for b.ternaryEnds(i) {
+			b.ternaries = b.ternaries[:len(b.ternaries)-1]
+			b.nest--
+		}
 		if i == b.closureAt && !b.is(i, "{") {
 			b.startExprLambda(i - 1)
 		}
 		if t.Kind == token.String || t.Kind == token.Number {
+			// an interpolation's code is an expression of its own, like a
+			// call's arguments: "…${" opens it, "}…" closes it
+			if t.Flags&token.InterpClose != 0 {
+				if n := len(b.parens); n > 0 {
+					if b.parens[n-1] {
+						b.chain.pop()
+					}
+					b.parens = b.parens[:n-1]
+				}
+			}
+			if t.Flags&token.InterpOpen != 0 {
+				b.parens = append(b.parens, true)
+				b.chain.push()
+			}
 			continue
 		}
 		s := t.Text(b.src)
 		if t.Kind == token.Ident {
+			if (b.lang == "TypeScript" || b.lang == "TSX") && s == "type" {
+				if end := b.typeAlias(i); end > i {
+					i = end // a type alias: types are not code
+					continue
+				}
+			}
+			if controlWords[s] && b.isName(i) {
+				b.callee(i, s)
+				continue
+			}
 			b.keyword(i, s)
 			continue
 		}
@@ -278,6 +362,7 @@ func (b *braceScorer) run() {
 		case "}":
 			b.close(i)
 		case ";":
+			b.jsxMixed()
 			b.chain.reset()
 			if b.pending != "" && len(b.parens) <= b.pendAt && b.pending != "for" {
 				b.pending = ""
@@ -291,6 +376,24 @@ func (b *braceScorer) run() {
 			if b.lang == "Rust" && b.closureStart(i) {
 				continue
 			}
+			if !b.binaryOperand(i) {
+				continue // C++'s T&& x, Rust's &&x: a reference, no operator
+			}
+			if SonarJS && s == "||" {
+				b.chain.op(s) // sonarjs counts && runs only
+				continue
+			}
+			if f := b.jsxFrame(); f != nil && !f.mixed {
+				if f.jsxOp == "" {
+					f.jsxOp = s
+					f.deferred = b.chain.op(s)
+					continue
+				}
+				if f.jsxOp == s {
+					continue
+				}
+				b.jsxMixed()
+			}
 			b.inc(b.chain.op(s))
 		case "|":
 			if b.lang == "Rust" {
@@ -302,7 +405,13 @@ func (b *braceScorer) run() {
 			}
 		case "?":
 			if b.ternary && b.isTernary(i) {
+				b.jsxMixed()
 				b.structural()
+				// its branches nest: a ? 1 : b ? 2 : 3 is 1 + 2
+				if b.cur != nil {
+					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames)})
+					b.nest++
+				}
 			}
 		}
 	}
@@ -315,10 +424,46 @@ func (b *braceScorer) run() {
 	}
 }
 
-// isTernary reports whether the ? at i has a : later in its expression.
+// isTernary reports whether the ? at i has a : later in its expression,
+// and follows an operand: not a type's ? (C#'s int? x, Swift's Int?,
+// Java's <? extends T>, PHP's ?int, TypeScript's x?: T), nor a
+// TypeScript conditional type (T extends U ? X : Y).
 func (b *braceScorer) isTernary(i int) bool {
-	if b.is(i+1, ":") || b.is(i+1, ".") || b.is(i+1, ")") || b.is(i+1, ",") || b.is(i+1, "=") || b.is(i+1, ">") {
+	if b.is(i+1, ":") || b.is(i+1, ".") || b.is(i+1, ")") || b.is(i+1, ",") || b.is(i+1, "=") || b.is(i+1, ">") || b.is(i+1, ";") ||
+		b.is(i+1, "extends") || b.is(i+1, "super") {
 		return false
+	}
+	p := b.kind(i - 1)
+	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") &&
+		!b.is(i-1, "!") && !b.is(i-1, "++") && !b.is(i-1, "--") {
+		return false
+	}
+	if p == token.String && b.toks[i-1].Flags&token.InterpOpen != 0 {
+		return false
+	}
+	spaceBefore := b.toks[i].Start > 0 && (b.src[b.toks[i].Start-1] == ' ' || b.src[b.toks[i].Start-1] == '\t' || b.src[b.toks[i].Start-1] == '\n')
+	switch b.lang {
+	case "Swift":
+		if !spaceBefore {
+			return false // Int?, x?.y: Swift's ternary ? has white space around it
+		}
+	case "C#", "Dart":
+		if !spaceBefore && (p == token.Ident || b.is(i-1, ">") || b.is(i-1, "]")) && b.is(i+1, "{") {
+			return false
+		}
+		if !spaceBefore && p == token.Ident && b.kind(i+1) == token.Ident && i+1 < len(b.toks) && b.src[b.toks[i].Start+1] == ' ' {
+			return false // string? name
+		}
+	case "TypeScript", "TSX":
+		if n := len(b.frames); n > 0 && (b.frames[n-1].kw == "interface" || b.frames[n-1].kw == "type") && len(b.parens) == 0 {
+			return false
+		}
+		if b.conditionalType(i) {
+			return false
+		}
+	}
+	if !b.is(i-1, ")") && b.is(i+1, "{") && b.lang != "JavaScript" && b.lang != "JSX" && b.lang != "TypeScript" && b.lang != "TSX" && b.lang != "PHP" {
+		return false // T? { : a type before a body
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks) && j < i+200; j++ {
@@ -420,7 +565,7 @@ func (b *braceScorer) keyword(i int, s string) {
 		if !b.is(i+1, "{") {
 			b.startBody(frameVirtual)
 		}
-	case "catch", "rescue", "except":
+	case "catch":
 		b.structural()
 		b.setPending("catch", i)
 	case "goto":
@@ -434,12 +579,221 @@ func (b *braceScorer) keyword(i int, s string) {
 			b.inc(b.chain.op(s))
 		}
 	default:
-		if b.cur != nil && s == b.cur.Name && b.is(i+1, "(") && !b.is(i-1, "function") && !b.is(i-1, "fn") && !b.is(i-1, "fun") && !b.is(i-1, "func") && !b.is(i-1, "def") {
-			if !b.is(i-1, ".") && !b.is(i-1, "->") || b.is(i-2, "this") || b.is(i-2, "self") || b.is(i-2, "$this") {
-				b.cur.recursive = true
+		b.callee(i, s)
+	}
+}
+
+// callee applies the recursion rule to the name at i.
+func (b *braceScorer) callee(i int, s string) {
+	if b.cur != nil && s == b.cur.Name && b.is(i+1, "(") && !b.is(i-1, "function") && !b.is(i-1, "fn") && !b.is(i-1, "fun") && !b.is(i-1, "func") && !b.is(i-1, "def") {
+		if !b.is(i-1, ".") && !b.is(i-1, "->") || b.is(i-2, "this") || b.is(i-2, "self") || b.is(i-2, "$this") {
+			b.cur.recursive = true
+		}
+	}
+}
+
+// controlWords are the words keyword acts on.
+var controlWords = map[string]bool{"if": true, "elseif": true, "elif": true, "guard": true, "else": true,
+	"switch": true, "when": true, "match": true, "for": true, "foreach": true, "loop": true, "repeat": true,
+	"while": true, "do": true, "catch": true, "rescue": true, "except": true, "goto": true, "break": true,
+	"continue": true, "and": true, "or": true}
+
+// memberArrow: languages where -> reaches a member ($o->if, p->for).
+var memberArrow = map[string]bool{"PHP": true, "C": true, "C++": true, "C/C++ Header": true, "Objective-C": true, "Objective-C++": true}
+
+// isName reports whether the keyword at i is used as a name: a member
+// after . ?. :: or ->, an object key or named argument (if: 1), an
+// attribute or assignment (for=…), a declared name (function match),
+// a Swift argument label (func f(for key: K)), a Rust raw identifier
+// (r#match); or a word that is a keyword only in other languages.
+func (b *braceScorer) isName(i int) bool {
+	s := b.text(i)
+	switch {
+	case b.is(i-1, ".") || b.is(i-1, "?.") || b.is(i-1, "::") && b.lang != "Scala" || b.is(i-1, "->") && memberArrow[b.lang]:
+		return true
+	case b.is(i+1, ":") && s != "else" && s != "default" || b.is(i+1, "?") && b.is(i+2, ":"):
+		return true // { if: 1 }, f(for: x), PHP's f(array: $a); not PHP's else:
+	case b.is(i+1, "=") || b.is(i-1, "function") || b.is(i-1, "fun") || b.is(i-1, "func") || b.is(i-1, "def") || b.is(i-1, "fn"):
+		return true
+	case b.lang == "Swift" && (b.is(i-1, "(") || b.is(i-1, ",")) && b.kind(i+1) == token.Ident && b.is(i+2, ":"):
+		return true
+	case b.lang == "Rust" && b.is(i-1, "#") && b.is(i-2, "r") && b.toks[i-1].Start == b.toks[i].Start-1:
+		return true
+	}
+	switch s {
+	case "foreach":
+		return b.lang != "PHP" && b.lang != "C#"
+	case "goto":
+		return !memberArrow[b.lang] && b.lang != "C#"
+	case "elseif":
+		return b.lang != "PHP"
+	case "elif", "rescue", "except":
+		return true // Python's, Ruby's, shell's: scored by their own scorers
+	case "catch":
+		return !b.is(i-1, "}") // catch always follows a try's block
+	}
+	return false
+}
+
+// binaryOperand reports whether the && or || at i follows an operand (a
+// binary operator), rather than starting a reference type (C++'s T&& x,
+// auto&& v; Rust's &&x).
+func (b *braceScorer) binaryOperand(i int) bool {
+	p := b.kind(i - 1)
+	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "?") && !b.is(i-1, "!") {
+		return b.lang == "Rust" && b.is(i, "||") // a Rust closure: closureStart decided
+	}
+	if b.is(i, "&&") && (b.lang == "C++" || b.lang == "C/C++ Header" || b.lang == "Objective-C++") {
+		// a reference: T&& x, auto&& x, (T&&), <T&&>, f(T&&...)
+		if b.is(i-1, "auto") || b.is(i-1, "const") || b.is(i+1, ")") || b.is(i+1, ",") || b.is(i+1, ">") || b.is(i+1, "...") {
+			return false
+		}
+		t, prev := b.toks[i], b.toks[i-1]
+		if prev.Start+prev.Len == t.Start && int(t.Start+t.Len) < len(b.src) && b.src[t.Start+t.Len] == ' ' && b.kind(i+1) == token.Ident &&
+			(b.is(i+2, ")") || b.is(i+2, ",") || b.is(i+2, "=") || b.is(i+2, ";") || b.is(i+2, ":")) {
+			return false // T&& x) : a parameter's or a variable's type
+		}
+	}
+	return true
+}
+
+// jsxContainer reports whether the { at i may open a JSX expression
+// container: after a tag's >, an attribute's =, or text.
+func (b *braceScorer) jsxContainer(i int) bool {
+	if b.lang != "JavaScript" && b.lang != "JSX" && b.lang != "TSX" || i < 2 {
+		return false
+	}
+	switch {
+	case b.is(i-1, ">") || b.is(i-1, "}"): // <a>{…} and …}{…}
+		return true
+	case b.is(i-1, "="):
+		return b.kind(i-2) == token.Ident && (b.kind(i-3) == token.Ident && !declWords[b.text(i-3)] || b.kind(i-3) == token.String)
+	case b.kind(i-1) == token.Ident:
+		w := b.text(i - 1)
+		return !blockWords[w] && !containerKeywords[w] && !declWords[w] && w != "extends" && w != "implements"
+	}
+	return false
+}
+
+var declWords = map[string]bool{"let": true, "const": true, "var": true, "export": true, "default": true, "static": true,
+	"readonly": true, "public": true, "private": true, "protected": true, "async": true, "return": true, "yield": true, "await": true}
+
+// jsxFrame is the JSX expression container whose top level token i is in,
+// or nil.
+func (b *braceScorer) jsxFrame() *frame {
+	n := len(b.frames)
+	if n == 0 || !b.frames[n-1].jsx || len(b.parens) != b.frames[n-1].paren {
+		return nil
+	}
+	return &b.frames[n-1]
+}
+
+// jsxMixed: the container's expression is not one run of like logical
+// operators: its first run counts after all.
+func (b *braceScorer) jsxMixed() {
+	if f := b.jsxFrame(); f != nil && !f.mixed {
+		f.mixed = true
+		b.inc(f.deferred)
+		f.deferred = 0
+	}
+}
+
+// ternaryEnds reports whether the innermost open conditional expression
+// ends before token i: at a , or ; of its level, a bracket that closes
+// an enclosing one, the end of its block, or a line break between two
+// tokens that cannot continue an expression.
+func (b *braceScorer) ternaryEnds(i int) bool {
+	n := len(b.ternaries)
+	if n == 0 {
+		return false
+	}
+	tn := b.ternaries[n-1]
+	if len(b.frames) < tn.frames {
+		return true
+	}
+	t := b.toks[i]
+	if t.Kind == token.String && t.Flags&token.InterpClose != 0 {
+		return len(b.parens) <= tn.paren
+	}
+	switch b.text(i) {
+	case ")", "]":
+		return len(b.parens) <= tn.paren
+	case "}":
+		return len(b.frames) <= tn.frames
+	case ",", ";":
+		return len(b.parens) == tn.paren && len(b.frames) == tn.frames
+	}
+	if len(b.parens) != tn.paren || len(b.frames) != tn.frames || i == 0 || t.Line <= b.toks[i-1].End {
+		return false
+	}
+	prev := b.toks[i-1]
+	if prev.Kind == token.Punct && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "++") && !b.is(i-1, "--") {
+		return false
+	}
+	return t.Kind != token.Punct || b.is(i, "{") || b.is(i, "!") || b.is(i, "++") || b.is(i, "--")
+}
+
+// conditionalType reports whether the TypeScript ? at i ends the
+// condition of a conditional type: extends before it in its expression.
+func (b *braceScorer) conditionalType(i int) bool {
+	depth := 0
+	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
+		switch b.text(j) {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case ";", ",", "=", "return", "&&", "||", "??", "=>", "?", ":":
+			if depth == 0 {
+				return false
+			}
+		case "extends":
+			if depth == 0 {
+				return true
 			}
 		}
 	}
+	return false
+}
+
+// typeAlias returns the last token of the TypeScript type alias whose
+// type keyword is at i (type A<T> = …;), or i when there is none there.
+func (b *braceScorer) typeAlias(i int) int {
+	if !(i == 0 || b.is(i-1, ";") || b.is(i-1, "{") || b.is(i-1, "}") || b.is(i-1, "export") || b.is(i-1, "declare") ||
+		b.toks[i-1].End < b.toks[i].Line) || b.kind(i+1) != token.Ident || !(b.is(i+2, "=") || b.is(i+2, "<")) {
+		return i
+	}
+	depth := 0
+	for j := i + 1; j < len(b.toks); j++ {
+		switch b.text(j) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth < 0 {
+				return j - 1
+			}
+		case ";":
+			if depth == 0 {
+				return j
+			}
+		}
+		if depth == 0 && j+1 < len(b.toks) && b.toks[j+1].Line > b.toks[j].End {
+			// a line break ends it unless an operator is on either side
+			next := b.toks[j+1]
+			contPrev := b.kind(j) == token.Punct && !b.is(j, ")") && !b.is(j, "]") && !b.is(j, "}") ||
+				b.is(j, "extends") || b.is(j, "keyof") || b.is(j, "typeof") || b.is(j, "infer") || b.is(j, "is") || b.is(j, "as")
+			contNext := next.Kind == token.Punct && !b.is(j+1, "(") && !b.is(j+1, "[") && !b.is(j+1, "{") && !b.is(j+1, "!") ||
+				b.is(j+1, "extends")
+			if !contPrev && !contNext {
+				return j
+			}
+		}
+	}
+	return len(b.toks) - 1
 }
 
 func (b *braceScorer) setPending(k string, i int) {
@@ -484,6 +838,9 @@ func (b *braceScorer) pop() frame {
 	f := b.frames[len(b.frames)-1]
 	b.frames = b.frames[:len(b.frames)-1]
 	b.nest -= f.nestInc
+	if f.nested {
+		b.nestedFns--
+	}
 	if f.kind == frameCtl || f.kind == frameVirtual {
 		b.ctl -= f.nestInc
 	}
@@ -509,7 +866,7 @@ func (b *braceScorer) open(i int) {
 				kw = b.text(j) // a TypeScript type's body: its arrows are types
 			}
 		}
-		b.frames = append(b.frames, frame{kind: frameOther, kw: kw})
+		b.frames = append(b.frames, frame{kind: frameOther, kw: kw, jsx: b.jsxContainer(i), paren: len(b.parens)})
 		return
 	}
 	if b.cur == nil {
@@ -521,8 +878,9 @@ func (b *braceScorer) open(i int) {
 		b.nest, b.ctl = 0, 0
 		return
 	}
-	b.frames = append(b.frames, frame{kind: frameFunc, nestInc: 1})
+	b.frames = append(b.frames, frame{kind: frameFunc, nestInc: 1, nested: true})
 	b.nest++
+	b.nestedFns++
 }
 
 func (b *braceScorer) close(i int) {
@@ -548,12 +906,19 @@ func (b *braceScorer) close(i int) {
 // emit ends the top-level function fn at token i.
 func (b *braceScorer) emit(fn *fnState, i int) {
 	fn.EndLine = int(b.toks[max(i, 0)].End)
-	if fn.recursive {
+	if fn.recursive && !SonarJS {
 		fn.Complexity++
+	}
+	if SonarJS && !fn.ownStructural {
+		// sonarjs: the nested functions of a function without structure
+		// of its own are scored apart (as callbacks of a module pattern)
+		fn.Complexity -= fn.nestedInc
 	}
 	b.out = append(b.out, fn.Function)
 	b.cur = nil
 	b.nest, b.ctl = 0, 0
+	b.ternaries = b.ternaries[:0]
+	b.nestedFns = 0
 }
 
 // exprLambda reports whether the => (or Java's ->) at i starts a lambda
@@ -654,8 +1019,9 @@ func (b *braceScorer) openParen(j int) int { return matchParen(b.src, b.toks, j,
 // int Area() => …), else a nesting level of the enclosing function.
 func (b *braceScorer) startExprLambda(i int) {
 	if b.cur != nil {
-		b.frames = append(b.frames, frame{kind: frameExpr, nestInc: 1, paren: len(b.parens), first: i + 1})
+		b.frames = append(b.frames, frame{kind: frameExpr, nestInc: 1, paren: len(b.parens), first: i + 1, nested: true})
 		b.nest++
+		b.nestedFns++
 		return
 	}
 	if b.lang == "Rust" {
@@ -858,8 +1224,14 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 	if b.lang == "Rust" && (b.is(i-1, "|") || b.is(i-1, "||")) {
 		return "<closure>", 0, true
 	}
+	pd := 0
 	for j := start; j < i; j++ {
-		if containerKeywords[b.text(j)] && b.toks[j].Kind == token.Ident {
+		if b.is(j, "(") {
+			pd++
+		} else if b.is(j, ")") {
+			pd--
+		}
+		if pd == 0 && containerKeywords[b.text(j)] && b.toks[j].Kind == token.Ident { // not f(struct s *p)
 			if !(b.text(j) == "new" && b.lang == "PHP") {
 				return "", 0, false
 			}
@@ -897,7 +1269,7 @@ scan:
 								j = n
 								continue scan
 							}
-							if n >= start && b.toks[n].Kind == token.Ident && !notNames[b.text(n)] {
+							if n >= start && b.toks[n].Kind == token.Ident && (!notNames[b.text(n)] || b.is(n-1, "function")) {
 								name = b.text(n)
 								if name == "function" || name == "fn" || name == "func" {
 									name = "<anonymous>"

@@ -28,6 +28,56 @@ var expectRE = regexp.MustCompile(`cognitive: (\S+) (\d+)(?: params (\d+))?(?: n
 // continue, comprehension conditions, match guards, markup in JSX).
 func TestTokenFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/tokens/*")
+	seen := checkFixtures(t, files, 5)
+	for _, n := range []string{"Python", "JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Bourne Shell"} {
+		if !seen[n] {
+			t.Errorf("no fixture for %s", n)
+		}
+	}
+	// cloc counts .tsx as TypeScript: TSX has a fixture of its own
+	if _, err := os.Stat("testdata/tokens/fixture.tsx"); err != nil {
+		t.Error("no fixture for TSX")
+	}
+}
+
+// TestClassFixtures checks the fixtures of testdata/classes, one file per
+// class of construct and language (CLASS.EXT), each hand-scored from the
+// definition's text with a comment naming the rule: keywords used as
+// names (names.*), conditionals inside string interpolation (interp.*),
+// nested conditional expressions (ternary.*), type-level syntax
+// (types.*), and the choices where the references differ (choices.*).
+func TestClassFixtures(t *testing.T) {
+	files, _ := filepath.Glob("testdata/classes/*")
+	checkFixtures(t, files, 1)
+	classes := map[string]map[string]bool{}
+	for _, p := range files {
+		base := filepath.Base(p)
+		c := strings.ToLower(strings.SplitN(base, ".", 2)[0])
+		if classes[c] == nil {
+			classes[c] = map[string]bool{}
+		}
+		classes[c][lang.Detect(base, nil).Name] = true
+	}
+	want := map[string][]string{
+		"names":   {"JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Python", "Bourne Shell"},
+		"interp":  {"JavaScript", "TypeScript", "Python", "Kotlin", "Swift", "Ruby", "C#", "Scala", "Bourne Shell", "PHP"},
+		"ternary": {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
+		"types":   {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin"},
+	}
+	for c, langs := range want {
+		for _, l := range langs {
+			if !classes[c][l] {
+				t.Errorf("no %s fixture in %s", c, l)
+			}
+		}
+	}
+}
+
+// checkFixtures scores each file and compares every function with the
+// hand scores written in it ("cognitive: NAME SCORE"); it returns the
+// languages seen.
+func checkFixtures(t *testing.T, files []string, minScored int) map[string]bool {
+	t.Helper()
 	seen := map[string]bool{}
 	for _, p := range files {
 		src, err := os.ReadFile(p)
@@ -49,7 +99,7 @@ func TestTokenFixtures(t *testing.T) {
 			got[f.Name] = f
 		}
 		exps := expectRE.FindAllStringSubmatch(string(src), -1)
-		if len(exps) < 5 {
+		if len(exps) < minScored {
 			t.Errorf("%s: only %d scored functions", p, len(exps))
 		}
 		if len(fns) != len(exps) {
@@ -77,22 +127,15 @@ func TestTokenFixtures(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range []string{"Python", "JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Bourne Shell"} {
-		if !seen[n] {
-			t.Errorf("no fixture for %s", n)
-		}
-	}
-	// cloc counts .tsx as TypeScript: TSX has a fixture of its own
-	if _, err := os.Stat("testdata/tokens/fixture.tsx"); err != nil {
-		t.Error("no fixture for TSX")
-	}
+	return seen
 }
 
 // FuzzTokenScorers: no input makes a lexer or scorer panic, and every
 // function found has sane figures.
 func FuzzTokenScorers(f *testing.F) {
 	files, _ := filepath.Glob("testdata/tokens/*")
-	for _, p := range files {
+	more, _ := filepath.Glob("testdata/classes/*")
+	for _, p := range append(files, more...) {
 		b, _ := os.ReadFile(p)
 		f.Add(b)
 	}

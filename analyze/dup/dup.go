@@ -8,6 +8,7 @@ package dup
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/plumbhq/plumb/analyze/token"
 )
@@ -38,24 +39,49 @@ var (
 // Tokenize lexes src with the syntax of language and (with normalise)
 // normalises identifiers and literals; nil when the language has no lexer
 // here.
+//
+// A file's tokens are capped at MaxTokens (the clone index holds no more
+// of one file): clones are sought in the first MaxTokens tokens of a
+// larger file (a minified bundle forced in), so that memory stays bounded.
 func Tokenize(language string, src []byte, normalise bool) []Token {
 	sx := token.Syntaxes[language]
 	if sx == nil {
 		return nil
 	}
-	toks := token.LexAppend(token.Borrow(), sx, src)
-	defer token.Return(toks)
-	return Normalize(src, toks, normalise)
+	toks := token.Borrow()
+	defer func() { token.Return(toks) }()
+	if len(src) < 4*MaxTokens {
+		toks = token.LexAppend(toks, sx, src)
+		if len(toks) > MaxTokens {
+			toks = toks[:MaxTokens]
+		}
+		return Normalize(src, toks, normalise)
+	}
+	out := make([]Token, 0, MaxTokens)
+	lx := token.NewLexer(sx, src)
+	for !lx.Done() && len(out) < MaxTokens {
+		toks = lx.Next(toks[:0], min(1<<16, MaxTokens-len(out)))
+		out = append(out, Normalize(src, toks, normalise)...)
+	}
+	return out
 }
 
+// MaxTokens caps the tokens of one file kept for clone detection.
+var MaxTokens = 1 << 20
+
 // Normalize maps lexed tokens to their hashes: with normalise,
-// identifiers other than keywords become one token and literals another.
+// identifiers other than keywords become one token and literals another;
+// the text of a template literal keeps its own hash either way.
 func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 	out := make([]Token, 0, len(toks))
 	for _, t := range toks {
 		var h uint32
 		text := src[t.Start : t.Start+t.Len]
 		switch {
+		case t.Flags&token.Template != 0:
+			// a template literal's text is a value of its own (different
+			// text, different token); its substitutions are code
+			h = fnv32(text)
 		case normalise && (t.Kind == token.Number || t.Kind == token.String):
 			h = litHash
 		case normalise && t.Kind == token.Ident && !keywords[string(text)]:
@@ -128,8 +154,8 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	n := o.MinTokens - w + 1
 	for di := range docs {
 		toks := docs[di].Tokens
-		if len(toks) < w {
-			continue
+		if len(toks) < w || lineSpan(toks) < o.MinLines {
+			continue // too short to hold a clone (a minified one-line file)
 		}
 		anchors := docs[di].Anchors
 		if anchors == nil {
@@ -412,4 +438,69 @@ func seqHash(ts []Token) uint64 {
 		}
 	}
 	return h
+}
+
+// DetectGroups is Detect with the groups searched at the same time, on up
+// to workers goroutines: clones are sought within a group only, so each
+// group is independent. The result is Detect's, in Detect's order.
+func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
+	byGroup := map[int][]int{} // group → indexes into docs, in order
+	var order []int
+	for i, d := range docs {
+		if _, ok := byGroup[d.Group]; !ok {
+			order = append(order, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], i)
+	}
+	if len(order) < 2 || workers < 2 {
+		return Detect(docs, o)
+	}
+	type result struct {
+		clones []Clone
+		later  []int // the index in docs of each clone's later copy
+	}
+	results := make([]result, len(order))
+	lines := make([]int, len(docs))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for gi, g := range order {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(gi int, idx []int) {
+			defer func() { <-sem; wg.Done() }()
+			sub := make([]Doc, len(idx))
+			byPath := map[string]int{}
+			for k, i := range idx {
+				sub[k] = docs[i]
+				byPath[docs[i].Path] = i
+			}
+			clones, ls := Detect(sub, o)
+			for k, n := range ls {
+				lines[idx[k]] = n
+			}
+			later := make([]int, len(clones))
+			for k, c := range clones {
+				later[k] = byPath[c.B.Path]
+			}
+			results[gi] = result{clones, later}
+		}(gi, byGroup[g])
+	}
+	wg.Wait()
+	type tagged struct {
+		c     Clone
+		later int
+	}
+	var all []tagged
+	for _, r := range results {
+		for k, c := range r.clones {
+			all = append(all, tagged{c, r.later[k]})
+		}
+	}
+	// Detect appends a doc's clones as it reads the docs in order
+	sort.SliceStable(all, func(i, j int) bool { return all[i].later < all[j].later })
+	out := make([]Clone, len(all))
+	for i, t := range all {
+		out[i] = t.c
+	}
+	return out, lines
 }

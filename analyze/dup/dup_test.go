@@ -1,6 +1,7 @@
 package dup
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -76,6 +77,7 @@ func TestRepeatsInOneFile(t *testing.T) {
 func FuzzDetect(f *testing.F) {
 	f.Add([]byte(jsFunc("f", "x")+jsFunc("g", "y")), uint8(3), uint8(10))
 	f.Add([]byte(strings.Repeat("a = b + c;\n", 40)), uint8(2), uint8(4))
+	f.Add([]byte(strings.Repeat("x = `a ${b ? `c${d}` : e.catch} f`;\n", 30)), uint8(2), uint8(8)) // templates, keyword-named members
 	f.Fuzz(func(t *testing.T, src []byte, parts, minTokens uint8) {
 		n := int(parts%5) + 1
 		var docs []Doc
@@ -99,4 +101,72 @@ func FuzzDetect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTemplateLiterals: tests that differ only in their template
+// literals' text (inline snapshots) are no clones, normalised or not; the
+// code inside ${…} is compared as code.
+func TestTemplateLiterals(t *testing.T) {
+	test := func(name, snap, sub string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "it(%q, () => {\n", name)
+		for i := range 6 {
+			fmt.Fprintf(&b, "  expect(render(%d)).toMatchInlineSnapshot(`\n    <div>%s %d ${%s}</div>\n  `);\n", i, snap, i, sub)
+		}
+		b.WriteString("});\n")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		a, b   string
+		clones int
+	}{
+		{test("a", "hello", "x"), test("b", "goodbye", "x"), 0}, // different text
+		{test("a", "hello", "x"), test("b", "hello", "y"), 1},   // same text, renamed code: a clone once normalised
+	} {
+		docs := []Doc{
+			{Index: 0, Path: "a.test.ts", Tokens: Tokenize("TypeScript", []byte(tc.a), true)},
+			{Index: 1, Path: "b.test.ts", Tokens: Tokenize("TypeScript", []byte(tc.b), true)},
+		}
+		clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 5})
+		if len(clones) != tc.clones {
+			t.Errorf("%d clones, want %d: %+v", len(clones), tc.clones, clones)
+		}
+	}
+}
+
+// TestTokenCap: a file's tokens for clone detection stop at MaxTokens,
+// whether lexed at once or as a stream; a one-line file (too few lines
+// for any clone) is left out of the search.
+func TestTokenCap(t *testing.T) {
+	defer func(n int) { MaxTokens = n }(MaxTokens)
+	MaxTokens = 500
+	small := []byte(strings.Repeat("a = b + c;\n", 40)) // 240 tokens: at once
+	big := []byte(strings.Repeat("a = b + c;\n", 400))  // streamed: len > 4*MaxTokens
+	if n := len(Tokenize("JavaScript", small, true)); n != 240 {
+		t.Errorf("small: %d tokens", n)
+	}
+	if n := len(Tokenize("JavaScript", big, true)); n != MaxTokens {
+		t.Errorf("big: %d tokens, want the cap %d", n, MaxTokens)
+	}
+	line := []byte(strings.Repeat(jsFunc("f", "x")[:60], 50)) // one line, repeated
+	line = bytes.ReplaceAll(line, []byte("\n"), nil)
+	docs := []Doc{{Path: "a.min.js", Tokens: Tokenize("JavaScript", line, true)}, {Index: 1, Path: "b.min.js", Tokens: Tokenize("JavaScript", line, true)}}
+	if clones, _ := Detect(docs, Options{MinTokens: 50, MinLines: 5}); len(clones) != 0 {
+		t.Errorf("one-line files: %d clones", len(clones))
+	}
+}
+
+// TestDetectGroups: searching the groups at the same time finds what
+// Detect finds, in the same order.
+func TestDetectGroups(t *testing.T) {
+	var docs []Doc
+	for i := range 12 {
+		src := "// header\n" + jsFunc("f", "x") + strings.Repeat("let q = 1;\n", i) + jsFunc("g", "y") + jsFunc("h", "x")
+		docs = append(docs, Doc{Index: i, Path: fmt.Sprintf("%d.js", i), Group: i % 3, Tokens: Tokenize("JavaScript", []byte(src), i%2 == 0)})
+	}
+	c1, l1 := Detect(docs, Options{MinTokens: 50, MinLines: 5})
+	c2, l2 := DetectGroups(docs, Options{MinTokens: 50, MinLines: 5}, 4)
+	if len(c1) < 10 || fmt.Sprint(c1) != fmt.Sprint(c2) || fmt.Sprint(l1) != fmt.Sprint(l2) {
+		t.Errorf("Detect: %d clones %v; DetectGroups: %d clones %v", len(c1), l1, len(c2), l2)
+	}
 }

@@ -231,16 +231,42 @@ func withNL(s string, nl bool) string {
 
 // removeMatches drops every line the (case-insensitive) pattern matches.
 func removeMatches(re *regexp.Regexp) filter {
+	nl := matchesNewline(re)
 	return func(lines []string) []string {
 		out := lines[:0]
 		for _, l := range lines {
-			s, _ := chomp(l)
-			if !re.MatchString(s) {
+			if !perlMatch(re, l, nl) {
 				out = append(out, l)
 			}
 		}
 		return out
 	}
+}
+
+// perlMatch matches a line as Perl matches cloc's lines, which keep their
+// newline: $ matches at the end or before the newline, and \s (or a
+// negated class) may match the newline itself, so ^dnl\s matches a line
+// that is just "dnl" (m4) and ^\s*#\s a bare "#" (Imba). nl says whether
+// the pattern can match a newline at all (else the second match is
+// needless).
+func perlMatch(re *regexp.Regexp, l string, nl bool) bool {
+	s, had := chomp(l)
+	return re.MatchString(s) || had && nl && re.MatchString(l)
+}
+
+// matchesNewline reports whether a pattern can need the line's newline:
+// only its last element can match it (nothing follows the newline), so
+// when that element is one that matches at least one newline-capable
+// byte (\s, \s+, \W, \D, a negated class); ^\s*# never does.
+func matchesNewline(re *regexp.Regexp) bool {
+	p := strings.TrimSuffix(strings.TrimPrefix(re.String(), "(?i)"), "$")
+	p = strings.TrimSuffix(p, "+")
+	for _, k := range []string{`\s`, `\W`, `\D`, `\n`, `\v`} {
+		if strings.HasSuffix(p, k) && !strings.HasSuffix(p, `\`+k) {
+			return true
+		}
+	}
+	return strings.HasSuffix(p, "]") && strings.Contains(p, "[^")
 }
 
 // replaceRegex replaces every match in each line.
@@ -783,9 +809,10 @@ func quotedMarker(marker string, closeRight bool) filter {
 }
 
 func removeAbove(re *regexp.Regexp) filter {
+	nl := matchesNewline(re)
 	return func(lines []string) []string {
 		for i, l := range lines {
-			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+			if perlMatch(re, l, nl) {
 				return lines[i:]
 			}
 		}
@@ -794,9 +821,10 @@ func removeAbove(re *regexp.Regexp) filter {
 }
 
 func removeBelow(re *regexp.Regexp) filter {
+	nl := matchesNewline(re)
 	return func(lines []string) []string {
 		for i, l := range lines {
-			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+			if perlMatch(re, l, nl) {
 				return lines[:i]
 			}
 		}
@@ -981,6 +1009,8 @@ func compile(specs []filterSpec) (fs []filter, unsupported []string) {
 			if b != nil && ab != nil {
 				f = removeBelowAbove(b, ab)
 			}
+		case "remove_bf_comments":
+			f = keepLines(func(l string) bool { return strings.ContainsAny(l, "<>+,-.[]") })
 		case "add_newlines":
 			f = addNewlines
 		case "remove_haskell_comments":

@@ -127,8 +127,10 @@ func TestDetect(t *testing.T) {
 		{"tool", "#!/bin/bash\n", "Bourne Again Shell"},
 		{"x.m", "#import <Foundation/Foundation.h>\n", "Objective-C"},
 		{"x.m", "function y = f(x)\n", "MATLAB"},
-		{"a.inc", "<?php\n", "PHP"},
+		{"a.inc", "<?php\n?>\n", "PHP"}, // cloc wants both <? and ?>
 		{"x.tsx", "", "TypeScript"},
+		{"bin/setup.tt", "#!/usr/bin/env bash\n", "Bourne Again Shell"}, // an extension cloc does not map: the #! line
+		{"notes.unknownext", "no #! line\n", ""},
 		{"README", "", ""},
 		{"x.go~", "", ""},
 	} {
@@ -180,4 +182,35 @@ func FuzzCount(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestContentRules: the extensions cloc decides by content get the
+// language cloc 1.96 gives each file of testdata/content, or none where
+// cloc leaves the file out (testdata/content-expected.json holds cloc's
+// answers: cloc --by-file --json --skip-uniqueness testdata/content).
+func TestContentRules(t *testing.T) {
+	b, err := os.ReadFile("testdata/content-expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 45 {
+		t.Fatalf("only %d files", len(want))
+	}
+	for p, w := range want {
+		src, err := os.ReadFile(filepath.Join("testdata/content", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if l := Detect(p, src); l != nil {
+			got = l.Name
+		}
+		if got != w {
+			t.Errorf("%s: %q, cloc says %q", p, got, w)
+		}
+	}
 }

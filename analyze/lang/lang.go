@@ -143,10 +143,7 @@ func load() {
 			byScript[s] = l
 		}
 	}
-	// Multi-language extensions cloc decides by content.
-	for _, e := range []string{"inc", "pp", "P6", "p6"} {
-		delete(byExt, e)
-	}
+
 }
 
 // ByName returns the language of that (cloc) name, or nil.
@@ -165,14 +162,17 @@ func Names() []string {
 	return out
 }
 
-// Detect returns the language of a file from its path and the first bytes
-// of its content (for #! lines and extensions several languages share),
-// or nil when the file is in no language of the table.
+// Detect returns the language of a file from its path and its content
+// (for #! lines, and the extensions cloc decides by content, which it
+// reads whole), or nil when the file is in no language of the table.
 func Detect(name string, head []byte) *Language {
 	once.Do(load)
 	base := path.Base(name)
 	if strings.HasSuffix(base, "~") {
 		return nil
+	}
+	if rule := contentRules[base]; rule != nil { // build.xml, pom.xml
+		return rule(head)
 	}
 	if l := byFile[base]; l != nil {
 		return l
@@ -190,9 +190,14 @@ func Detect(name string, head []byte) *Language {
 			if l := resolve(ext, head); l != nil {
 				return l
 			}
+			if contentRules[ext] != nil {
+				return nil // cloc's content rule turned it down (a .tpl that is no Smarty)
+			}
 		}
 	}
-	if bytes.HasPrefix(head, []byte("#!")) && (len(parts) == 1 || parts[0] == "") {
+	// no extension, or one cloc does not map (setup.tt, tool.in): the
+	// #! line's interpreter decides
+	if bytes.HasPrefix(head, []byte("#!")) {
 		return byShebang(head)
 	}
 	return nil
@@ -221,33 +226,10 @@ func byShebang(head []byte) *Language {
 }
 
 // resolve finds the language of an extension, looking at the content
-// where cloc does.
+// where cloc does (content.go).
 func resolve(ext string, head []byte) *Language {
-	switch ext {
-	case "inc":
-		if bytes.Contains(head, []byte("<?php")) {
-			return byName["PHP"]
-		}
-		return nil
-	case "pp":
-		if bytes.Contains(head, []byte("unit ")) || bytes.Contains(head, []byte("program ")) {
-			return byName["Pascal"]
-		}
-		return byName["Puppet"]
-	case "m":
-		for _, k := range []string{"@interface", "@implementation", "#import", "#include", "@end"} {
-			if bytes.Contains(head, []byte(k)) {
-				return byName["Objective-C"]
-			}
-		}
-	case "ts":
-		if bytes.HasPrefix(bytes.TrimSpace(head), []byte("<?xml")) || bytes.Contains(head, []byte("<!DOCTYPE TS")) {
-			return byName["Qt Linguist"]
-		}
-	case "pl":
-		if bytes.Contains(head, []byte(":- ")) && !bytes.Contains(head, []byte("use ")) {
-			return byName["Prolog"]
-		}
+	if rule := contentRules[ext]; rule != nil {
+		return rule(head)
 	}
 	return byExt[ext]
 }

@@ -326,4 +326,8 @@ var clocLanguages = []spec{
 	{name: "YAML", exts: []string{"clang-format", "clang-tidy", "gemrc", "glide.lock", "mir", "reek", "rviz", "sublime-syntax", "syntax", "yaml", "yaml-tmlanguage", "yml", "yml.mysql"}, filters: []filterSpec{{"remove_matches", []string{"^\\s*#"}}}},
 	{name: "Zig", exts: []string{"zig"}, filters: []filterSpec{{"remove_matches", []string{"^\\s*//"}}}},
 	{name: "zsh", exts: []string{"zsh"}, filters: []filterSpec{{"remove_matches", []string{"^\\s*#"}}}},
+	{name: "Puppet", exts: []string(nil), filters: []filterSpec{{"remove_matches", []string{"^\\s*#"}}, {"call_regexp_common", []string{"C"}}}},
+	{name: "Brainfuck", exts: []string{"b", "bf"}, filters: []filterSpec{{"remove_bf_comments", []string{}}}},
+	{name: "Mercury", exts: []string(nil), filters: []filterSpec{{"remove_matches", []string{"^\\s*%"}}}},
+	{name: "C# Generated", exts: []string(nil), filters: []filterSpec{{"call_regexp_common", []string{"C++"}}}},
 }

@@ -5,7 +5,10 @@
 // syntax; it never fails: any byte sequence gives some tokens.
 package token
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Kind is a token's class.
 type Kind uint8
@@ -18,10 +21,25 @@ const (
 	Punct
 )
 
+// Flags of a String token that is part of an interpolating string.
+const (
+	// InterpOpen: the string part ends with an interpolation's opener
+	// (${, #{, \(, {, $(): code follows, up to a String token with
+	// InterpClose.
+	InterpOpen uint8 = 1 << iota
+	// InterpClose: the string part starts with the closer of an
+	// interpolation (} or )).
+	InterpClose
+	// Template: text of a JavaScript template literal (a value: clone
+	// detection keeps its text).
+	Template
+)
+
 // Token is one token: its kind, the 1-based line where it starts and the
 // line where it ends, and its bytes in the source.
 type Token struct {
 	Kind       Kind
+	Flags      uint8 // of a String: InterpOpen, InterpClose, Template
 	Line, End  int32
 	Start, Len int32
 }
@@ -48,6 +66,136 @@ type Syntax struct {
 	Dollar      bool        // $ may start or continue identifiers (JavaScript, PHP, shell)
 	RubyDoc     bool        // =begin … =end comments
 	Regex       bool        // /…/ regular expression literals where an operand may start (JavaScript)
+	Interp      *Interp     // strings with code inside (template literals, f-strings…)
+	// commentByte marks the first bytes of the comment starts (set by
+	// init for the syntaxes of Syntaxes): other bytes skip the checks
+	commentByte [256]bool
+	ready       bool
+}
+
+func (sx *Syntax) prepare() {
+	for _, l := range sx.Line {
+		sx.commentByte[l[0]] = true
+	}
+	for _, b := range sx.Block {
+		sx.commentByte[b[0][0]] = true
+	}
+	sx.ready = true
+}
+
+// Interp describes a language's string interpolation.
+type Interp struct {
+	Quotes string // the quote bytes of the strings that interpolate
+	// Prefix, when set, says which strings interpolate by the letters
+	// right before the quote (Python's f"", C#'s $"", Scala's s""); nil:
+	// every string of those quotes.
+	Prefix   func(prefix string) bool
+	Opens    []Opener
+	Skips    []string // sequences that are text ({{ and }} in f-strings, $$ in Scala)
+	Verbatim byte     // a prefix with this byte has no escapes and spans lines (C#'s @)
+	Template bool     // JavaScript: the text parts are Template values
+}
+
+// Opener is the start of an interpolation: Seq in the text, of which Take
+// bytes belong to the string (the rest is code), closed by Close.
+type Opener struct {
+	Seq   string
+	Take  int
+	Close byte
+}
+
+func (o *Opener) open() byte {
+	if o.Close == ')' {
+		return '('
+	}
+	return '{'
+}
+
+// strSpec is how one string is read.
+type strSpec struct {
+	quote     string
+	escapes   bool
+	multiline bool
+	verbatim  bool // "" is a quote (C#'s @"")
+	interp    *Interp
+	flags     uint8 // Template
+}
+
+// interpolates sets sp.interp when the string whose quote is at i
+// interpolates.
+func (sx *Syntax) interpolates(src []byte, i int, sp *strSpec) {
+	ip := sx.Interp
+	if ip == nil || strings.IndexByte(ip.Quotes, src[i]) < 0 {
+		return
+	}
+	if ip.Prefix != nil {
+		j := i
+		for j > 0 && i-j < 8 && (isIdentPart(src[j-1], true) && src[j-1] != '@' || src[j-1] == '@') {
+			j--
+		}
+		p := string(src[j:i])
+		if !ip.Prefix(p) {
+			return
+		}
+		if ip.Verbatim != 0 && strings.IndexByte(p, ip.Verbatim) >= 0 {
+			sp.escapes, sp.multiline, sp.verbatim = false, true, true
+		}
+	}
+	sp.interp = ip
+	if ip.Template {
+		sp.flags = Template
+	}
+}
+
+// lexString reads a string's text from j (after its opening quote, or
+// after an interpolation's closer) to the end of its closing quote, or to
+// the end of an interpolation's opener (returned). A string without
+// multiline ends at the end of its line.
+func lexString(src []byte, j int, sp strSpec, line *int32) (int, *Opener) {
+	n := len(src)
+	q0 := sp.quote[0]
+	for j < n {
+		c := src[j]
+		if ip := sp.interp; ip != nil {
+			skipped := false
+			for _, s := range ip.Skips {
+				if hasPrefix(src, j, s) {
+					j += len(s)
+					skipped = true
+					break
+				}
+			}
+			if skipped {
+				continue
+			}
+			for k := range ip.Opens {
+				if o := &ip.Opens[k]; hasPrefix(src, j, o.Seq) {
+					return j + o.Take, o
+				}
+			}
+		}
+		switch {
+		case c == '\\' && sp.escapes && j+1 < n:
+			if src[j+1] == '\n' {
+				*line++
+			}
+			j += 2
+			continue
+		case c == q0 && (len(sp.quote) == 1 || hasPrefix(src, j, sp.quote)):
+			if sp.verbatim && j+1 < n && src[j+1] == q0 {
+				j += 2
+				continue
+			}
+			return j + len(sp.quote), nil
+		case c == '\n':
+			if !sp.multiline {
+				return j, nil
+			}
+			*line++
+		}
+		j++
+	}
+	return j, nil
 }
 
 // Syntaxes by language name (the names of package lang).
@@ -55,25 +203,54 @@ var Syntaxes = map[string]*Syntax{}
 
 func init() {
 	cLike := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}}
-	js := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Backtick: true, Dollar: true, Regex: true}
-	nested := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true}
-	for _, n := range []string{"C", "C++", "C/C++ Header", "Java", "C#", "Objective-C", "Objective-C++", "Dart", "Groovy", "Solidity", "Zig"} {
+	dollarBrace := []Opener{{Seq: "${", Take: 2, Close: '}'}}
+	for _, n := range []string{"C", "C++", "C/C++ Header", "Java", "Objective-C", "Objective-C++", "Solidity", "Zig"} {
 		Syntaxes[n] = cLike
 	}
+	// C#: $"…{x}…" and $@"…" (verbatim: no escapes, "" is a quote)
+	Syntaxes["C#"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Interp: &Interp{Quotes: `"`,
+		Prefix: func(p string) bool { return strings.Contains(p, "$") && strings.Trim(p, "$@") == "" },
+		Opens:  []Opener{{Seq: "{", Take: 1, Close: '}'}}, Skips: []string{"{{", "}}"}, Verbatim: '@'}}
+	Syntaxes["Dart"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Triple: true,
+		Interp: &Interp{Quotes: `"'`, Opens: dollarBrace}}
+	Syntaxes["Groovy"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Triple: true,
+		Interp: &Interp{Quotes: `"`, Opens: dollarBrace}}
 	Syntaxes["Go"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Backtick: true}
+	js := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Backtick: true, Dollar: true, Regex: true,
+		Interp: &Interp{Quotes: "`", Opens: dollarBrace, Template: true}}
 	for _, n := range []string{"JavaScript", "TypeScript", "JSX", "TSX", "Vuejs Component", "QML"} {
 		Syntaxes[n] = js
 	}
-	for _, n := range []string{"Kotlin", "Scala", "Swift"} {
-		Syntaxes[n] = nested
-	}
+	Syntaxes["Kotlin"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+		Interp: &Interp{Quotes: `"`, Opens: dollarBrace}}
+	Syntaxes["Swift"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+		Interp: &Interp{Quotes: `"`, Opens: []Opener{{Seq: `\(`, Take: 2, Close: ')'}}}}
+	// Scala: any identifier right before the quote is an interpolator (s"", f"", raw"", sql"")
+	Syntaxes["Scala"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+		Interp: &Interp{Quotes: `"`, Prefix: func(p string) bool { return p != "" && p[0] != '$' && p[0] != '@' && (p[0] < '0' || p[0] > '9') },
+			Opens: dollarBrace, Skips: []string{"$$"}}}
 	Syntaxes["Rust"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true}
-	Syntaxes["PHP"] = &Syntax{Line: []string{"//", "#"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Dollar: true}
-	Syntaxes["Python"] = &Syntax{Line: []string{"#"}, Triple: true, SingleQuote: true}
-	Syntaxes["Ruby"] = &Syntax{Line: []string{"#"}, SingleQuote: true, RubyDoc: true, Backtick: true}
-	sh := &Syntax{Line: []string{"#"}, SingleQuote: true, Backtick: true, Dollar: true}
+	// PHP: "…{$x->f()}…" and "…${x}…"
+	Syntaxes["PHP"] = &Syntax{Line: []string{"//", "#"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Dollar: true,
+		Interp: &Interp{Quotes: `"`, Opens: []Opener{{Seq: "{$", Take: 1, Close: '}'}, {Seq: "${", Take: 2, Close: '}'}}}}
+	// Python: f"…{x}…", rf"", F"""…""" ({{ and }} are braces)
+	Syntaxes["Python"] = &Syntax{Line: []string{"#"}, Triple: true, SingleQuote: true, Interp: &Interp{Quotes: `"'`,
+		Prefix: func(p string) bool {
+			return len(p) <= 2 && strings.ContainsAny(p, "fF") && strings.Trim(p, "fFrR") == ""
+		},
+		Opens: []Opener{{Seq: "{", Take: 1, Close: '}'}}, Skips: []string{"{{", "}}"}}}
+	Syntaxes["Ruby"] = &Syntax{Line: []string{"#"}, SingleQuote: true, RubyDoc: true, Backtick: true,
+		Interp: &Interp{Quotes: "\"`", Opens: []Opener{{Seq: "#{", Take: 2, Close: '}'}}}}
+	// shell: "…$(cmd)…" and "…${x:-$(cmd)}…"
+	sh := &Syntax{Line: []string{"#"}, SingleQuote: true, Backtick: true, Dollar: true,
+		Interp: &Interp{Quotes: `"`, Opens: []Opener{{Seq: "$(", Take: 2, Close: ')'}, {Seq: "${", Take: 2, Close: '}'}}}}
 	for _, n := range []string{"Bourne Shell", "Bourne Again Shell", "Korn Shell", "zsh", "C Shell"} {
 		Syntaxes[n] = sh
+	}
+	for _, sx := range Syntaxes {
+		if !sx.ready {
+			sx.prepare()
+		}
 	}
 }
 
@@ -133,11 +310,53 @@ func LexAppend(toks []Token, sx *Syntax, src []byte) []Token {
 	if toks == nil {
 		toks = make([]Token, 0, len(src)/6)
 	}
-	line := int32(1)
+	lx := NewLexer(sx, src)
+	for !lx.Done() {
+		toks = lx.Next(toks, 1<<30)
+	}
+	return toks
+}
+
+// Lexer reads a source's tokens a batch at a time (Next), so that a very
+// large file need not have all its tokens in memory at once.
+type Lexer struct {
+	sx          *Syntax
+	src         []byte
+	i           int
+	line        int32
+	atLineStart bool
+	operand     bool // a / here would start a regular expression (sx.Regex)
+	interp      []interpFrame
+}
+
+// interpFrame is an open interpolation: the code of a string's ${…},
+// #{…}, \(…), {…} or $(…), and the string it continues.
+type interpFrame struct {
+	str         strSpec
+	open, close byte
+	depth       int // brackets of the open kind opened inside the code
+}
+
+// NewLexer starts lexing src.
+func NewLexer(sx *Syntax, src []byte) *Lexer {
+	return &Lexer{sx: sx, src: src, line: 1, atLineStart: true, operand: true}
+}
+
+// InCode reports whether the lexer is outside any string interpolation.
+func (lx *Lexer) InCode() bool { return len(lx.interp) == 0 }
+
+// Done reports whether every token has been read.
+func (lx *Lexer) Done() bool { return lx.i >= len(lx.src) }
+
+// Next appends up to max more tokens to toks.
+func (lx *Lexer) Next(toks []Token, max int) []Token {
+	sx, src := lx.sx, lx.src
+	line := lx.line
 	n := len(src)
-	atLineStart := true
-	operand := true // a / here would start a regular expression (sx.Regex)
-	for i := 0; i < n; {
+	i := lx.i
+	atLineStart := lx.atLineStart
+	operand := lx.operand
+	for added := 0; i < n && added < max; {
 		c := src[i]
 		if c == '\n' {
 			line++
@@ -170,20 +389,47 @@ func LexAppend(toks []Token, sx *Syntax, src []byte) []Token {
 			i = j
 			continue
 		}
-		if lc := lineComment(sx, src, i); lc {
-			for i < n && src[i] != '\n' {
-				i++
+		if !sx.ready || sx.commentByte[c] {
+			if lc := lineComment(sx, src, i); lc {
+				for i < n && src[i] != '\n' {
+					i++
+				}
+				continue
 			}
-			continue
-		}
-		if j, ok := blockComment(sx, src, i, &line); ok {
-			i = j
-			continue
+			if j, ok := blockComment(sx, src, i, &line); ok {
+				i = j
+				continue
+			}
 		}
 		start := i
 		startLine := line
 		kind := Punct
+		var flags uint8
+		if k := len(lx.interp); k > 0 {
+			f := &lx.interp[k-1]
+			switch c {
+			case f.open:
+				f.depth++
+			case f.close:
+				if f.depth > 0 {
+					f.depth--
+					break
+				}
+				// the interpolation ends: the string goes on
+				str := f.str
+				lx.interp = lx.interp[:k-1]
+				j, op := lexString(src, i+1, str, &line)
+				i = j
+				kind = String
+				flags = InterpClose | str.flags
+				if op != nil {
+					flags |= InterpOpen
+					lx.interp = append(lx.interp, interpFrame{str: str, open: op.open(), close: op.Close})
+				}
+			}
+		}
 		switch {
+		case kind == String: // read above
 		case c == '/' && sx.Regex && operand && i+1 < n && src[i+1] != '/' && src[i+1] != '*' && src[i+1] != '>': // not JSX's />
 			if j, ok := regexLiteral(src, i); ok {
 				i = j
@@ -192,26 +438,27 @@ func LexAppend(toks []Token, sx *Syntax, src []byte) []Token {
 			}
 			i++
 		case sx.Triple && (hasPrefix(src, i, `"""`) || hasPrefix(src, i, `'''`) && sx.SingleQuote):
-			q := string(src[i : i+3])
-			j := i + 3
-			for j < n && !hasPrefix(src, j, q) {
-				if src[j] == '\\' && j+1 < n {
-					if src[j+1] == '\n' {
-						line++
-					}
-					j += 2
-					continue
-				}
-				if src[j] == '\n' {
-					line++
-				}
-				j++
+			sp := strSpec{quote: string(src[i : i+3]), escapes: true, multiline: true}
+			sx.interpolates(src, i, &sp)
+			j, op := lexString(src, i+3, sp, &line)
+			i = j
+			kind = String
+			flags = sp.flags
+			if op != nil {
+				flags |= InterpOpen
+				lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
 			}
-			i = min(j+3, n)
-			kind = String
 		case c == '"' || c == '\'' && sx.SingleQuote || c == '`' && sx.Backtick:
-			i = quoted(src, i, c, c != '`' || sx != Syntaxes["Go"], &line)
+			sp := strSpec{quote: string(src[i : i+1]), escapes: c != '`' || sx != Syntaxes["Go"], multiline: c == '`'}
+			sx.interpolates(src, i, &sp)
+			j, op := lexString(src, i+1, sp, &line)
+			i = j
 			kind = String
+			flags = sp.flags
+			if op != nil {
+				flags |= InterpOpen
+				lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
+			}
 		case c == '\'':
 			// character literal ('a', '\n', '\u{1F600}') or a lifetime/label ('a)
 			j := i + 1
@@ -258,11 +505,13 @@ func LexAppend(toks []Token, sx *Syntax, src []byte) []Token {
 				}
 			}
 		}
-		toks = append(toks, Token{Kind: kind, Line: startLine, End: line, Start: int32(start), Len: int32(i - start)})
+		toks = append(toks, Token{Kind: kind, Flags: flags, Line: startLine, End: line, Start: int32(start), Len: int32(i - start)})
+		added++
 		if sx.Regex {
-			operand = operandNext(kind, src[start:i])
+			operand = flags&InterpOpen != 0 || operandNext(kind, src[start:i])
 		}
 	}
+	lx.i, lx.line, lx.atLineStart, lx.operand = i, line, atLineStart, operand
 	return toks
 }
 
@@ -351,31 +600,4 @@ func blockComment(sx *Syntax, src []byte, i int, line *int32) (int, bool) {
 		return j, true
 	}
 	return i, false
-}
-
-// quoted skips a string from its opening quote; escapes says a backslash
-// escapes the next byte. A string ends at its closing quote, or (except
-// for backtick strings) at the end of the line.
-func quoted(src []byte, i int, q byte, escapes bool, line *int32) int {
-	j := i + 1
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case c == '\\' && escapes && j+1 < len(src):
-			if src[j+1] == '\n' {
-				*line++
-			}
-			j += 2
-			continue
-		case c == q:
-			return j + 1
-		case c == '\n':
-			if q != '`' {
-				return j
-			}
-			*line++
-		}
-		j++
-	}
-	return j
 }

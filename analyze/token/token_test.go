@@ -3,6 +3,7 @@ package token
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,11 +25,44 @@ func TestRegexLiterals(t *testing.T) {
 	}
 }
 
+// TestInterpolation: the code inside a string's interpolation is lexed
+// as code, between string parts marked InterpOpen and InterpClose, in
+// every language that has interpolation; other strings stay whole.
+func TestInterpolation(t *testing.T) {
+	for _, c := range []struct{ lang, src, want string }{
+		{"JavaScript", "`a${b ? `c${d}` : {e:1}.e}f` + `g`", "`a${|b|?|`c${|d|}`|:|{|e|:|1|}|.|e|}f`|+|`g`"},
+		{"Python", `f"{a if b else c} {{x}}" + rf'{d}' + "{e}" + br"{f}"`, `f|"{|a|if|b|else|c|} {{x}}"|+|rf|'{|d|}'|+|"{e}"|+|br|"{f}"`},
+		{"C#", `$"{(a ? b : c)} {{x}}" + $@"c:\{d}""" + @""`, `$|"{|(|a|?|b|:|c|)|} {{x}}"|+|$|@|"c:\{|d|}"""|+|@|""`},
+		{"Swift", `"\(a ? b : c) \"x\" \(f(g))"`, `"\(|a|?|b|:|c|) \"x\" \(|f|(|g|)|)"`},
+		{"Kotlin", `"${if (a) b else c}" + "$d"`, `"${|if|(|a|)|b|else|c|}"|+|"$d"`},
+		{"Scala", `s"${if (a) b else c} $$ {x}" + "${y}"`, `s|"${|if|(|a|)|b|else|c|} $$ {x}"|+|"${y}"`},
+		{"Ruby", `"#{a ? b : c}" + '#{x}'`, `"#{|a|?|b|:|c|}"|+|'#{x}'`},
+		{"Bourne Shell", `x="$(if a; then b; fi) ${y:-$(z)}"`, `x|=|"$(|if|a|;|then|b|;|fi|) ${|y|:|-|$|(|z|)|}"`},
+		{"PHP", `"{$a->b($c ? 1 : 2)} ${d}"`, `"{|$a|->|b|(|$c|?|1|:|2|)|} ${|d|}"`},
+		{"Dart", `'${a ? 1 : 2}'`, `'${|a|?|1|:|2|}'`},
+	} {
+		src := []byte(c.src)
+		var got []string
+		for _, tk := range Lex(Syntaxes[c.lang], src) {
+			got = append(got, tk.Text(src))
+		}
+		if g := strings.Join(got, "|"); g != c.want {
+			t.Errorf("%s: %s\n got %s\nwant %s", c.lang, c.src, g, c.want)
+		}
+	}
+	// flags: a template literal's parts are Template values
+	src := []byte("`a${b}c`")
+	toks := Lex(Syntaxes["TypeScript"], src)
+	if len(toks) != 3 || toks[0].Flags != InterpOpen|Template || toks[2].Flags != InterpClose|Template {
+		t.Errorf("flags of %q: %+v", src, toks)
+	}
+}
+
 // FuzzLex: any input lexes in every syntax without panicking, into tokens
 // that lie inside the input, in order, without overlap, on lines that only
 // grow.
 func FuzzLex(f *testing.F) {
-	for _, dir := range []string{"../cognitive/testdata/tokens", "../lang/testdata/cloc"} {
+	for _, dir := range []string{"../cognitive/testdata/tokens", "../cognitive/testdata/classes", "../lang/testdata/cloc"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*"))
 		for _, p := range files {
 			b, _ := os.ReadFile(p)

@@ -1,6 +1,8 @@
 // Command clocgen writes ../../table.go, the line-counting table of every
 // language cloc knows, from the output of `cloc --explain=LANG` for each
-// language of `cloc --show-lang` (saved in cloc-1.96-explain.txt). Only the
+// language of `cloc --show-lang`, and the four languages cloc reaches only by
+// content (Puppet, Brainfuck, Mercury, C# Generated), saved in
+// cloc-1.96-explain.txt. Only the
 // facts are taken: each language's name, extensions and comment filters.
 // The filters are interpreted by this package's own code (count.go).
 //

@@ -1,0 +1,7 @@
+# comment
+#
+#x is code
+let x = 1
+###
+block
+###

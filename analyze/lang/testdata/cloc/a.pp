@@ -1,0 +1,5 @@
+# a puppet comment
+class foo {
+  package { "x": ensure => present }
+}
+/* c */

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo {$x}
+if [ 1 ]; then echo; fi

@@ -1,0 +1,2 @@
+import std.stdio;
+void main() {}

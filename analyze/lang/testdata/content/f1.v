@@ -1,0 +1,2 @@
+module m(input a);
+endmodule

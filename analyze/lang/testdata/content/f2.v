@@ -1,0 +1,2 @@
+Theorem t : True.
+Proof. auto. Qed.

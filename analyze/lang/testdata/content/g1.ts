@@ -1,0 +1,4 @@
+<message>
+<source>x</source>
+<translation>y</translation>
+</message>

@@ -1,0 +1,3 @@
+a:
+  pkg.installed
+{% if x %}

@@ -1,0 +1,2 @@
+(defun f (x) x)
+; c

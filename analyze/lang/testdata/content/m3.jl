@@ -1,0 +1,1 @@
+(defun f (x) x)

@@ -1,0 +1,2 @@
+use strict;
+my $x = 1;

@@ -1,0 +1,4 @@
+program p;
+begin
+  writeln(1);
+end.

@@ -1,0 +1,3 @@
+#import <F.h>
+@interface A
+@end

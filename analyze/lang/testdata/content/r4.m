@@ -1,0 +1,2 @@
+BeginPackage["x`"]
+f[x_] := x
