@@ -1,8 +1,6 @@
 package coverage
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,25 +24,7 @@ type qltyLine struct {
 }
 
 func parseQlty(r io.Reader, opt Options, emit Emit) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		if text := bytes.TrimSpace(line); len(text) > 0 {
-			f, perr := qltyFile(text, opt, true)
-			if perr != "" {
-				return &ParseError{Format: Qlty, Line: lineNo, Msg: perr}
-			}
-			if eerr := emit(f); eerr != nil {
-				return eerr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-	}
+	return parseQltyLines(r, opt, emit, true)
 }
 
 // qltyFile reads one line; a non-empty string is what is wrong with it.

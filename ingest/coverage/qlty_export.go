@@ -8,7 +8,7 @@ import (
 	"io"
 )
 
-// MaxQltyExportLine is the longest line ParseQltyExport reads (64 MiB: a
+// MaxQltyExportLine is the longest line of a qlty report Plumb reads (64 MiB: a
 // file of 4 Mi lines, Plumb's most, with short hit counts), so that one line
 // cannot take memory without bound.
 const MaxQltyExportLine = 64 << 20
@@ -22,6 +22,13 @@ var qltyExportLineCap = MaxQltyExportLine
 // file with no lines has no "hits" (read as a file of no lines). Lines over
 // MaxQltyExportLine bytes are refused.
 func ParseQltyExport(r io.Reader, opt Options, emit Emit) error {
+	return parseQltyLines(r, opt, emit, false)
+}
+
+// parseQltyLines reads a qlty report line by line (lines of at most
+// MaxQltyExportLine bytes); without needHits a line with no "hits" is a file
+// of no lines.
+func parseQltyLines(r io.Reader, opt Options, emit Emit, needHits bool) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for lineNo := 1; ; lineNo++ {
@@ -41,7 +48,7 @@ func ParseQltyExport(r io.Reader, opt Options, emit Emit) error {
 			return err
 		}
 		if text := bytes.TrimSpace(line); len(text) > 0 {
-			f, perr := qltyFile(text, opt, false)
+			f, perr := qltyFile(text, opt, needHits)
 			if perr != "" {
 				return &ParseError{Format: Qlty, Line: lineNo, Msg: perr}
 			}
