@@ -12,7 +12,7 @@ hey=${HEY:-$(go env GOPATH)/bin/hey}
 [ -x "$hey" ] || go install github.com/rakyll/hey@v0.1.5
 go build -o "$work/plumb" ./cmd/plumb
 go build -o "$work/benchdata" ./bench/cmd/benchdata
-go build -o "$work/hello" ./bench/cmd/hello
+go build -o "$work/ceiling" ./bench/cmd/ceiling
 if [ ! -s "$work/token" ]; then
   echo "generating 1,000,000 issues in $work/issues.db ..."
   "$work/benchdata" -db "$work/issues.db" > "$work/token"
@@ -21,7 +21,7 @@ token=$(cat "$work/token")
 addr=127.0.0.1:18098
 PLUMB_LOG_LEVEL=error "$work/plumb" serve --addr $addr --database "sqlite:$work/issues.db" --rate-limit 100000000 &
 pid=$!
-"$work/hello" &
+"$work/ceiling" &
 hpid=$!
 trap 'kill $pid $hpid 2>/dev/null' EXIT
 sleep 2

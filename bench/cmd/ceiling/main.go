@@ -1,4 +1,4 @@
-// Command hello is the ceiling for the load figures: a hello-world net/http
+// Command ceiling is the ceiling for the load figures: a hello-world net/http
 // handler on the same machine.
 package main
 
