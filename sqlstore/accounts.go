@@ -18,15 +18,6 @@ import (
 // NewID returns a new UUIDv7 string.
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// isUUID reports whether s is a UUID in canonical text form.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	_, err := uuid.Parse(s)
-	return err == nil
-}
-
 // idArg is a path value as an id argument: a UUID in any case matches the
 // stored lower-case form (UUIDs are case-insensitive on input, RFC 9562);
 // anything else is unchanged.
@@ -272,23 +263,6 @@ func insertWorkspace(ctx context.Context, q querier, w plumb.Workspace) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO workspaces (id, key, avatar_url, provider_url, applications_enabled, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, w.ID, w.Key, w.AvatarURL, w.ProviderURL, boolInt(w.ApplicationsEnabled), unix(w.CreatedAt), unix(w.UpdatedAt))
 	return err
-}
-
-// validateKey checks a workspace or project key: 3 to 100 characters of
-// letters, digits, '-', '_' and '.', as a repository host allows.
-func validateKey(what, key string) error {
-	if len(key) < 3 || len(key) > 100 {
-		return plumb.Errorf(plumb.EINVALID, "a %s key must be 3 to 100 characters long, got %q", what, key)
-	}
-	for _, r := range key {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return plumb.Errorf(plumb.EINVALID, "a %s key may hold only letters, digits, '-', '_' and '.', got %q", what, key)
-		}
-	}
-	if isUUID(key) {
-		return plumb.Errorf(plumb.EINVALID, "a %s key may not be a UUID", what)
-	}
-	return nil
 }
 
 // SetApplicationsEnabled turns a workspace's Applications feature on or off.

@@ -33,11 +33,6 @@ func (db *DB) CreateApplication(ctx context.Context, workspaceID, name, descript
 	return a, err
 }
 
-// fold is the case-insensitive form of a name: Unicode simple case folding
-// done in Go, so every database compares names the same way ("Ärger" and
-// "ärger" are one name).
-func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
-
 func insertApplication(ctx context.Context, q querier, a plumb.Application) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO applications (id, workspace_id, name, name_fold, description, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		a.ID, a.WorkspaceID, a.Name, fold(a.Name), a.Description, unix(a.CreatedAt))

@@ -24,7 +24,7 @@ type UploadToken struct {
 }
 
 // UploadTokenPrefix starts every upload token, so it is told from a user token.
-const UploadTokenPrefix = "plbu_"
+const UploadTokenPrefix = plumb.UploadTokenPrefix
 
 // CreateUploadToken creates an upload token for a project ("WORKSPACE/PROJECT")
 // and returns it with its secret, shown once. (The operator's command; the

@@ -157,7 +157,7 @@ func (sp *SnapshotSpool) AddRemoved(path string) error {
 func (sp *SnapshotSpool) AddIssue(is plumb.Issue) error {
 	i := sp.nIssues
 	sp.nIssues++
-	if err := validateIssue(is); err != "" {
+	if err := plumb.IssueProblem(is); err != "" {
 		sp.problem("issues[%d]: %s", i, err)
 	}
 	sp.tools[is.Tool] = true

@@ -96,30 +96,6 @@ func validateSnapshot(in *plumb.SnapshotInput) error {
 	return plumb.Invalid(errs)
 }
 
-func validateIssue(is plumb.Issue) string {
-	switch {
-	case is.Fingerprint == "":
-		return "fingerprint is required"
-	case is.Tool == "":
-		return "tool is required"
-	case is.RuleKey == "":
-		return "ruleKey is required"
-	case is.Path == "":
-		return "path is required"
-	case !plumb.Contains(plumb.IssueCategories, is.Category):
-		return fmt.Sprintf("category %q is not one of %s", is.Category, strings.Join(plumb.IssueCategories, ", "))
-	case !plumb.Contains(plumb.IssueLevels, is.Level):
-		return fmt.Sprintf("level %q is not one of %s", is.Level, strings.Join(plumb.IssueLevels, ", "))
-	case is.Status != "" && !plumb.Contains(plumb.IssueStatuses, is.Status):
-		return fmt.Sprintf("status %q is not one of open, ignored", is.Status)
-	case is.StartLine != nil && *is.StartLine < 1, is.EndLine != nil && *is.EndLine < 1:
-		return "line numbers start at 1"
-	case is.StartLine != nil && is.EndLine != nil && *is.EndLine < *is.StartLine:
-		return "endLine is before startLine"
-	}
-	return ""
-}
-
 const fileStatsColumns = `lines, loc, complexity, duplicated_lines, open_issues, remediation_minutes, sec_high, sec_medium, sec_low, sec_note, sec_fmt`
 
 func scanFileStats(dest []any, st *metric.FileStats) []any {
