@@ -1,0 +1,81 @@
+package sqlstore
+
+// The row helpers: every query that reads a list of rows reads it through
+// eachRow, directly or through queryRecords, queryGroups or (for exports)
+// writeRecords, so that rows are always closed and rows.Err is never
+// forgotten. A scan function reads one row into one value; the small ones
+// several queries share are here.
+
+import (
+	"context"
+	"database/sql"
+)
+
+// eachRow runs a query and calls fn for each row, stopping at fn's first
+// error. The rows are closed before it returns, so the caller may run the
+// next query on the same transaction (or, on SQLite, the same connection).
+func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// queryRecords runs a query and returns the value scan makes of each row, in
+// the rows' order (nil for no row).
+func queryRecords[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// queryGroups runs a query and groups the values scan makes of the rows by
+// the key it gives each, in the rows' order within a key.
+func queryGroups[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (string, T, error)) (map[string][]T, error) {
+	out := map[string][]T{}
+	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+		k, v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out[k] = append(out[k], v)
+		return nil
+	})
+	return out, err
+}
+
+// scanString reads a row of one text column.
+func scanString(rows *sql.Rows) (string, error) {
+	var s string
+	err := rows.Scan(&s)
+	return s, err
+}
+
+// scanInt64 reads a row of one integer column.
+func scanInt64(rows *sql.Rows) (int64, error) {
+	var n int64
+	err := rows.Scan(&n)
+	return n, err
+}
+
+// scanPair reads a row of two text columns, for queryGroups: a link table
+// (project_id, user_id) becomes the users of each project.
+func scanPair(rows *sql.Rows) (string, string, error) {
+	var a, b string
+	err := rows.Scan(&a, &b)
+	return a, b, err
+}
