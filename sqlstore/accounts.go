@@ -149,21 +149,8 @@ func (db *DB) ListTokens(ctx context.Context, userLoginOrID string) ([]plumb.Tok
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at
-		FROM tokens WHERE user_id = $1 ORDER BY created_at, id`, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.Token
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at
+		FROM tokens WHERE user_id = $1 ORDER BY created_at, id`, []any{u.ID}, scanToken)
 }
 
 func scanToken(s interface{ Scan(...any) error }) (plumb.Token, error) {
@@ -315,23 +302,10 @@ func (db *DB) FindWorkspace(ctx context.Context, userID, keyOrID string) (plumb.
 // EachWorkspace calls fn for each workspace the user is a member of, in key
 // order, within page (Limit 0: all).
 func (db *DB) EachWorkspace(ctx context.Context, userID string, page plumb.Page, fn func(plumb.Workspace) error) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
+	return eachRecord(ctx, db.read, `SELECT `+workspaceColumns+` FROM workspaces w
 		JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $1
-		ORDER BY lower(w.key), w.id LIMIT `+db.d.limit(page)+` OFFSET $2`, userID, page.Offset)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		w, err := scanWorkspace(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(w); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		ORDER BY lower(w.key), w.id LIMIT `+db.d.limit(page)+` OFFSET $2`, []any{userID, page.Offset},
+		func(s scanner) (plumb.Workspace, error) { return scanWorkspace(s) }, fn)
 }
 
 // AddMember makes a user a member (or admin) of a workspace; it updates the
@@ -491,20 +465,6 @@ func (db *DB) IsProjectAdmin(ctx context.Context, userID string, p plumb.Project
 // (case-insensitive), within page (Limit 0: all). Visibility is the
 // caller's: a member of the workspace sees all its projects.
 func (db *DB) EachProject(ctx context.Context, workspaceID string, page plumb.Page, fn func(plumb.Project) error) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p
-		WHERE p.workspace_id = $1 ORDER BY lower(p.key), p.id LIMIT `+db.d.limit(page)+` OFFSET $2`, workspaceID, page.Offset)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(p); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRecord(ctx, db.read, `SELECT `+projectColumns+` FROM projects p
+		WHERE p.workspace_id = $1 ORDER BY lower(p.key), p.id LIMIT `+db.d.limit(page)+` OFFSET $2`, []any{workspaceID, page.Offset}, scanProject, fn)
 }

@@ -64,22 +64,8 @@ func (db *DB) FindApplication(ctx context.Context, workspaceID, idOrName string)
 // EachApplication calls fn for the workspace's applications whose name
 // contains nameFilter (case-insensitive; % and _ are literal), in name order.
 func (db *DB) EachApplication(ctx context.Context, workspaceID, nameFilter string, page plumb.Page, fn func(plumb.Application) error) error {
-	rows, err := db.read.QueryContext(ctx, applicationSelect+`WHERE a.workspace_id = $1 AND `+db.d.contains("a.name_fold", "$2")+`
-		ORDER BY a.name_fold, a.id LIMIT `+db.d.limit(page)+` OFFSET $3`, workspaceID, fold(nameFilter), page.Offset)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		a, err := scanApplication(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(a); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRecord(ctx, db.read, applicationSelect+`WHERE a.workspace_id = $1 AND `+db.d.contains("a.name_fold", "$2")+`
+		ORDER BY a.name_fold, a.id LIMIT `+db.d.limit(page)+` OFFSET $3`, []any{workspaceID, fold(nameFilter), page.Offset}, scanApplication, fn)
 }
 
 // AddApplicationProject puts a project into an application (admin command).

@@ -57,21 +57,7 @@ func (db *DB) EachBuild(ctx context.Context, projectID string, f plumb.BuildFilt
 		args = append(args, f.Status)
 	}
 	q += fmt.Sprintf(` ORDER BY submitted_at DESC, id DESC LIMIT %s OFFSET %d`, db.d.limit(f.Page), f.Page.Offset)
-	rows, err := db.read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		b, err := scanBuild(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(b); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRecord(ctx, db.read, q, args, scanBuild, fn)
 }
 
 func insertBuild(ctx context.Context, q querier, b plumb.Build) error {

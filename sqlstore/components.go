@@ -27,43 +27,21 @@ func scanComponent(s interface{ Scan(...any) error }, extra ...any) (plumb.Compo
 }
 
 func loadComponents(ctx context.Context, q querier, projectID string) ([]plumb.Component, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+` FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.Component
-	for rows.Next() {
-		c, err := scanComponent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, q, `SELECT `+componentColumns+` FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`,
+		[]any{projectID}, func(s scanner) (plumb.Component, error) { return scanComponent(s) })
 }
 
 // ListComponents returns a project's components in name order, each with the
 // number of files of the current default-branch snapshot it matches.
 func (db *DB) ListComponents(ctx context.Context, projectID string) ([]plumb.Component, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+componentColumns+`,
+	return queryRecords(ctx, db.read, `SELECT `+componentColumns+`,
 		coalesce((SELECT t.files FROM component_snapshot_totals t WHERE t.component_id = c.id ORDER BY t.at DESC, t.snapshot_seq DESC LIMIT 1), 0)
-		FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.Component
-	for rows.Next() {
+		FROM components c WHERE c.project_id = $1 ORDER BY c.name_fold, c.id`, []any{projectID}, func(s scanner) (plumb.Component, error) {
 		var n int64
-		c, err := scanComponent(rows, &n)
-		if err != nil {
-			return nil, err
-		}
+		c, err := scanComponent(s, &n)
 		c.FileCount = n
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		return c, err
+	})
 }
 
 // findComponent finds a component by id first, then by name ignoring case
@@ -195,24 +173,19 @@ func backfillComponent(ctx context.Context, tx *sql.Tx, c plumb.Component) error
 	if err != nil {
 		return plumb.Errorf(plumb.EINVALID, "%v", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1`, c.ProjectID)
-	if err != nil {
-		return err
-	}
 	var members []int64
-	for rows.Next() {
+	err = eachRow(ctx, tx, `SELECT id, path FROM paths WHERE project_id = $1`, []any{c.ProjectID}, func(rows *sql.Rows) error {
 		var id int64
 		var p string
 		if err := rows.Scan(&id, &p); err != nil {
-			rows.Close()
 			return err
 		}
 		if m.Match(p) {
 			members = append(members, id)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO component_paths (component_id, path_id) VALUES ($1, $2)`)
@@ -239,23 +212,15 @@ func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 		seq int64
 		at  time.Time
 	}
-	var snaps []snap
-	rows, err := tx.QueryContext(ctx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 AND pending = 0 ORDER BY seq`, c.ProjectID)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var s snap
-		var at int64
-		if err := rows.Scan(&s.seq, &at); err != nil {
-			rows.Close()
-			return err
-		}
-		s.at = fromUnix(at)
-		snaps = append(snaps, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(snaps) == 0 {
+	snaps, err := queryRecords(ctx, tx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 AND pending = 0 ORDER BY seq`,
+		[]any{c.ProjectID}, func(row scanner) (snap, error) {
+			var s snap
+			var at int64
+			err := row.Scan(&s.seq, &at)
+			s.at = fromUnix(at)
+			return s, err
+		})
+	if err != nil || len(snaps) == 0 {
 		return err
 	}
 	vrows, err := tx.QueryContext(ctx, `SELECT v.path_id, v.since_seq, v.deleted, `+prefixCols("v.", fileStatsColumns)+`
@@ -390,40 +355,27 @@ func (db *DB) ProjectHistory(ctx context.Context, projectID string, to time.Time
 // the coverage totals of componentID (” for the whole project).
 func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componentID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
 	err = db.readTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, analysisSQL, key, unix(to))
+		var err error
+		analysis, err = queryRecords(ctx, tx, analysisSQL, []any{key, unix(to)}, func(row scanner) (TotalsAt, error) {
+			var r TotalsAt
+			var at int64
+			err := row.Scan(scanFileStats([]any{&at, &r.Totals.Files}, &r.Totals.Stats)...)
+			r.At = fromUnix(at)
+			return r, err
+		})
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var r TotalsAt
-			var at int64
-			if err := rows.Scan(scanFileStats([]any{&at, &r.Totals.Files}, &r.Totals.Stats)...); err != nil {
-				rows.Close()
-				return err
-			}
-			r.At = fromUnix(at)
-			analysis = append(analysis, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT at, covered, missed FROM coverage_totals
-			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, projectID, componentID, unix(to))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r TotalsAt
-			var at int64
-			if err := rows.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed); err != nil {
-				return err
-			}
-			r.At = fromUnix(at)
-			coverage = append(coverage, r)
-		}
-		return rows.Err()
+		coverage, err = queryRecords(ctx, tx, `SELECT at, covered, missed FROM coverage_totals
+			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, []any{projectID, componentID, unix(to)},
+			func(row scanner) (TotalsAt, error) {
+				var r TotalsAt
+				var at int64
+				err := row.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed)
+				r.At = fromUnix(at)
+				return r, err
+			})
+		return err
 	})
 	return analysis, coverage, err
 }

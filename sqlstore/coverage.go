@@ -473,21 +473,11 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 		if len(prefix) < 7 || !shaPattern.MatchString(prefix) {
 			return "", notFound(fmt.Sprintf("Reference %q is neither refs/heads/<branch>, refs/tags/<tag>, refs/pull/<number> nor a commit SHA (40 hex characters or a unique prefix of at least 7).", ref))
 		}
-		rows, qerr := q.QueryContext(ctx, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
-			projectID, prefix, prefix+"~")
+		found, qerr := queryRecords(ctx, q, `SELECT DISTINCT commit_sha FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha >= $2 AND commit_sha < $3 LIMIT 2`,
+			[]any{projectID, prefix, prefix + "~"}, scanString)
 		if qerr != nil {
 			return "", qerr
 		}
-		var found []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				rows.Close()
-				return "", err
-			}
-			found = append(found, s)
-		}
-		rows.Close()
 		switch len(found) {
 		case 0:
 			err = sql.ErrNoRows
@@ -539,20 +529,9 @@ func (db *DB) StoredFileCoverage(ctx context.Context, projectID, ref, path strin
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, sha)
+		tags, err = queryRecords(ctx, tx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`,
+			[]any{projectID, sha}, scanString)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var t string
-			if err := rows.Scan(&t); err != nil {
-				rows.Close()
-				return err
-			}
-			tags = append(tags, t)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		// The path's id first, so reading its hits is a primary-key lookup
@@ -564,23 +543,16 @@ func (db *DB) StoredFileCoverage(ctx context.Context, projectID, ref, path strin
 		} else if err != nil {
 			return err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT coverage_tag, hits FROM coverage_files
-			WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3 ORDER BY coverage_tag`, projectID, sha, pathID)
+		files, err = queryRecords(ctx, tx, `SELECT coverage_tag, hits FROM coverage_files
+			WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3 ORDER BY coverage_tag`, []any{projectID, sha, pathID},
+			func(row scanner) (StoredFileCoverageEntry, error) {
+				e := StoredFileCoverageEntry{Path: path}
+				var blob []byte
+				err := row.Scan(&e.Tag, &blob)
+				e.Hits = blob
+				return e, err
+			})
 		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var e StoredFileCoverageEntry
-			var blob []byte
-			if err := rows.Scan(&e.Tag, &blob); err != nil {
-				return err
-			}
-			e.Hits = blob
-			e.Path = path
-			files = append(files, e)
-		}
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if len(files) == 0 {

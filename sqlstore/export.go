@@ -89,7 +89,7 @@ func elements[T any](w *dataset.Writer, records []T) func() error {
 // projectRecords returns a writer of the records query gives for each
 // project in turn ($1 is the project's id), as elements of w's current list.
 func projectRecords[T any](ctx context.Context, tx *sql.Tx, w *dataset.Writer, projects []dataset.Project, query string,
-	scan func(*sql.Rows) (T, error)) func() error {
+	scan func(scanner) (T, error)) func() error {
 	return func() error {
 		for _, p := range projects {
 			if err := writeRecords(ctx, tx, w, query, []any{p.ID}, scan); err != nil {
@@ -102,12 +102,8 @@ func projectRecords[T any](ctx context.Context, tx *sql.Tx, w *dataset.Writer, p
 
 // writeRecords runs a query and writes the record scan makes of each row as
 // an element of w's current list, one row at a time.
-func writeRecords[T any](ctx context.Context, q querier, w *dataset.Writer, query string, args []any, scan func(*sql.Rows) (T, error)) error {
-	return eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
-		v, err := scan(rows)
-		if err != nil {
-			return err
-		}
+func writeRecords[T any](ctx context.Context, q querier, w *dataset.Writer, query string, args []any, scan func(scanner) (T, error)) error {
+	return eachRecord(ctx, q, query, args, scan, func(v T) error {
 		w.Element(&v)
 		return w.Err()
 	})
@@ -117,7 +113,7 @@ func writeRecords[T any](ctx context.Context, q querier, w *dataset.Writer, quer
 // the seq after which a page starts, $2 the page size) and calls each for
 // every row. A page's rows are closed before each runs, so each may query
 // the same transaction.
-func inPages[T any](ctx context.Context, tx *sql.Tx, query string, scan func(*sql.Rows) (T, error), seq func(T) int64, each func(T) error) error {
+func inPages[T any](ctx context.Context, tx *sql.Tx, query string, scan func(scanner) (T, error), seq func(T) int64, each func(T) error) error {
 	var after int64 = -1
 	for {
 		page, err := queryRecords(ctx, tx, query, []any{after, exportPage}, scan)
@@ -142,7 +138,7 @@ type loader struct {
 }
 
 // load returns the records query gives, or nil once l has failed.
-func load[T any](l *loader, query string, scan func(*sql.Rows) (T, error)) []T {
+func load[T any](l *loader, query string, scan func(scanner) (T, error)) []T {
 	if l.err != nil {
 		return nil
 	}
@@ -153,7 +149,7 @@ func load[T any](l *loader, query string, scan func(*sql.Rows) (T, error)) []T {
 
 // loadGroups returns the values query gives, grouped by their key, or nil
 // once l has failed.
-func loadGroups[T any](l *loader, query string, scan func(*sql.Rows) (string, T, error)) map[string][]T {
+func loadGroups[T any](l *loader, query string, scan func(scanner) (string, T, error)) map[string][]T {
 	if l.err != nil {
 		return nil
 	}
@@ -171,20 +167,20 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc.Users = load(l, `SELECT id, login, name, email, avatar_url, provider_url, created_at, updated_at, disabled_at, password_hash FROM users`,
 		scanUserRecord)
 	doc.Tokens = load(l, `SELECT id, user_id, name, hash, created_at, last_used_at, revoked_at FROM tokens`, scanTokenRecord)
-	members := loadGroups(l, `SELECT workspace_id, user_id, role FROM workspace_members`, func(rows *sql.Rows) (string, dataset.Member, error) {
+	members := loadGroups(l, `SELECT workspace_id, user_id, role FROM workspace_members`, func(rows scanner) (string, dataset.Member, error) {
 		var ws string
 		var m dataset.Member
 		err := rows.Scan(&ws, &m.UserID, &m.Role)
 		return ws, m, err
 	})
-	doc.Workspaces = load(l, `SELECT `+workspaceColumns+` FROM workspaces w`, func(rows *sql.Rows) (dataset.Workspace, error) {
+	doc.Workspaces = load(l, `SELECT `+workspaceColumns+` FROM workspaces w`, func(rows scanner) (dataset.Workspace, error) {
 		w, err := scanWorkspace(rows)
 		return dataset.Workspace{ID: w.ID, Key: w.Key, AvatarURL: w.AvatarURL, ProviderURL: w.ProviderURL,
 			ApplicationsEnabled: w.ApplicationsEnabled, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Members: nonNil(members[w.ID])}, err
 	})
 	admins := loadGroups(l, `SELECT project_id, user_id FROM project_admins`, scanPair)
 	publicBadges := loadGroups(l, `SELECT id, '' FROM projects WHERE badges_public = 1`, scanPair)
-	doc.Projects = load(l, `SELECT `+projectColumns+` FROM projects p`, func(rows *sql.Rows) (dataset.Project, error) {
+	doc.Projects = load(l, `SELECT `+projectColumns+` FROM projects p`, func(rows scanner) (dataset.Project, error) {
 		p, err := scanProject(rows)
 		_, public := publicBadges[p.ID]
 		return dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
@@ -193,7 +189,7 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	doc.UploadTokens = load(l, `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens`,
 		scanUploadTokenRecord)
 	appProjects := loadGroups(l, `SELECT application_id, project_id FROM application_projects`, scanPair)
-	doc.Applications = load(l, `SELECT id, workspace_id, name, description, created_at FROM applications`, func(rows *sql.Rows) (dataset.Application, error) {
+	doc.Applications = load(l, `SELECT id, workspace_id, name, description, created_at FROM applications`, func(rows scanner) (dataset.Application, error) {
 		a, err := scanApplicationRecord(rows)
 		a.ProjectIDs = nonNil(appProjects[a.ID])
 		return a, err
@@ -209,7 +205,7 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-func scanUserRecord(rows *sql.Rows) (dataset.User, error) {
+func scanUserRecord(rows scanner) (dataset.User, error) {
 	var u dataset.User
 	var created, updated int64
 	var disabled sql.NullInt64
@@ -222,12 +218,12 @@ func scanUserRecord(rows *sql.Rows) (dataset.User, error) {
 	return u, nil
 }
 
-func scanTokenRecord(rows *sql.Rows) (dataset.Token, error) {
+func scanTokenRecord(rows scanner) (dataset.Token, error) {
 	t, err := scanToken(rows)
 	return dataset.Token{ID: t.ID, UserID: t.UserID, Name: t.Name, Hash: t.Hash, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, RevokedAt: t.RevokedAt}, err
 }
 
-func scanUploadTokenRecord(rows *sql.Rows) (dataset.UploadToken, error) {
+func scanUploadTokenRecord(rows scanner) (dataset.UploadToken, error) {
 	var t dataset.UploadToken
 	var created int64
 	var used, revoked sql.NullInt64
@@ -238,7 +234,7 @@ func scanUploadTokenRecord(rows *sql.Rows) (dataset.UploadToken, error) {
 	return t, nil
 }
 
-func scanApplicationRecord(rows *sql.Rows) (dataset.Application, error) {
+func scanApplicationRecord(rows scanner) (dataset.Application, error) {
 	var a dataset.Application
 	var created int64
 	err := rows.Scan(&a.ID, &a.WorkspaceID, &a.Name, &a.Description, &created)
@@ -246,13 +242,13 @@ func scanApplicationRecord(rows *sql.Rows) (dataset.Application, error) {
 	return a, err
 }
 
-func scanComponentRecord(rows *sql.Rows) (dataset.Component, error) {
+func scanComponentRecord(rows scanner) (dataset.Component, error) {
 	c, err := scanComponent(rows)
 	return dataset.Component{ID: c.ID, ProjectID: c.ProjectID, Name: c.Name, Description: c.Description,
 		PathGlobs: nonNil(c.PathGlobs), CreatorID: c.CreatorID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}, err
 }
 
-func scanBuildRecord(rows *sql.Rows) (dataset.Build, error) {
+func scanBuildRecord(rows scanner) (dataset.Build, error) {
 	b, err := scanBuild(rows)
 	return dataset.Build{ID: b.ID, ProjectID: b.ProjectID, Type: b.Type, Status: b.Status, BranchName: b.BranchName,
 		CommitSHA: b.CommitSHA, CommitMessage: b.CommitMessage, SubmittedAt: b.SubmittedAt, StartedAt: b.StartedAt,
@@ -260,7 +256,7 @@ func scanBuildRecord(rows *sql.Rows) (dataset.Build, error) {
 		PullRequestNumber: b.PullRequestNumber, CommitterLogin: b.CommitterLogin, SnapshotID: b.SnapshotID}, err
 }
 
-func scanBuildEventRecord(rows *sql.Rows) (dataset.BuildEvent, error) {
+func scanBuildEventRecord(rows scanner) (dataset.BuildEvent, error) {
 	var e dataset.BuildEvent
 	var reason sql.NullString
 	var at int64
@@ -274,13 +270,13 @@ func scanBuildEventRecord(rows *sql.Rows) (dataset.BuildEvent, error) {
 	return e, nil
 }
 
-func scanIssueStateRecord(rows *sql.Rows) (dataset.IssueState, error) {
+func scanIssueStateRecord(rows scanner) (dataset.IssueState, error) {
 	var st dataset.IssueState
 	err := rows.Scan(&st.ProjectID, &st.Fingerprint, &st.Status)
 	return st, err
 }
 
-func scanIdempotencyKeyRecord(rows *sql.Rows) (dataset.IdempotencyKey, error) {
+func scanIdempotencyKeyRecord(rows scanner) (dataset.IdempotencyKey, error) {
 	var k dataset.IdempotencyKey
 	var created int64
 	if err := rows.Scan(&k.ProjectID, &k.Key, &k.RequestHash, &k.BodyHash, &k.Status, &k.Body, &created); err != nil {
@@ -302,7 +298,7 @@ type snapshotHeader struct {
 // issues.
 func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	return inPages(ctx, tx, `SELECT seq, id, project_id, branch, commit_sha, analyzed_at, measured FROM snapshots
-		WHERE seq > $1 AND pending = 0 ORDER BY seq LIMIT $2`, func(rows *sql.Rows) (snapshotHeader, error) {
+		WHERE seq > $1 AND pending = 0 ORDER BY seq LIMIT $2`, func(rows scanner) (snapshotHeader, error) {
 		var h snapshotHeader
 		var at int64
 		err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.Branch, &h.head.CommitSHA, &at, &h.measured)
@@ -379,13 +375,13 @@ func exportSnapshotFiles(ctx context.Context, tx *sql.Tx, w *dataset.Writer, seq
 	})
 }
 
-func scanFileRecord(rows *sql.Rows) (dataset.File, error) {
+func scanFileRecord(rows scanner) (dataset.File, error) {
 	var f dataset.File
 	err := rows.Scan(&f.Path, &f.Lines, &f.LOC, &f.Complexity, &f.DuplicatedLines)
 	return f, err
 }
 
-func scanIssueRecord(rows *sql.Rows) (dataset.Issue, error) {
+func scanIssueRecord(rows scanner) (dataset.Issue, error) {
 	_, is, err := scanIssue(rows)
 	return dataset.Issue{ID: is.ID, Fingerprint: is.Fingerprint, Tool: is.Tool, RuleKey: is.RuleKey, Message: is.Message,
 		Category: is.Category, Level: is.Level, Status: is.Status, DocumentationURL: is.DocumentationURL, Path: is.Path,
@@ -409,7 +405,7 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	return inPages(ctx, tx, `SELECT u.seq, u.id, u.project_id, u.commit_sha, u.branch, u.git_tag, u.coverage_tag, coalesce(u.pull_request_number, 0), u.uploaded_at,
 			NOT EXISTS (SELECT 1 FROM coverage_uploads x WHERE x.pending = 0 AND x.project_id = u.project_id AND x.commit_sha = u.commit_sha
 				AND x.coverage_tag = u.coverage_tag AND x.seq < u.seq)
-		FROM coverage_uploads u WHERE u.seq > $1 AND u.pending = 0 ORDER BY u.seq LIMIT $2`, func(rows *sql.Rows) (coverageHeader, error) {
+		FROM coverage_uploads u WHERE u.seq > $1 AND u.pending = 0 ORDER BY u.seq LIMIT $2`, func(rows scanner) (coverageHeader, error) {
 		var h coverageHeader
 		var at int64
 		err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.CommitSHA, &h.head.Branch, &h.head.GitTag,
@@ -432,7 +428,7 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 	})
 }
 
-func scanCoverageFileRecord(rows *sql.Rows) (dataset.CoverageFile, error) {
+func scanCoverageFileRecord(rows scanner) (dataset.CoverageFile, error) {
 	var f dataset.CoverageFile
 	var blob []byte
 	if err := rows.Scan(&f.Path, &blob); err != nil {

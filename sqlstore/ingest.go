@@ -82,22 +82,8 @@ func (db *DB) ListUploadTokens(ctx context.Context, projectRef string) ([]Upload
 // EachUploadToken calls fn for each upload token of the project, revoked
 // ones included, oldest first (then by id), within page (Limit 0: all).
 func (db *DB) EachUploadToken(ctx context.Context, projectID string, page plumb.Page, fn func(UploadToken) error) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1
-		ORDER BY created_at, id LIMIT `+db.d.limit(page)+` OFFSET $2`, projectID, page.Offset)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		t, err := scanUploadToken(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(t); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRecord(ctx, db.read, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1
+		ORDER BY created_at, id LIMIT `+db.d.limit(page)+` OFFSET $2`, []any{projectID, page.Offset}, scanUploadToken, fn)
 }
 
 // FindUploadToken returns the project's upload token with that id.
@@ -420,23 +406,18 @@ func (db *DB) AnalysedCommits(ctx context.Context, projectID, branch string, sha
 	latest := map[string]plumb.Snapshot{}
 	err := inBatches(shas, func(in string, args []any) error {
 		n := len(args)
-		rows, err := db.read.QueryContext(ctx, `SELECT id, commit_sha, analyzed_at, measured FROM snapshots
+		return eachRow(ctx, db.read, `SELECT id, commit_sha, analyzed_at, measured FROM snapshots
 			WHERE project_id = $1 AND commit_sha IN (`+in+`) AND branch = $`+strconv.Itoa(n+2)+` AND analysis = 1 AND pending = 0 ORDER BY seq`,
-			append(append([]any{projectID}, args...), branch)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			s := plumb.Snapshot{ProjectID: projectID, Branch: branch}
-			var at, measured int64
-			if err := rows.Scan(&s.ID, &s.CommitSHA, &at, &measured); err != nil {
-				return err
-			}
-			s.AnalyzedAt, s.Measured, s.History = fromUnix(at), measured == 1, measured != 0
-			latest[s.CommitSHA] = s
-		}
-		return rows.Err()
+			append(append([]any{projectID}, args...), branch), func(rows *sql.Rows) error {
+				s := plumb.Snapshot{ProjectID: projectID, Branch: branch}
+				var at, measured int64
+				if err := rows.Scan(&s.ID, &s.CommitSHA, &at, &measured); err != nil {
+					return err
+				}
+				s.AnalyzedAt, s.Measured, s.History = fromUnix(at), measured == 1, measured != 0
+				latest[s.CommitSHA] = s
+				return nil
+			})
 	})
 	if err != nil {
 		return nil, err

@@ -27,26 +27,17 @@ type UserRow struct {
 
 // ListUsers lists every user by login.
 func (db *DB) ListUsers(ctx context.Context) ([]UserRow, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.login, u.name, u.email, u.created_at, u.disabled_at,
+	return queryRecords(ctx, db.read, `SELECT u.id, u.login, u.name, u.email, u.created_at, u.disabled_at,
 		(SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked_at IS NULL),
 		(SELECT count(*) FROM workspace_members m WHERE m.user_id = u.id)
-		FROM users u ORDER BY lower(u.login), u.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UserRow
-	for rows.Next() {
+		FROM users u ORDER BY lower(u.login), u.id`, nil, func(row scanner) (UserRow, error) {
 		var r UserRow
 		var created int64
 		var disabled sql.NullInt64
-		if err := rows.Scan(&r.ID, &r.Login, &r.Name, &r.Email, &created, &disabled, &r.Tokens, &r.Workspaces); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&r.ID, &r.Login, &r.Name, &r.Email, &created, &disabled, &r.Tokens, &r.Workspaces)
 		r.CreatedAt, r.DisabledAt = fromUnix(created), fromNullUnix(disabled)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // SetUserDisabled disables a user (their API tokens and web sessions are
@@ -119,23 +110,15 @@ type WorkspaceRow struct {
 
 // ListWorkspaces lists every workspace by key.
 func (db *DB) ListWorkspaces(ctx context.Context) ([]WorkspaceRow, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+workspaceColumns+`,
+	return queryRecords(ctx, db.read, `SELECT `+workspaceColumns+`,
 		(SELECT count(*) FROM workspace_members m WHERE m.workspace_id = w.id),
 		(SELECT count(*) FROM projects p WHERE p.workspace_id = w.id)
-		FROM workspaces w ORDER BY lower(w.key), w.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []WorkspaceRow
-	for rows.Next() {
+		FROM workspaces w ORDER BY lower(w.key), w.id`, nil, func(row scanner) (WorkspaceRow, error) {
 		var r WorkspaceRow
-		if r.Workspace, err = scanWorkspace(rows, &r.Members, &r.Projects); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		var err error
+		r.Workspace, err = scanWorkspace(row, &r.Members, &r.Projects)
+		return r, err
+	})
 }
 
 // MemberRow is one member of a workspace.
@@ -150,23 +133,14 @@ func (db *DB) ListMembers(ctx context.Context, workspace string) ([]MemberRow, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.login, u.name, u.created_at, m.role FROM workspace_members m
-		JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 ORDER BY lower(u.login), u.id`, w.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []MemberRow
-	for rows.Next() {
+	return queryRecords(ctx, db.read, `SELECT u.id, u.login, u.name, u.created_at, m.role FROM workspace_members m
+		JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 ORDER BY lower(u.login), u.id`, []any{w.ID}, func(row scanner) (MemberRow, error) {
 		var r MemberRow
 		var created int64
-		if err := rows.Scan(&r.ID, &r.Login, &r.Name, &created, &r.Role); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&r.ID, &r.Login, &r.Name, &created, &r.Role)
 		r.CreatedAt = fromUnix(created)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // ProjectRow is a project as the operator lists them.
@@ -188,25 +162,16 @@ func (db *DB) ListProjects(ctx context.Context, workspace string) ([]ProjectRow,
 		}
 		where, args = "WHERE p.workspace_id = $1", []any{w.ID}
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT `+projectColumns+`, w.key,
+	return queryRecords(ctx, db.read, `SELECT `+projectColumns+`, w.key,
 		(SELECT count(*) FROM snapshots s WHERE s.project_id = p.id AND s.pending = 0), (SELECT count(*) FROM builds b WHERE b.project_id = p.id)
-		FROM projects p JOIN workspaces w ON w.id = p.workspace_id `+where+` ORDER BY lower(w.key), lower(p.key), p.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ProjectRow
-	for rows.Next() {
+		FROM projects p JOIN workspaces w ON w.id = p.workspace_id `+where+` ORDER BY lower(w.key), lower(p.key), p.id`, args, func(row scanner) (ProjectRow, error) {
 		var r ProjectRow
 		var created, updated int64
-		if err := rows.Scan(&r.ID, &r.WorkspaceID, &r.Key, &r.DefaultBranch, &r.ComponentsEnabled, &created, &updated,
-			&r.Workspace, &r.Snapshots, &r.Builds); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&r.ID, &r.WorkspaceID, &r.Key, &r.DefaultBranch, &r.ComponentsEnabled, &created, &updated,
+			&r.Workspace, &r.Snapshots, &r.Builds)
 		r.CreatedAt, r.UpdatedAt = fromUnix(created), fromUnix(updated)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // ProjectDeletion says what deleting projects removes.

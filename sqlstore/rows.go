@@ -1,10 +1,11 @@
 package sqlstore
 
-// The row helpers: every query that reads a list of rows reads it through
-// eachRow, directly or through queryRecords, queryGroups or (for exports)
-// writeRecords, so that rows are always closed and rows.Err is never
-// forgotten. A scan function reads one row into one value; the small ones
-// several queries share are here.
+// The row helpers: a query that reads a list of rows reads it through
+// eachRow, directly or through eachRecord, queryRecords, queryGroups or (for
+// exports) writeRecords, so that rows are always closed and rows.Err is
+// never forgotten. A scan function reads one row into one value (the
+// scanX functions beside each table's queries); the small ones several
+// queries share are here.
 
 import (
 	"context"
@@ -28,15 +29,26 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*
 	return rows.Err()
 }
 
-// queryRecords runs a query and returns the value scan makes of each row, in
-// the rows' order (nil for no row).
-func queryRecords[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
-	var out []T
-	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+// scanner is a row to read: *sql.Rows (one row at a time) or *sql.Row.
+type scanner = interface{ Scan(...any) error }
+
+// eachRecord runs a query and calls fn with the value scan makes of each
+// row, one row at a time, stopping at the first error.
+func eachRecord[T any](ctx context.Context, q querier, query string, args []any, scan func(scanner) (T, error), fn func(T) error) error {
+	return eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
 		v, err := scan(rows)
 		if err != nil {
 			return err
 		}
+		return fn(v)
+	})
+}
+
+// queryRecords runs a query and returns the value scan makes of each row, in
+// the rows' order (nil for no row).
+func queryRecords[T any](ctx context.Context, q querier, query string, args []any, scan func(scanner) (T, error)) ([]T, error) {
+	var out []T
+	err := eachRecord(ctx, q, query, args, scan, func(v T) error {
 		out = append(out, v)
 		return nil
 	})
@@ -45,7 +57,7 @@ func queryRecords[T any](ctx context.Context, q querier, query string, args []an
 
 // queryGroups runs a query and groups the values scan makes of the rows by
 // the key it gives each, in the rows' order within a key.
-func queryGroups[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (string, T, error)) (map[string][]T, error) {
+func queryGroups[T any](ctx context.Context, q querier, query string, args []any, scan func(scanner) (string, T, error)) (map[string][]T, error) {
 	out := map[string][]T{}
 	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
 		k, v, err := scan(rows)
@@ -59,22 +71,15 @@ func queryGroups[T any](ctx context.Context, q querier, query string, args []any
 }
 
 // scanString reads a row of one text column.
-func scanString(rows *sql.Rows) (string, error) {
+func scanString(rows scanner) (string, error) {
 	var s string
 	err := rows.Scan(&s)
 	return s, err
 }
 
-// scanInt64 reads a row of one integer column.
-func scanInt64(rows *sql.Rows) (int64, error) {
-	var n int64
-	err := rows.Scan(&n)
-	return n, err
-}
-
 // scanPair reads a row of two text columns, for queryGroups: a link table
 // (project_id, user_id) becomes the users of each project.
-func scanPair(rows *sql.Rows) (string, string, error) {
+func scanPair(rows scanner) (string, string, error) {
 	var a, b string
 	err := rows.Scan(&a, &b)
 	return a, b, err

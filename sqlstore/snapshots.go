@@ -153,20 +153,16 @@ func keys[V any](m map[string]V) []string {
 func knownPathIDs(ctx context.Context, q querier, projectID string, paths []string) (map[string]int64, error) {
 	known := map[string]int64{}
 	err := inBatches(paths, func(in string, args []any) error {
-		rows, err := q.QueryContext(ctx, `SELECT id, path FROM paths WHERE project_id = $1 AND path IN (`+in+`)`, append([]any{projectID}, args...)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var p string
-			if err := rows.Scan(&id, &p); err != nil {
-				return err
-			}
-			known[p] = id
-		}
-		return rows.Err()
+		return eachRow(ctx, q, `SELECT id, path FROM paths WHERE project_id = $1 AND path IN (`+in+`)`, append([]any{projectID}, args...),
+			func(rows *sql.Rows) error {
+				var id int64
+				var p string
+				if err := rows.Scan(&id, &p); err != nil {
+					return err
+				}
+				known[p] = id
+				return nil
+			})
 	})
 	return known, err
 }
@@ -242,24 +238,19 @@ func componentsOfPaths(ctx context.Context, q querier, pathIDs []int64) (map[int
 			}
 			fmt.Fprintf(&in, "%d", id)
 		}
-		rows, err := q.QueryContext(ctx, `SELECT path_id, component_id FROM component_paths WHERE path_id IN (`+in.String()+`)`)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+		err := eachRow(ctx, q, `SELECT path_id, component_id FROM component_paths WHERE path_id IN (`+in.String()+`)`, nil, func(rows *sql.Rows) error {
 			var pid int64
 			var cid string
 			if err := rows.Scan(&pid, &cid); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			if out[pid] == nil {
 				out[pid] = map[string]bool{}
 			}
 			out[pid][cid] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -30,20 +30,12 @@ func (db *DB) PathsWithCoverage(ctx context.Context, projectID, ref string, path
 			args = append(args, p)
 			marks = append(marks, "$"+strconv.Itoa(len(args)))
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT p.path FROM paths p WHERE p.project_id = $1 AND p.path IN (`+strings.Join(marks, ", ")+`)
-			AND EXISTS (SELECT 1 FROM coverage_union u WHERE u.project_id = $1 AND u.commit_sha = $2 AND u.path_id = p.id)`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				return err
-			}
-			out[s] = true
-		}
-		return rows.Err()
+		return eachRecord(ctx, tx, `SELECT p.path FROM paths p WHERE p.project_id = $1 AND p.path IN (`+strings.Join(marks, ", ")+`)
+			AND EXISTS (SELECT 1 FROM coverage_union u WHERE u.project_id = $1 AND u.commit_sha = $2 AND u.path_id = p.id)`, args, scanString,
+			func(path string) error {
+				out[path] = true
+				return nil
+			})
 	})
 	return out, err
 }

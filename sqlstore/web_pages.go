@@ -15,21 +15,8 @@ import (
 // WorkspaceProjects lists a workspace's projects in key order. Visibility is
 // the workspace's: callers find the workspace with FindWorkspace first.
 func (db *DB) WorkspaceProjects(ctx context.Context, workspaceID string) ([]plumb.Project, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.workspace_id = $1
-		ORDER BY lower(p.key), p.id`, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT `+projectColumns+` FROM projects p WHERE p.workspace_id = $1
+		ORDER BY lower(p.key), p.id`, []any{workspaceID}, scanProject)
 }
 
 // WholeProjectTotals returns the project's latest totals for the pages: the
@@ -48,20 +35,8 @@ func (db *DB) WholeProjectHistory(ctx context.Context, projectID string, to time
 // CoverageTags lists the coverage tags uploaded for a project (for the
 // coverage viewer's tag switcher), in name order.
 func (db *DB) CoverageTags(ctx context.Context, projectID string) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 ORDER BY coverage_tag`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 ORDER BY coverage_tag`,
+		[]any{projectID}, scanString)
 }
 
 // CoveredPaths lists up to limit paths that have coverage at the commit a
@@ -75,21 +50,10 @@ func (db *DB) CoveredPaths(ctx context.Context, projectID, ref, prefix string, l
 		if sha, err = resolveReference(ctx, tx, projectID, ref); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT p.path FROM coverage_union u JOIN paths p ON p.id = u.path_id
+		out, err = queryRecords(ctx, tx, `SELECT DISTINCT p.path FROM coverage_union u JOIN paths p ON p.id = u.path_id
 			WHERE u.project_id = $1 AND u.commit_sha = $2 AND substr(p.path, 1, length($3)) = $3 ORDER BY p.path LIMIT `+strconv.Itoa(max(limit, 1)),
-			projectID, sha, prefix)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				return err
-			}
-			out = append(out, s)
-		}
-		return rows.Err()
+			[]any{projectID, sha, prefix}, scanString)
+		return err
 	})
 	return sha, out, err
 }
