@@ -1,10 +1,5 @@
 package plumb
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-)
-
 // MergeHits merges two coverage reports of the same file for the same commit
 // and coverage tag, line by line: hit counts add up, a line coverable (>= 0)
 // in either report is coverable, and the longer report sets the length.
@@ -26,9 +21,25 @@ func MergeHits(a, b []int64) []int64 {
 	return out
 }
 
-// HashToken is the only form in which an API token is stored: the hex
-// SHA-256 of its secret.
-func HashToken(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
+// CoverageSummary describes one stored coverage report.
+type CoverageSummary struct {
+	ID          string
+	CommitSHA   string
+	CoverageTag string
+	Files       int
+	Covered     int64 // covered lines in this report
+	Missed      int64 // missed lines in this report
+}
+
+// FileCoverageEntry is one coverage tag's line hits of one file.
+type FileCoverageEntry struct {
+	Tag  string
+	Path string
+	Hits []int64
+}
+
+// HitCounts are a file's line counts: covered (> 0), missed (0), omitted
+// (not coverable) and in total.
+type HitCounts struct {
+	Covered, Missed, Omitted, Total int64
 }

@@ -1,6 +1,10 @@
 package plumb
 
-import "time"
+import (
+	"time"
+
+	"github.com/plumbhq/plumb/metric"
+)
 
 // Snapshot is one analysis of one commit on one branch at one time.
 type Snapshot struct {
@@ -139,4 +143,10 @@ type Component struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	FileCount   int64
+}
+
+// TotalsAt is a component's or a project's totals at one measurement.
+type TotalsAt struct {
+	At     time.Time
+	Totals metric.Totals
 }

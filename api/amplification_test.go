@@ -214,7 +214,7 @@ func BenchmarkHostileRequests(b *testing.B) {
 	check(b, err)
 	_, alice, err := db.CreateToken(ctx, "alice", "bench")
 	check(b, err)
-	_, err = db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: "acme"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	check(b, err)
 	check(b, db.AddMember(ctx, "acme", "alice", plumb.RoleAdmin))
 	s := api.NewServer(db, ratelimit.NewMemory(1<<30, nil), slog.New(slog.DiscardHandler), api.Config{})
@@ -233,7 +233,7 @@ func BenchmarkHostileRequests(b *testing.B) {
 				// A project per request: every upload is a first one.
 				projects++
 				web := fmt.Sprintf("web%d", projects)
-				_, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: "acme", Key: web})
+				_, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: web})
 				check(b, err)
 				status, answer, a, p := memoryOf(b, srv.Client(), func() *http.Request {
 					req, _ := http.NewRequest(c.method, srv.URL+c.path(web), strings.NewReader(body))

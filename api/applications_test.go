@@ -11,7 +11,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 var uuidV7 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -143,7 +142,7 @@ func TestCreateApplication(t *testing.T) {
 	})
 
 	t.Run("403 when Applications are not enabled", func(t *testing.T) {
-		w.workspace(t, sqlstore.WorkspaceInput{Key: "closed"})
+		w.workspace(t, plumb.WorkspaceInput{Key: "closed"})
 		w.member(t, "closed", "alice", plumb.RoleAdmin)
 		w.do(t, "POST", "/gh/closed/applications", w.Alice, jsonBody, `{"name":"Shop"}`).
 			wantError(t, http.StatusForbidden, "Applications are not enabled")

@@ -18,7 +18,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // mCast is the world plus what components need:
@@ -45,8 +44,8 @@ func mNewCast(t *testing.T, opts ...serverOption) *mCast {
 	c.Dave = w.token(t, "dave")
 	w.member(t, "acme", "carol", plumb.RoleAdmin)
 	w.member(t, "acme", "dave", plumb.RoleMember)
-	c.Core = w.project(t, sqlstore.ProjectInput{Workspace: "acme", Key: "core", ComponentsEnabled: true})
-	c.Tools = w.project(t, sqlstore.ProjectInput{Workspace: "acme", Key: "tools", ComponentsEnabled: true})
+	c.Core = w.project(t, plumb.ProjectInput{Workspace: "acme", Key: "core", ComponentsEnabled: true})
+	c.Tools = w.project(t, plumb.ProjectInput{Workspace: "acme", Key: "tools", ComponentsEnabled: true})
 	w.projectAdmin(t, "acme/core", "dave")
 	return c
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/openapi"
 	"github.com/plumbhq/plumb/ratelimit"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 func TestRouterNotFound(t *testing.T) {
@@ -351,9 +350,9 @@ func TestPathParameterMinimumLength(t *testing.T) {
 // (404), permission (403), then parameters and body (400).
 func TestOrderOfChecks(t *testing.T) {
 	w := newWorld(t)
-	w.workspace(t, sqlstore.WorkspaceInput{Key: "closed"})
+	w.workspace(t, plumb.WorkspaceInput{Key: "closed"})
 	w.member(t, "closed", "alice", plumb.RoleMember)
-	w.workspace(t, sqlstore.WorkspaceInput{Key: "hiddenclosed"})
+	w.workspace(t, plumb.WorkspaceInput{Key: "hiddenclosed"})
 	tests := []struct {
 		name, method, path, token string
 		headers                   map[string]string
@@ -526,7 +525,7 @@ func TestPagination(t *testing.T) {
 	var keys []string
 	for i := 0; i < 25; i++ {
 		key := fmt.Sprintf("ws-%02d", i)
-		ts.workspace(t, sqlstore.WorkspaceInput{Key: key})
+		ts.workspace(t, plumb.WorkspaceInput{Key: key})
 		ts.member(t, key, "carol", plumb.RoleMember)
 		keys = append(keys, key)
 	}
@@ -656,7 +655,7 @@ func TestPagination(t *testing.T) {
 		ts2.user(t, "carol")
 		tok := ts2.token(t, "carol")
 		for _, k := range []string{"aaa", "bbb"} {
-			ts2.workspace(t, sqlstore.WorkspaceInput{Key: k})
+			ts2.workspace(t, plumb.WorkspaceInput{Key: k})
 			ts2.member(t, k, "carol", plumb.RoleMember)
 		}
 		r := ts2.get(t, "/workspaces?page[limit]=1", tok)
@@ -669,7 +668,7 @@ func TestPagination(t *testing.T) {
 		ts2.user(t, "carol")
 		tok := ts2.token(t, "carol")
 		for _, k := range []string{"aaa", "bbb"} {
-			ts2.workspace(t, sqlstore.WorkspaceInput{Key: k})
+			ts2.workspace(t, plumb.WorkspaceInput{Key: k})
 			ts2.member(t, k, "carol", plumb.RoleMember)
 		}
 		r := ts2.get(t, "/workspaces?page[limit]=1", tok, hdr("X-Forwarded-Proto", "https"))

@@ -336,7 +336,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		}
 	}()
 	ka := &keyedAnswer{}
-	rec := &sqlstore.IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
+	rec := &plumb.IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
 		if ka.view == nil {
 			return 0, "", "", fmt.Errorf("idempotent answer: no view of %T", result)
 		}
@@ -354,7 +354,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		ka.status, ka.body = status, string(b)+"\n"
 		return ka.status, ka.body, hash, nil
 	}}
-	ctx := context.WithValue(sqlstore.WithIdempotentAnswer(r.Context(), rec), keyedAnswerKey, ka)
+	ctx := context.WithValue(plumb.WithIdempotentAnswer(r.Context(), rec), keyedAnswerKey, ka)
 	status, resp, err := run(ctx)
 	if err == nil && rec.Recorded() {
 		// Recorded with the upload: the answer is exactly what a retry
@@ -561,7 +561,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 			}
 		}
 		in := plumb.CoverageInput{ProjectID: p.ID, CommitSHA: sha, Branch: branch, GitTag: tag, CoverageTag: covTag, PullRequest: pull, UploadedAt: uploadedAt}
-		view := func(sum sqlstore.CoverageSummary) any {
+		view := func(sum plumb.CoverageSummary) any {
 			return coverageUploadView{ID: sum.ID, CommitSHA: sum.CommitSHA, Branch: branch, Tag: tag, CoverageTag: sum.CoverageTag,
 				Format: string(f), Files: sum.Files, CoveredLines: sum.Covered, MissedLines: sum.Missed, UploadedAt: ts(uploadedAt)}
 		}
@@ -912,7 +912,7 @@ func (s *Server) handleUpdateBuild(w http.ResponseWriter, r *http.Request, c *ca
 		return err
 	}
 	f := &fields{obj: obj}
-	var u sqlstore.BuildUpdate
+	var u plumb.BuildUpdate
 	u.Status, _ = f.str("status", true, 1, 20)
 	if u.Status != "" && !plumb.Contains(plumb.BuildStatuses, u.Status) {
 		f.fail("Field status must be one of %s, got %q.", strings.Join(plumb.BuildStatuses, ", "), u.Status)

@@ -28,7 +28,6 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ingest/sarif"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 const (
@@ -47,7 +46,7 @@ type ingWorld struct {
 	*world
 	Carol, Dave string
 	Upload      string
-	UploadToken sqlstore.UploadToken
+	UploadToken plumb.UploadToken
 }
 
 func newIngWorld(t *testing.T, opts ...serverOption) *ingWorld {
@@ -67,7 +66,7 @@ func newIngWorld(t *testing.T, opts ...serverOption) *ingWorld {
 
 // ingUploadToken creates an upload token. live registers it with the harness
 // as a valid token, whose responses must carry the rate-limit headers.
-func ingUploadToken(t testing.TB, ts *testServer, ref string, live bool) (sqlstore.UploadToken, string) {
+func ingUploadToken(t testing.TB, ts *testServer, ref string, live bool) (plumb.UploadToken, string) {
 	t.Helper()
 	ut, secret, err := ts.DB.CreateUploadToken(context.Background(), ref, "ci", "test")
 	check(t, err)

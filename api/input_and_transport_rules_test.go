@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -182,7 +183,7 @@ func TestIngestDatabaseErrorIsNot404(t *testing.T) {
 func TestHostNotReflected(t *testing.T) {
 	w := newIngWorld(t)
 	for _, k := range []string{"aaa", "bbb"} {
-		w.workspace(t, sqlstore.WorkspaceInput{Key: k})
+		w.workspace(t, plumb.WorkspaceInput{Key: k})
 		w.member(t, k, "alice", "member")
 	}
 	r := withHost(t, w.testServer, "GET", "/workspaces?page[limit]=1", w.Alice, "").wantStatus(t, http.StatusOK)
@@ -198,7 +199,7 @@ func TestHostNotReflected(t *testing.T) {
 	trusting.user(t, "ann")
 	tok := trusting.token(t, "ann")
 	for _, k := range []string{"aaa", "bbb"} {
-		trusting.workspace(t, sqlstore.WorkspaceInput{Key: k})
+		trusting.workspace(t, plumb.WorkspaceInput{Key: k})
 		trusting.member(t, k, "ann", "member")
 	}
 	r = withHost(t, trusting, "GET", "/workspaces?page[limit]=1", tok, "").wantStatus(t, http.StatusOK)

@@ -304,7 +304,7 @@ func TestListIssuesCurrentSnapshot(t *testing.T) {
 		}
 	})
 	t.Run("a project without analysis has no issues", func(t *testing.T) {
-		w.project(t, sqlstore.ProjectInput{Workspace: "acme", Key: "empty"})
+		w.project(t, plumb.ProjectInput{Workspace: "acme", Key: "empty"})
 		w.get(t, "/gh/acme/projects/empty/issues", w.Alice).wantJSON(t, http.StatusOK, `{"data":[],"meta":{"hasMore":false}}`)
 		r := w.get(t, "/gh/acme/projects/empty/issues", w.Alice, hdr("Accept", "text/csv"))
 		if string(r.Body) != "id,fingerprint,tool,ruleKey,message,category,level,status,documentationUrl,location.path,location.startLine,location.endLine\r\n" {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // projectView is the Project object of the original service's surface.
@@ -84,7 +83,7 @@ func (s *Server) handleProjectSeries(w http.ResponseWriter, r *http.Request, c *
 	if err != nil {
 		return err
 	}
-	return s.serveSeries(w, c, metric.ScopeProject, func(to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error) {
+	return s.serveSeries(w, c, metric.ScopeProject, func(to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 		return s.store.ProjectHistory(r.Context(), p.ID, to)
 	})
 }

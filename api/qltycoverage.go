@@ -132,7 +132,7 @@ func (s *Server) qltyCredentials(w http.ResponseWriter, r *http.Request, c *call
 		return plumb.Project{}, plumb.Errorf(plumb.EUNAUTHORIZED, "The token is empty: set QLTY_COVERAGE_TOKEN to a Plumb upload token (plbu_…) or to qltcw_<API token>.")
 	}
 	var tok plumb.Token
-	var ut sqlstore.UploadToken
+	var ut plumb.UploadToken
 	upload := strings.HasPrefix(secret, sqlstore.UploadTokenPrefix)
 	if upload {
 		err = s.lookupToken(r, secret, func() (err error) {
@@ -310,8 +310,8 @@ func (m *qltyMetadata) flag(camel, snake string) bool {
 
 // input maps the metadata onto what Plumb keeps. The publish fields
 // (incomplete, totalPartsCount) are read for publishes only.
-func (s *Server) qltyInput(m *qltyMetadata, publish bool) sqlstore.QltyInput {
-	var in sqlstore.QltyInput
+func (s *Server) qltyInput(m *qltyMetadata, publish bool) plumb.QltyInput {
+	var in plumb.QltyInput
 	sha := m.str("commitSha", "commit_sha", 64)
 	switch {
 	case sha == "":
@@ -557,7 +557,7 @@ func (s *Server) handleQltyUpload(w http.ResponseWriter, r *http.Request, c *cal
 // qltyVerifyURL checks an upload URL: a known upload, the signature over
 // its upload, project, expiry and size limit, and the expiry. A URL that is
 // not right in any way answers 403, saying no more than that.
-func (s *Server) qltyVerifyURL(r *http.Request, id string) (sqlstore.QltyUpload, error) {
+func (s *Server) qltyVerifyURL(r *http.Request, id string) (plumb.QltyUpload, error) {
 	ctx := r.Context()
 	invalid := plumb.Errorf(plumb.EFORBIDDEN, "This upload URL is not valid: use the URL qlty coverage publish was given, as it was given.")
 	q := r.URL.Query()
@@ -565,7 +565,7 @@ func (s *Server) qltyVerifyURL(r *http.Request, id string) (sqlstore.QltyUpload,
 	limit, err2 := strconv.ParseInt(q.Get("limit"), 10, 64)
 	sig := q.Get("signature")
 	if err1 != nil || err2 != nil || sig == "" || len(id) != 36 {
-		return sqlstore.QltyUpload{}, invalid
+		return plumb.QltyUpload{}, invalid
 	}
 	u, err := s.store.FindQltyUpload(ctx, strings.ToLower(id))
 	if plumb.ErrorCode(err) == plumb.ENOTFOUND {
@@ -604,7 +604,7 @@ func (s *Server) qltyVerifyURL(r *http.Request, id string) (sqlstore.QltyUpload,
 // public, so the URL must not take another zip; the same zip again gets the
 // same refusal. A PUT that failed otherwise (the server's failure, a stalled
 // transfer) leaves no key behind: the URL may be used again until it expires.
-func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u sqlstore.QltyUpload, run func() (any, error)) error {
+func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u plumb.QltyUpload, run func() (any, error)) error {
 	ctx := r.Context()
 	key := "qlty-upload:" + u.ID
 	line := sha256.Sum256([]byte("PUT /coverage/uploads/" + u.ID))
@@ -676,7 +676,7 @@ func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u sqlstore.Qlt
 
 // qltyRefused ends a PUT that failed: a refusal of the zip is stored as the
 // URL's answer, any other failure forgets the key.
-func (s *Server) qltyRefused(w http.ResponseWriter, r *http.Request, u sqlstore.QltyUpload, key string, err error) {
+func (s *Server) qltyRefused(w http.ResponseWriter, r *http.Request, u plumb.QltyUpload, key string, err error) {
 	ctx := r.Context()
 	switch plumb.ErrorCode(err) {
 	case plumb.EINVALID, plumb.ETOOLARGE, plumb.EUNSUPPORTED:

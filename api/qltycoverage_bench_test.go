@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -48,10 +49,10 @@ func benchQltyPublish(b *testing.B, files int) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	ts := &testServer{URL: srv.URL, DB: db, API: s, Clock: clock, srv: srv, validator: sharedValidator(b)}
-	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: "acme"}); err != nil {
+	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: "acme", Key: "web"}); err != nil {
+	if _, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"}); err != nil {
 		b.Fatal(err)
 	}
 	_, token, err := db.CreateUploadToken(ctx, "acme/web", "bench", "cli")

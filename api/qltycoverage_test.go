@@ -894,7 +894,7 @@ func TestQltyUploadURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cli.put(t, target, zipBytes).wantError(t, http.StatusForbidden, "expired")
-	if st, _ := w.DB.QltyStats(context.Background()); st != (sqlstore.QltyStats{}) {
+	if st, _ := w.DB.QltyStats(context.Background()); st != (plumb.QltyStats{}) {
 		t.Errorf("left after the sweep: %+v", st)
 	}
 }
@@ -1113,7 +1113,7 @@ func TestQltyPartsExpireAndLateParts(t *testing.T) {
 	if _, err := w.DB.SweepQltyUploads(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := w.DB.QltyStats(ctx); st != (sqlstore.QltyStats{}) {
+	if st, _ := w.DB.QltyStats(ctx); st != (plumb.QltyStats{}) {
 		t.Fatalf("left after expiry: %+v", st)
 	}
 	cli.complete(t, "").wantError(t, http.StatusNotFound, "No multi-part report")

@@ -10,7 +10,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 type seriesEntry struct {
@@ -35,7 +34,7 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 	if err != nil {
 		return err
 	}
-	return s.serveSeries(w, c, metric.ScopeComponent, func(to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error) {
+	return s.serveSeries(w, c, metric.ScopeComponent, func(to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 		return s.store.ComponentHistory(r.Context(), cp, to)
 	})
 }
@@ -43,7 +42,7 @@ func (s *Server) handleComponentSeries(w http.ResponseWriter, r *http.Request, c
 // serveSeries answers a metric series request (component or project): it
 // reads the series parameters, the measurements up to the window's end from
 // history, and writes one series per selected metric in the negotiated format.
-func (s *Server) serveSeries(w http.ResponseWriter, c *call, scope metric.Scope, history func(to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error)) error {
+func (s *Server) serveSeries(w http.ResponseWriter, c *call, scope metric.Scope, history func(to time.Time) (analysis, coverage []plumb.TotalsAt, err error)) error {
 	q := c.query
 	keys := q.enumList("metric", metric.Keys())
 	cats := q.enumList("category", metric.Categories())
@@ -111,7 +110,7 @@ func (s *Server) serveSeries(w http.ResponseWriter, c *call, scope metric.Scope,
 // measurements turns a totals history into one metric's values. Values are
 // computed from the stored totals when read, so grades and size classes
 // always follow the current rules, for old measurements too.
-func measurements(key string, scope metric.Scope, history []sqlstore.TotalsAt) []metric.Measurement {
+func measurements(key string, scope metric.Scope, history []plumb.TotalsAt) []metric.Measurement {
 	out := make([]metric.Measurement, len(history))
 	for i, h := range history {
 		out[i] = metric.Measurement{At: h.At, Value: metric.SeriesValue(key, h.Totals, scope)}

@@ -106,7 +106,7 @@ func (s *Server) SetClock(now func() time.Time) { s.now = now }
 
 // call is what a handler knows about its request once it is authorised.
 type call struct {
-	upload *sqlstore.UploadToken // set when an upload token authenticated an ingestion request
+	upload *plumb.UploadToken // set when an upload token authenticated an ingestion request
 	user   plumb.User
 	token  plumb.Token
 	params pathParams
@@ -492,7 +492,7 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 		return plumb.Token{}, err
 	}
 	if strings.HasPrefix(secret, sqlstore.UploadTokenPrefix) {
-		var ut sqlstore.UploadToken
+		var ut plumb.UploadToken
 		if err := s.lookupToken(r, secret, func() (err error) {
 			ut, err = s.store.AuthenticateUpload(r.Context(), secret)
 			return err

@@ -282,7 +282,7 @@ func (ts *testServer) revoke(t testing.TB, tokenID string) {
 }
 
 // workspace creates a workspace.
-func (ts *testServer) workspace(t testing.TB, in sqlstore.WorkspaceInput) plumb.Workspace {
+func (ts *testServer) workspace(t testing.TB, in plumb.WorkspaceInput) plumb.Workspace {
 	t.Helper()
 	v, err := ts.DB.CreateWorkspace(context.Background(), in)
 	check(t, err)
@@ -296,7 +296,7 @@ func (ts *testServer) member(t testing.TB, workspace, login, role string) {
 }
 
 // project creates a project (default branch "main" unless given).
-func (ts *testServer) project(t testing.TB, in sqlstore.ProjectInput) plumb.Project {
+func (ts *testServer) project(t testing.TB, in plumb.ProjectInput) plumb.Project {
 	t.Helper()
 	v, err := ts.DB.CreateProject(context.Background(), in)
 	check(t, err)
@@ -373,13 +373,13 @@ func newWorld(t *testing.T, opts ...serverOption) *world {
 	ts.user(t, "bob")
 	w.AliceToken, w.Alice = ts.tokenFor(t, "alice")
 	w.Bob = ts.token(t, "bob")
-	w.Acme = ts.workspace(t, sqlstore.WorkspaceInput{Key: "acme", ApplicationsEnabled: true})
-	w.Globex = ts.workspace(t, sqlstore.WorkspaceInput{Key: "globex", ApplicationsEnabled: true})
+	w.Acme = ts.workspace(t, plumb.WorkspaceInput{Key: "acme", ApplicationsEnabled: true})
+	w.Globex = ts.workspace(t, plumb.WorkspaceInput{Key: "globex", ApplicationsEnabled: true})
 	ts.member(t, "acme", "alice", plumb.RoleMember)
 	ts.member(t, "globex", "bob", plumb.RoleAdmin)
-	w.Web = ts.project(t, sqlstore.ProjectInput{Workspace: "acme", Key: "web"})
-	w.API = ts.project(t, sqlstore.ProjectInput{Workspace: "acme", Key: "api"})
-	w.Vault = ts.project(t, sqlstore.ProjectInput{Workspace: "globex", Key: "vault"})
+	w.Web = ts.project(t, plumb.ProjectInput{Workspace: "acme", Key: "web"})
+	w.API = ts.project(t, plumb.ProjectInput{Workspace: "acme", Key: "api"})
+	w.Vault = ts.project(t, plumb.ProjectInput{Workspace: "globex", Key: "vault"})
 	return w
 }
 

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // Upload tokens are managed by the project's admins with their user tokens
@@ -21,7 +20,7 @@ type uploadTokenView struct {
 	RevokedAt  *string `json:"revokedAt"`
 }
 
-func newUploadTokenView(t sqlstore.UploadToken) uploadTokenView {
+func newUploadTokenView(t plumb.UploadToken) uploadTokenView {
 	return uploadTokenView{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: ts(t.CreatedAt),
 		LastUsedAt: tsPtr(t.LastUsedAt), RevokedAt: tsPtr(t.RevokedAt)}
 }
@@ -57,7 +56,7 @@ func (s *Server) handleListUploadTokens(w http.ResponseWriter, r *http.Request, 
 		return err
 	}
 	return serveList(s, w, r, c, func(pg plumb.Page, fn func(uploadTokenView) error) error {
-		return s.store.EachUploadToken(r.Context(), p.ID, pg, func(t sqlstore.UploadToken) error { return fn(newUploadTokenView(t)) })
+		return s.store.EachUploadToken(r.Context(), p.ID, pg, func(t plumb.UploadToken) error { return fn(newUploadTokenView(t)) })
 	})
 }
 

@@ -6,14 +6,13 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 func TestListWorkspaces(t *testing.T) {
 	w := newWorld(t)
 	w.Clock.Advance(time.Hour)
-	zeta := w.workspace(t, sqlstore.WorkspaceInput{Key: "Zeta", AvatarURL: "https://cdn.example.com/z.png", ProviderURL: "https://git.example.com/Zeta"})
-	initech := w.workspace(t, sqlstore.WorkspaceInput{Key: "Initech"})
+	zeta := w.workspace(t, plumb.WorkspaceInput{Key: "Zeta", AvatarURL: "https://cdn.example.com/z.png", ProviderURL: "https://git.example.com/Zeta"})
+	initech := w.workspace(t, plumb.WorkspaceInput{Key: "Initech"})
 	w.member(t, "Zeta", "alice", plumb.RoleAdmin)
 	w.member(t, "initech", "alice", plumb.RoleMember)
 	w.Clock.Advance(time.Hour)

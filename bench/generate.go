@@ -43,13 +43,13 @@ func benchProject(ctx context.Context, db *sqlstore.DB, workspace, project strin
 	if _, err := db.AddToken(ctx, "bench", "bench", sqlstore.HashToken(token)); err != nil {
 		return "", plumb.Project{}, err
 	}
-	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: workspace}); err != nil {
+	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: workspace}); err != nil {
 		return "", plumb.Project{}, err
 	}
 	if err := db.AddMember(ctx, workspace, "bench", plumb.RoleAdmin); err != nil {
 		return "", plumb.Project{}, err
 	}
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: workspace, Key: project, ComponentsEnabled: true})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: workspace, Key: project, ComponentsEnabled: true})
 	return token, p, err
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -75,7 +76,7 @@ func checkHistory(t *testing.T, now time.Time) {
 	}
 }
 
-func checkSeries(t *testing.T, name string, scope metric.Scope, win metric.Window, analysis, coverage []sqlstore.TotalsAt, project bool) {
+func checkSeries(t *testing.T, name string, scope metric.Scope, win metric.Window, analysis, coverage []plumb.TotalsAt, project bool) {
 	t.Helper()
 	for _, d := range metric.Catalogue(scope) {
 		source := analysis

@@ -215,29 +215,13 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (plumb.User, plum
 	return u, tok, nil
 }
 
-// WorkspaceInput describes a new workspace.
-type WorkspaceInput struct {
-	Key                 string
-	AvatarURL           string
-	ProviderURL         string
-	ApplicationsEnabled bool
-}
-
 // CreateWorkspace adds a workspace.
-func (db *DB) CreateWorkspace(ctx context.Context, in WorkspaceInput) (plumb.Workspace, error) {
-	now := db.now().UTC().Truncate(time.Second)
-	w := plumb.Workspace{ID: NewID(), Key: strings.TrimSpace(in.Key), AvatarURL: in.AvatarURL, ProviderURL: in.ProviderURL,
-		ApplicationsEnabled: in.ApplicationsEnabled, CreatedAt: now, UpdatedAt: now}
-	if err := validateKey("workspace", w.Key); err != nil {
+func (db *DB) CreateWorkspace(ctx context.Context, in plumb.WorkspaceInput) (plumb.Workspace, error) {
+	w, err := in.Workspace(NewID(), db.now().UTC().Truncate(time.Second))
+	if err != nil {
 		return w, err
 	}
-	if w.AvatarURL == "" {
-		w.AvatarURL = "https://github.com/" + w.Key + ".png"
-	}
-	if w.ProviderURL == "" {
-		w.ProviderURL = "https://github.com/" + w.Key
-	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := findWorkspaceAny(ctx, tx, w.Key); err == nil {
 			return plumb.Errorf(plumb.ECONFLICT, "workspace %q already exists", w.Key)
 		}
@@ -345,26 +329,13 @@ func (db *DB) RemoveMember(ctx context.Context, workspace, user string) error {
 	})
 }
 
-// ProjectInput describes a new project.
-type ProjectInput struct {
-	Workspace         string
-	Key               string
-	DefaultBranch     string
-	ComponentsEnabled bool
-}
-
 // CreateProject adds a project to a workspace.
-func (db *DB) CreateProject(ctx context.Context, in ProjectInput) (plumb.Project, error) {
-	now := db.now().UTC().Truncate(time.Second)
-	p := plumb.Project{ID: NewID(), Key: strings.TrimSpace(in.Key), DefaultBranch: in.DefaultBranch,
-		ComponentsEnabled: in.ComponentsEnabled, CreatedAt: now, UpdatedAt: now}
-	if p.DefaultBranch == "" {
-		p.DefaultBranch = "main"
-	}
-	if err := validateKey("project", p.Key); err != nil {
+func (db *DB) CreateProject(ctx context.Context, in plumb.ProjectInput) (plumb.Project, error) {
+	p, err := in.Project(NewID(), db.now().UTC().Truncate(time.Second))
+	if err != nil {
 		return p, err
 	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		w, err := findWorkspaceAny(ctx, tx, in.Workspace)
 		if err != nil {
 			return err

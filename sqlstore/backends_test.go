@@ -137,13 +137,13 @@ func bEnrich(t *testing.T, db *DB) {
 	dCheck(t, db.RevokeToken(ctx, tok.ID))
 	_, err = db.CreateUser(ctx, "Émile", "")
 	dCheck(t, err)
-	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "Globex", AvatarURL: "https://example.com/g.png", ProviderURL: "https://example.com/globex"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "Globex", AvatarURL: "https://example.com/g.png", ProviderURL: "https://example.com/globex"})
 	dCheck(t, err)
 	dCheck(t, db.AddMember(ctx, "globex", "bob", "admin"))
 	dCheck(t, db.AddMember(ctx, "GLOBEX", "alice", "member"))
 	dCheck(t, db.RemoveMember(ctx, "globex", "alice"))
 	dCheck(t, db.SetApplicationsEnabled(ctx, "globex", true))
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "globex", Key: "API", DefaultBranch: "trunk"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "globex", Key: "API", DefaultBranch: "trunk"})
 	dCheck(t, err)
 	dCheck(t, db.AddProjectAdmin(ctx, "globex/api", "bob"))
 	dCheck(t, db.SetComponentsEnabled(ctx, "globex/api", true))
@@ -338,7 +338,7 @@ func bAPI(t *testing.T, db *DB, doc *dataset.Document, secrets []string) map[str
 			put(ck+"totals", tot, err)
 			for _, to := range []time.Time{far, mid} {
 				analysis, coverage, err := db.ComponentHistory(ctx, c, to)
-				put(ck+"history to "+to.Format(time.RFC3339), [2][]TotalsAt{analysis, coverage}, err)
+				put(ck+"history to "+to.Format(time.RFC3339), [2][]plumb.TotalsAt{analysis, coverage}, err)
 			}
 		}
 

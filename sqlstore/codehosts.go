@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/codehost"
 )
 
@@ -43,13 +44,6 @@ func (db *DB) ProjectKeys(ctx context.Context, projectID string) (workspace, pro
 	return workspace, project, classify(err)
 }
 
-// DeliveryRecord is the outcome of the latest delivery for a commit.
-type DeliveryRecord struct {
-	CommitSHA string
-	codehost.Result
-	At time.Time
-}
-
 // RecordDelivery keeps a delivery's outcome (the latest per commit).
 func (db *DB) RecordDelivery(ctx context.Context, projectID, commit string, r codehost.Result, at time.Time) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
@@ -63,8 +57,8 @@ func (db *DB) RecordDelivery(ctx context.Context, projectID, commit string, r co
 }
 
 // LastDelivery returns the project's most recent delivery (nil if none).
-func (db *DB) LastDelivery(ctx context.Context, projectID string) (*DeliveryRecord, error) {
-	var d DeliveryRecord
+func (db *DB) LastDelivery(ctx context.Context, projectID string) (*plumb.Delivery, error) {
+	var d plumb.Delivery
 	var at int64
 	err := db.read.QueryRowContext(ctx, `SELECT commit_sha, state, attempts, detail, comment_id, updated_at FROM code_host_deliveries
 		WHERE project_id = $1 ORDER BY updated_at DESC, commit_sha DESC LIMIT 1`, projectID).

@@ -330,34 +330,28 @@ func (db *DB) latestTotals(ctx context.Context, projectID, componentID string, a
 	return t, err
 }
 
-// TotalsAt is a component's or a project's totals at one measurement.
-type TotalsAt struct {
-	At     time.Time
-	Totals metric.Totals
-}
-
 // ComponentHistory returns a component's measurements up to `to`, oldest
 // first: analysis totals (from snapshots) and coverage totals (from coverage
 // uploads), each with its time.
-func (db *DB) ComponentHistory(ctx context.Context, c plumb.Component, to time.Time) (analysis, coverage []TotalsAt, err error) {
+func (db *DB) ComponentHistory(ctx context.Context, c plumb.Component, to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 	return db.history(ctx, `SELECT at, files, `+fileStatsColumns+` FROM component_snapshot_totals
 		WHERE component_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, c.ID, c.ProjectID, c.ID, to)
 }
 
 // ProjectHistory returns the whole project's measurements up to `to`,
 // oldest first, as ComponentHistory does for a component.
-func (db *DB) ProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
+func (db *DB) ProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 	return db.history(ctx, `SELECT at, files, `+fileStatsColumns+` FROM project_snapshot_totals
 		WHERE project_id = $1 AND at <= $2 ORDER BY at, snapshot_seq`, projectID, projectID, "", to)
 }
 
 // history reads analysis totals with analysisSQL (parameters: key, to) and
 // the coverage totals of componentID (” for the whole project).
-func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componentID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
+func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componentID string, to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 	err = db.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		analysis, err = queryRecords(ctx, tx, analysisSQL, []any{key, unix(to)}, func(row scanner) (TotalsAt, error) {
-			var r TotalsAt
+		analysis, err = queryRecords(ctx, tx, analysisSQL, []any{key, unix(to)}, func(row scanner) (plumb.TotalsAt, error) {
+			var r plumb.TotalsAt
 			var at int64
 			err := row.Scan(scanFileStats([]any{&at, &r.Totals.Files}, &r.Totals.Stats)...)
 			r.At = fromUnix(at)
@@ -368,8 +362,8 @@ func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componen
 		}
 		coverage, err = queryRecords(ctx, tx, `SELECT at, covered, missed FROM coverage_totals
 			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, []any{projectID, componentID, unix(to)},
-			func(row scanner) (TotalsAt, error) {
-				var r TotalsAt
+			func(row scanner) (plumb.TotalsAt, error) {
+				var r plumb.TotalsAt
 				var at int64
 				err := row.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed)
 				r.At = fromUnix(at)

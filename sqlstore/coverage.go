@@ -72,16 +72,6 @@ func (db *DB) addCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInpu
 	return err
 }
 
-// CoverageSummary describes one stored coverage report.
-type CoverageSummary struct {
-	ID          string
-	CommitSHA   string
-	CoverageTag string
-	Files       int
-	Covered     int64 // covered lines in this report
-	Missed      int64 // missed lines in this report
-}
-
 // IngestCoverage stores a coverage report read by read, which hands over the
 // report's files one at a time (a parser's output; in.Files come first). The
 // report is staged (docs/architecture.md, "Staged writes"): merged into the
@@ -89,7 +79,7 @@ type CoverageSummary struct {
 // until one transaction publishes the whole report, so a report of any size
 // is stored in bounded memory, holds the writer for one batch at a time, and
 // leaves nothing behind when it fails to read.
-func (db *DB) IngestCoverage(ctx context.Context, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+func (db *DB) IngestCoverage(ctx context.Context, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (plumb.CoverageSummary, error) {
 	return db.storeCoverage(ctx, nil, in, func(emit func(plumb.CoverageFile) error) error {
 		if read == nil {
 			return nil
@@ -111,25 +101,25 @@ type coverageWrite struct {
 	defaultBranch string
 }
 
-func (db *DB) storeCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+func (db *DB) storeCoverage(ctx context.Context, tx *sql.Tx, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (plumb.CoverageSummary, error) {
 	files := in.Files
 	in.Files = nil
 	if err := validateCoverage(&in); err != nil {
-		return CoverageSummary{}, err
+		return plumb.CoverageSummary{}, err
 	}
 	w := &coverageWrite{db: db, ctx: ctx, in: in, tx: tx, at: in.UploadedAt.UTC().Truncate(time.Second)}
 	if tx == nil {
 		staged, err := db.beginStaged(ctx, in.ProjectID, stagedCoverage, w.start)
 		if err != nil {
-			return CoverageSummary{}, classify(err)
+			return plumb.CoverageSummary{}, classify(err)
 		}
 		w.staged = staged
 	} else {
 		if err := db.lockProject(ctx, tx, in.ProjectID); err != nil {
-			return CoverageSummary{}, err
+			return plumb.CoverageSummary{}, err
 		}
 		if _, err := w.start(tx); err != nil {
-			return CoverageSummary{}, err
+			return plumb.CoverageSummary{}, err
 		}
 	}
 	sum, err := w.write(files, read)
@@ -166,7 +156,7 @@ func (w *coverageWrite) chunk(fn func(tx *sql.Tx) error) error {
 
 // write stages the report's files in batches (about 8 MB of hits, or 2,000
 // files), then publishes it.
-func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(plumb.CoverageFile) error) error) (CoverageSummary, error) {
+func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(plumb.CoverageFile) error) error) (plumb.CoverageSummary, error) {
 	const batchLines = 1 << 20
 	var batch []plumb.CoverageFile
 	lines := 0
@@ -186,20 +176,20 @@ func (w *coverageWrite) write(files []plumb.CoverageFile, read func(emit func(pl
 	}
 	for _, f := range files {
 		if err := emit(f); err != nil {
-			return CoverageSummary{}, err
+			return plumb.CoverageSummary{}, err
 		}
 	}
 	if read != nil {
 		if err := read(emit); err != nil {
-			return CoverageSummary{}, err
+			return plumb.CoverageSummary{}, err
 		}
 	}
 	if len(batch) > 0 {
 		if err := w.chunk(func(tx *sql.Tx) error { return w.stage(tx, batch) }); err != nil {
-			return CoverageSummary{}, err
+			return plumb.CoverageSummary{}, err
 		}
 	}
-	sum := CoverageSummary{ID: w.in.ID, CommitSHA: w.in.CommitSHA, CoverageTag: w.in.CoverageTag}
+	sum := plumb.CoverageSummary{ID: w.in.ID, CommitSHA: w.in.CommitSHA, CoverageTag: w.in.CoverageTag}
 	err := w.chunk(func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(w.ctx, `SELECT count(*), coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM staged_coverage_files
 			WHERE upload_seq = $1`, w.seq).Scan(&sum.Files, &sum.Covered, &sum.Missed)
@@ -493,19 +483,12 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 	return sha, err
 }
 
-// FileCoverageEntry is one coverage tag's line hits of one file.
-type FileCoverageEntry struct {
-	Tag  string
-	Path string
-	Hits []int64
-}
-
 // FileCoverage returns every coverage tag uploaded for the commit a reference
 // resolves to, and each tag's hits for path.
-func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []FileCoverageEntry, err error) {
+func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.FileCoverageEntry, err error) {
 	tags, stored, err := db.StoredFileCoverage(ctx, projectID, ref, path)
 	for _, f := range stored {
-		e := FileCoverageEntry{Tag: f.Tag, Path: f.Path}
+		e := plumb.FileCoverageEntry{Tag: f.Tag, Path: f.Path}
 		if e.Hits, err = decodeHits(f.Hits); err != nil {
 			return nil, nil, err
 		}

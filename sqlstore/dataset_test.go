@@ -267,10 +267,10 @@ func liveDatabase(t *testing.T, dsn string, seed uint64) *DB {
 	dCheck(t, err)
 	_, _, err = db.CreateToken(ctx, "alice", "laptop")
 	dCheck(t, err)
-	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme", ApplicationsEnabled: true})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme", ApplicationsEnabled: true})
 	dCheck(t, err)
 	dCheck(t, db.AddMember(ctx, "acme", "alice", "admin"))
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web", ComponentsEnabled: true})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web", ComponentsEnabled: true})
 	dCheck(t, err)
 	dCheck(t, db.AddProjectAdmin(ctx, "acme/web", "alice"))
 	a, err := db.CreateApplication(ctx, p.WorkspaceID, "Shop", "")
@@ -381,7 +381,7 @@ func liveDatabase(t *testing.T, dsn string, seed uint64) *DB {
 	b, err := db.AddBuild(ctx, plumb.Build{ProjectID: p.ID, Type: "analysis", Status: "submitted", BranchName: "main", CommitSHA: sha(), SubmittedAt: now})
 	dCheck(t, err)
 	for i, st := range []string{"starting", "running", "failed"} {
-		u := BuildUpdate{Status: st, At: now.Add(time.Duration(i+1) * time.Minute)}
+		u := plumb.BuildUpdate{Status: st, At: now.Add(time.Duration(i+1) * time.Minute)}
 		if st != "running" {
 			u.StatusReason = sp("step " + st)
 		}
@@ -647,7 +647,7 @@ func TestDatasetRoundTripIngestion(t *testing.T) {
 
 	// The imported build events are the build's history the store keeps: a
 	// status change continues their numbering.
-	_, err = db2.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), BuildUpdate{Status: "succeeded", At: dT0.Add(day(2))})
+	_, err = db2.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), plumb.BuildUpdate{Status: "succeeded", At: dT0.Add(day(2))})
 	dCheck(t, err)
 	if rows := dRows(t, db2, `SELECT seq, status FROM build_events WHERE build_id = '`+did(kBuild, 4)+`' ORDER BY seq`); !reflect.DeepEqual(rows,
 		[]string{`1|"submitted"`, `2|"starting"`, `3|"running"`, `4|"succeeded"`}) {
@@ -822,7 +822,7 @@ func TestImportVersion1Users(t *testing.T) {
 func TestImportRefusesNonEmptyDatabase(t *testing.T) {
 	ctx := context.Background()
 	db := dOpen(t, "full", nil)
-	_, err := db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
 	err = db.ImportDocument(ctx, richDoc())
 	if plumb.ErrorCode(err) != plumb.ECONFLICT || !strings.Contains(err.Error(), "not empty (it holds 0 users and 1 workspaces)") {
@@ -943,7 +943,7 @@ func TestExportReadsOneState(t *testing.T) {
 		_, err = db.AddBuild(ctx, plumb.Build{ProjectID: did(kProject, 3), Type: "analysis", Status: "submitted", BranchName: "trunk",
 			CommitSHA: strings.Repeat("88", 20), SubmittedAt: dT0.Add(day(40))})
 		dCheck(t, err)
-		_, err = db.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), BuildUpdate{Status: "succeeded", At: dT0.Add(day(40))})
+		_, err = db.UpdateBuild(ctx, did(kProject, 1), did(kBuild, 4), plumb.BuildUpdate{Status: "succeeded", At: dT0.Add(day(40))})
 		dCheck(t, err)
 		_, _, err = db.CreateUploadToken(ctx, "acme/API", "during", "cli")
 		dCheck(t, err)

@@ -120,18 +120,12 @@ func decodeHits(b []byte) ([]int64, error) {
 	return out, err
 }
 
-// HitCounts are a file's line counts: covered (> 0), missed (0), omitted
-// (not coverable) and in total.
-type HitCounts struct {
-	Covered, Missed, Omitted, Total int64
-}
-
 // Hits are one file's stored line hits, read without expanding them.
 type Hits []byte
 
 // Counts counts the file's lines.
-func (h Hits) Counts() (HitCounts, error) {
-	var c HitCounts
+func (h Hits) Counts() (plumb.HitCounts, error) {
+	var c plumb.HitCounts
 	err := eachHitRun(h, func(total, _ int, hits []int64) error {
 		c.Total = int64(total)
 		for _, v := range hits {

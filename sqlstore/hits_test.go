@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/plumbhq/plumb"
 )
 
 // The sparse form round-trips, reads blobs of the former dense form, counts
@@ -31,7 +33,7 @@ func TestHitsFormat(t *testing.T) {
 			}
 			c, err := Hits(blob).Counts()
 			cov, mis, om := countHits(hits)
-			if err != nil || c != (HitCounts{cov, mis, om, int64(len(hits))}) {
+			if err != nil || c != (plumb.HitCounts{Covered: cov, Missed: mis, Omitted: om, Total: int64(len(hits))}) {
 				t.Errorf("%s %v: counts %+v, %v", name, hits, c, err)
 			}
 		}

@@ -38,16 +38,16 @@ func TestIdempotentAnswerRecordedWithTheWrite(t *testing.T) {
 		return db
 	}
 	a, b := open(), open()
-	_, err := a.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err := a.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
-	p, err := a.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web"})
+	p, err := a.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	dCheck(t, err)
-	answer := func(key, bodyHash string) *IdempotentAnswer {
-		return &IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
+	answer := func(key, bodyHash string) *plumb.IdempotentAnswer {
+		return &plumb.IdempotentAnswer{ProjectID: p.ID, Key: key, Answer: func(result any) (int, string, string, error) {
 			switch v := result.(type) {
 			case plumb.Build:
 				return 201, `{"build":"` + v.ID + `"}`, bodyHash, nil
-			case CoverageSummary:
+			case plumb.CoverageSummary:
 				return 201, `{"coverage":"` + v.ID + `"}`, bodyHash, nil
 			case plumb.Snapshot:
 				return 201, `{"snapshot":"` + v.ID + `"}`, bodyHash, nil
@@ -83,7 +83,7 @@ func TestIdempotentAnswerRecordedWithTheWrite(t *testing.T) {
 			t.Fatalf("%s: start: %v %v", c.key, done, err)
 		}
 		ans := answer(c.key, "hash-"+c.key)
-		want, err := c.write(WithIdempotentAnswer(ctx, ans))
+		want, err := c.write(plumb.WithIdempotentAnswer(ctx, ans))
 		dCheck(t, err)
 		if !ans.Recorded() {
 			t.Errorf("%s: the answer was not recorded", c.key)
@@ -107,14 +107,14 @@ func TestIdempotentAnswerRecordedWithTheWrite(t *testing.T) {
 	}
 	builds := countRows(t, a, `SELECT count(*) FROM builds`)
 	ans := answer("b2", "h")
-	if _, err := a.AddBuild(WithIdempotentAnswer(ctx, ans), build); plumb.ErrorCode(err) != plumb.ECONFLICT || ans.Recorded() {
+	if _, err := a.AddBuild(plumb.WithIdempotentAnswer(ctx, ans), build); plumb.ErrorCode(err) != plumb.ECONFLICT || ans.Recorded() {
 		t.Errorf("a write whose key was taken over: %v (recorded %v), want a conflict", err, ans.Recorded())
 	}
 	if n := countRows(t, a, `SELECT count(*) FROM builds`); n != builds {
 		t.Errorf("%d builds after a refused write, want %d", n, builds)
 	}
 	ans = answer("b2", "h")
-	if _, err := b.AddBuild(WithIdempotentAnswer(ctx, ans), build); err != nil || !ans.Recorded() {
+	if _, err := b.AddBuild(plumb.WithIdempotentAnswer(ctx, ans), build); err != nil || !ans.Recorded() {
 		t.Errorf("the write of the server that took the key over: %v (recorded %v)", err, ans.Recorded())
 	}
 }

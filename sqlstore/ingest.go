@@ -12,27 +12,16 @@ import (
 	"github.com/plumbhq/plumb"
 )
 
-// UploadToken is a project-scoped token that can only upload to its project.
-type UploadToken struct {
-	ID         string
-	ProjectID  string
-	Name       string
-	CreatedBy  string
-	CreatedAt  time.Time
-	LastUsedAt *time.Time
-	RevokedAt  *time.Time
-}
-
 // UploadTokenPrefix starts every upload token, so it is told from a user token.
 const UploadTokenPrefix = plumb.UploadTokenPrefix
 
 // CreateUploadToken creates an upload token for a project ("WORKSPACE/PROJECT")
 // and returns it with its secret, shown once. (The operator's command; the
 // API creates tokens with CreateProjectUploadToken.)
-func (db *DB) CreateUploadToken(ctx context.Context, projectRef, name, createdBy string) (UploadToken, string, error) {
+func (db *DB) CreateUploadToken(ctx context.Context, projectRef, name, createdBy string) (plumb.UploadToken, string, error) {
 	p, err := db.findProjectByRef(ctx, db.read, projectRef)
 	if err != nil {
-		return UploadToken{}, "", err
+		return plumb.UploadToken{}, "", err
 	}
 	return db.CreateProjectUploadToken(ctx, p.ID, name, createdBy)
 }
@@ -40,9 +29,9 @@ func (db *DB) CreateUploadToken(ctx context.Context, projectRef, name, createdBy
 // CreateProjectUploadToken creates an upload token for the project with id
 // projectID and returns it with its secret, shown once. createdBy says who
 // made it (a user's login, or "cli" for the operator's command).
-func (db *DB) CreateProjectUploadToken(ctx context.Context, projectID, name, createdBy string) (UploadToken, string, error) {
+func (db *DB) CreateProjectUploadToken(ctx context.Context, projectID, name, createdBy string) (plumb.UploadToken, string, error) {
 	secret := UploadTokenPrefix + strings.TrimPrefix(NewTokenSecret(), "plb_")
-	t := UploadToken{ID: NewID(), ProjectID: projectID, Name: name, CreatedBy: createdBy, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	t := plumb.UploadToken{ID: NewID(), ProjectID: projectID, Name: name, CreatedBy: createdBy, CreatedAt: db.now().UTC().Truncate(time.Second)}
 	if strings.TrimSpace(name) == "" {
 		return t, "", plumb.Errorf(plumb.EINVALID, "an upload token needs a name")
 	}
@@ -56,8 +45,8 @@ func (db *DB) CreateProjectUploadToken(ctx context.Context, projectID, name, cre
 
 const uploadTokenColumns = `id, project_id, name, created_by, created_at, last_used_at, revoked_at`
 
-func scanUploadToken(row interface{ Scan(...any) error }) (UploadToken, error) {
-	var t UploadToken
+func scanUploadToken(row interface{ Scan(...any) error }) (plumb.UploadToken, error) {
+	var t plumb.UploadToken
 	var created int64
 	var used, revoked sql.NullInt64
 	if err := row.Scan(&t.ID, &t.ProjectID, &t.Name, &t.CreatedBy, &created, &used, &revoked); err != nil {
@@ -69,31 +58,31 @@ func scanUploadToken(row interface{ Scan(...any) error }) (UploadToken, error) {
 
 // ListUploadTokens lists a project's upload tokens ("WORKSPACE/PROJECT"),
 // revoked ones included, oldest first.
-func (db *DB) ListUploadTokens(ctx context.Context, projectRef string) ([]UploadToken, error) {
+func (db *DB) ListUploadTokens(ctx context.Context, projectRef string) ([]plumb.UploadToken, error) {
 	p, err := db.findProjectByRef(ctx, db.read, projectRef)
 	if err != nil {
 		return nil, err
 	}
-	var out []UploadToken
-	err = db.EachUploadToken(ctx, p.ID, plumb.Page{}, func(t UploadToken) error { out = append(out, t); return nil })
+	var out []plumb.UploadToken
+	err = db.EachUploadToken(ctx, p.ID, plumb.Page{}, func(t plumb.UploadToken) error { out = append(out, t); return nil })
 	return out, err
 }
 
 // EachUploadToken calls fn for each upload token of the project, revoked
 // ones included, oldest first (then by id), within page (Limit 0: all).
-func (db *DB) EachUploadToken(ctx context.Context, projectID string, page plumb.Page, fn func(UploadToken) error) error {
+func (db *DB) EachUploadToken(ctx context.Context, projectID string, page plumb.Page, fn func(plumb.UploadToken) error) error {
 	return eachRecord(ctx, db.read, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1
 		ORDER BY created_at, id LIMIT `+db.d.limit(page)+` OFFSET $2`, []any{projectID, page.Offset}, scanUploadToken, fn)
 }
 
 // FindUploadToken returns the project's upload token with that id.
-func (db *DB) FindUploadToken(ctx context.Context, projectID, id string) (UploadToken, error) {
+func (db *DB) FindUploadToken(ctx context.Context, projectID, id string) (plumb.UploadToken, error) {
 	return findUploadToken(ctx, db.read, projectID, id)
 }
 
-func findUploadToken(ctx context.Context, q querier, projectID, id string) (UploadToken, error) {
+func findUploadToken(ctx context.Context, q querier, projectID, id string) (plumb.UploadToken, error) {
 	if !isUUID(id) {
-		return UploadToken{}, notFound(fmt.Sprintf("Upload token %q was not found.", id))
+		return plumb.UploadToken{}, notFound(fmt.Sprintf("Upload token %q was not found.", id))
 	}
 	t, err := scanUploadToken(q.QueryRowContext(ctx, `SELECT `+uploadTokenColumns+` FROM upload_tokens WHERE project_id = $1 AND id = $2`, projectID, strings.ToLower(id)))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -120,8 +109,8 @@ func (db *DB) RevokeUploadToken(ctx context.Context, id string) error {
 // RevokeProjectUploadToken revokes the project's upload token with that id
 // and returns it; it fails at once from then on. Revoking a revoked token
 // changes nothing (its first revocation time stays).
-func (db *DB) RevokeProjectUploadToken(ctx context.Context, projectID, id string) (UploadToken, error) {
-	var t UploadToken
+func (db *DB) RevokeProjectUploadToken(ctx context.Context, projectID, id string) (plumb.UploadToken, error) {
+	var t plumb.UploadToken
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		if t, err = findUploadToken(ctx, tx, projectID, id); err != nil {
@@ -142,8 +131,8 @@ func (db *DB) RevokeProjectUploadToken(ctx context.Context, projectID, id string
 
 // AuthenticateUpload returns the upload token for a secret, or an
 // EUNAUTHORIZED error for an unknown or revoked one.
-func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (UploadToken, error) {
-	var t UploadToken
+func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (plumb.UploadToken, error) {
+	var t plumb.UploadToken
 	var created int64
 	var revoked sql.NullInt64
 	err := db.read.QueryRowContext(ctx, `SELECT id, project_id, name, created_by, created_at, revoked_at FROM upload_tokens WHERE hash = $1`,
@@ -210,39 +199,12 @@ func (db *DB) IdempotencyStart(ctx context.Context, projectID, key, requestHash 
 	return status, body, bodyHash, done, err
 }
 
-// IdempotentAnswer is the answer a request's Idempotency-Key replays. Given
-// to a write through its context (WithIdempotentAnswer), it is recorded by
-// the transaction that publishes the write: a server that dies at any
-// moment has either published the write and recorded its answer, which a
-// retry replays, or done neither, and a retry runs the request again.
-type IdempotentAnswer struct {
-	ProjectID, Key string
-	// Answer gives the response's status, its body and the SHA-256 (hex) of
-	// the request's body for what the write published: a plumb.Snapshot
-	// (AddAnalysis, AddFindings), a CoverageSummary (IngestCoverage) or a
-	// plumb.Build (AddBuild).
-	Answer   func(result any) (status int, body, bodyHash string, err error)
-	recorded bool
-}
-
-// Recorded reports whether a write recorded the answer (its transaction
-// committed).
-func (a *IdempotentAnswer) Recorded() bool { return a.recorded }
-
-type answerKey struct{}
-
-// WithIdempotentAnswer returns ctx carrying the answer the write made with
-// it records when it publishes.
-func WithIdempotentAnswer(ctx context.Context, a *IdempotentAnswer) context.Context {
-	return context.WithValue(ctx, answerKey{}, a)
-}
-
 // recordAnswer, in a write's publishing transaction, records the answer the
 // context carries, if any. The key must still be this server's and under
 // way: when a retry took it over (this server stopped renewing its lease),
 // the write is not published, so the request runs once.
 func (db *DB) recordAnswer(ctx context.Context, tx *sql.Tx, result any) error {
-	a, _ := ctx.Value(answerKey{}).(*IdempotentAnswer)
+	a := plumb.IdempotentAnswerFrom(ctx)
 	if a == nil || a.Answer == nil {
 		return nil
 	}
@@ -258,7 +220,7 @@ func (db *DB) recordAnswer(ctx context.Context, tx *sql.Tx, result any) error {
 	if n, _ := res.RowsAffected(); n != 1 {
 		return plumb.Errorf(plumb.ECONFLICT, "A retry with Idempotency-Key %q took the upload over while it ran here; nothing of this attempt was stored.", a.Key)
 	}
-	a.recorded = true
+	a.MarkRecorded()
 	return nil
 }
 
@@ -286,27 +248,10 @@ func (db *DB) IdempotencyFinish(ctx context.Context, projectID, key string, stat
 	})
 }
 
-// buildTransitions lists the statuses a build may move to from each status.
-// Reporting the status a build already has is accepted and changes nothing.
-var buildTransitions = map[string][]string{
-	"submitted": {"starting", "running", "failed", "skipped", "rejected"},
-	"starting":  {"running", "failed", "skipped", "rejected"},
-	"running":   {"succeeded", "failed"},
-	"succeeded": nil, "failed": nil, "skipped": nil, "rejected": nil,
-}
-
-// BuildUpdate is a status report for a build.
-type BuildUpdate struct {
-	Status       string
-	StatusReason *string
-	ExitCode     *int
-	At           time.Time
-}
-
 // UpdateBuild moves a build to a new status, recording when: startedAt when
 // it starts running, finishedAt and the conclusion (succeeded or failed) when
 // it ends. An impossible transition is a conflict.
-func (db *DB) UpdateBuild(ctx context.Context, projectID, buildID string, u BuildUpdate) (plumb.Build, error) {
+func (db *DB) UpdateBuild(ctx context.Context, projectID, buildID string, u plumb.BuildUpdate) (plumb.Build, error) {
 	var b plumb.Build
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		// The transition is checked against the status read here: on
@@ -322,36 +267,9 @@ func (db *DB) UpdateBuild(ctx context.Context, projectID, buildID string, u Buil
 		} else if err != nil {
 			return err
 		}
-		if _, ok := buildTransitions[u.Status]; !ok {
-			return plumb.Errorf(plumb.EINVALID, "status must be one of %s, got %q", strings.Join(plumb.BuildStatuses, ", "), u.Status)
-		}
-		if u.Status == b.Status {
-			return nil
-		}
-		if !plumb.Contains(buildTransitions[b.Status], u.Status) {
-			allowed := buildTransitions[b.Status]
-			if len(allowed) == 0 {
-				return plumb.Errorf(plumb.ECONFLICT, "Build %s has ended (%s); its status can no longer change.", b.ID, b.Status)
-			}
-			return plumb.Errorf(plumb.ECONFLICT, "Build %s is %s and cannot become %s; it can become %s.", b.ID, b.Status, u.Status, strings.Join(allowed, ", "))
-		}
-		at := u.At.UTC().Truncate(time.Second)
-		if at.Before(b.SubmittedAt) {
-			at = b.SubmittedAt
-		}
-		b.Status, b.StatusReason = u.Status, u.StatusReason
-		switch u.Status {
-		case "starting", "running":
-			if b.StartedAt == nil && u.Status == "running" {
-				b.StartedAt = &at
-			}
-		default: // terminal
-			b.FinishedAt = &at
-			if u.Status == "succeeded" || u.Status == "failed" {
-				c := u.Status
-				b.Conclusion = &c
-			}
-			b.ExitCode = u.ExitCode
+		at, changed, err := b.Apply(u)
+		if err != nil || !changed {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE builds SET status = $1, status_reason = $2, started_at = $3, finished_at = $4, conclusion = $5, exit_code = $6
 			WHERE id = $7`, b.Status, b.StatusReason, nullUnix(b.StartedAt), nullUnix(b.FinishedAt), b.Conclusion, b.ExitCode, b.ID); err != nil {

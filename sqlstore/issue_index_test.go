@@ -136,9 +136,9 @@ func TestIssuePagesAcrossBlocks(t *testing.T) {
 	ctx := context.Background()
 	db := dOpen(t, "blocks", nil)
 	db.issueIndexes.blockSize = 5
-	_, err := db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "blocks"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "blocks"})
 	dCheck(t, err)
 	rng := rand.New(rand.NewPCG(3, 4))
 	var issues []plumb.Issue

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/plumbhq/plumb"
 )
 
 // Sign-in throttling (docs/web.md, "Sign-in limits"). Every password
@@ -19,59 +21,17 @@ import (
 // or several, cannot all pass a check made before any of them is counted. A
 // sign-in that succeeds gives its reservation back.
 
-// LoginLimit is one counter of failed password sign-ins. The first Free
-// failures leave the next attempt free; from then on the k-th failure makes
-// the next attempt wait Base·2^(k−Free), at most Max.
-type LoginLimit struct {
-	Key       string
-	Free      int
-	Base, Max time.Duration
-}
-
-// delay is how long the n-th failure makes the next attempt wait.
-func (l LoginLimit) delay(n int) time.Duration {
-	if n < l.Free {
-		return 0
-	}
-	d := l.Base
-	for i := l.Free; i < n && d < l.Max; i++ {
-		d *= 2
-	}
-	return min(d, l.Max)
-}
-
-// LoginAttempt is what one password sign-in counts against.
-type LoginAttempt struct {
-	// Pair is the counter of the login and the client address together,
-	// always counted.
-	Pair LoginLimit
-	// Wide are the looser counters (the login alone, the address alone).
-	// They are not counted for a pair that signed in within Known.
-	Wide  []LoginLimit
-	Known time.Duration
-	// Forget: a counter with no attempt for this long starts again at zero.
-	Forget time.Duration
-}
-
-// LoginReservation is the answer to ReserveLoginAttempt: the counters
-// reserved (to give back if the sign-in succeeds), or, when refused, how
-// long until every counter is open again.
-type LoginReservation struct {
-	Keys []string
-	Wait time.Duration // > 0: refused, nothing counted
-}
-
 // ReserveLoginAttempt counts one failed sign-in against each counter of a,
 // all or none: when a counter's next allowed time has not come, nothing is
 // counted and Wait says how long remains.
-func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginReservation, error) {
+func (db *DB) ReserveLoginAttempt(ctx context.Context, a plumb.LoginAttempt) (plumb.LoginReservation, error) {
 	now := db.now().UnixMilli()
 	forgetBefore := now - a.Forget.Milliseconds()
-	var res LoginReservation
-	var limits []LoginLimit // the counters that apply
+	var res plumb.LoginReservation
+	var limits []plumb.LoginLimit // the counters that apply
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		res = LoginReservation{}
-		limits = []LoginLimit{a.Pair}
+		res = plumb.LoginReservation{}
+		limits = []plumb.LoginLimit{a.Pair}
 		var okAt sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT ok_at FROM login_throttle WHERE key = $1`, a.Pair.Key).Scan(&okAt)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -81,10 +41,10 @@ func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginRes
 			limits = append(limits, a.Wide...)
 		}
 		// One order for every transaction, so two never wait on each other.
-		slices.SortFunc(limits, func(x, y LoginLimit) int { return strings.Compare(x.Key, y.Key) })
+		slices.SortFunc(limits, func(x, y plumb.LoginLimit) int { return strings.Compare(x.Key, y.Key) })
 		for _, l := range limits {
 			var failures int64
-			err := tx.QueryRowContext(ctx, reserveSQL(l), l.Key, now+l.delay(1).Milliseconds(), now, forgetBefore).Scan(&failures)
+			err := tx.QueryRowContext(ctx, reserveSQL(l), l.Key, now+l.Delay(1).Milliseconds(), now, forgetBefore).Scan(&failures)
 			if errors.Is(err, sql.ErrNoRows) {
 				return errRefused
 			}
@@ -105,11 +65,11 @@ func (db *DB) ReserveLoginAttempt(ctx context.Context, a LoginAttempt) (LoginRes
 		var n int64
 		err := db.read.QueryRowContext(ctx, `SELECT next_at FROM login_throttle WHERE key = $1`, l.Key).Scan(&n)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return LoginReservation{}, err
+			return plumb.LoginReservation{}, err
 		}
 		next = max(next, n)
 	}
-	return LoginReservation{Wait: time.Duration(next-now) * time.Millisecond}, nil
+	return plumb.LoginReservation{Wait: time.Duration(next-now) * time.Millisecond}, nil
 }
 
 // errRefused rolls back a reservation that a counter refused.
@@ -121,7 +81,7 @@ var errRefused = errors.New("sign-in attempt refused")
 // $3 now, $4 the time before which the last attempt is forgotten. The delay
 // of the n-th failure is Base << (n − Free), capped: the shift is worked out
 // here, so the SQL needs neither pow nor least (neither is in both dialects).
-func reserveSQL(l LoginLimit) string {
+func reserveSQL(l plumb.LoginLimit) string {
 	n := `(CASE WHEN login_throttle.updated_at <= $4 THEN 1 ELSE login_throttle.failures + 1 END)`
 	shift := 0
 	for d := l.Base; d < l.Max && d > 0; d *= 2 {
@@ -139,7 +99,7 @@ func reserveSQL(l LoginLimit) string {
 // LoginSucceeded gives back the reservation of a sign-in whose password was
 // right (res.Keys) and records that the pair signed in, which exempts it
 // from the wide counters for LoginAttempt.Known.
-func (db *DB) LoginSucceeded(ctx context.Context, a LoginAttempt, res LoginReservation) error {
+func (db *DB) LoginSucceeded(ctx context.Context, a plumb.LoginAttempt, res plumb.LoginReservation) error {
 	keys := slices.Clone(res.Keys)
 	slices.Sort(keys)
 	return db.inTx(ctx, func(tx *sql.Tx) error {

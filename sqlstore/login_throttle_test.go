@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -21,8 +22,8 @@ func (c *ltClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func ltAttempt(pair string, wide ...LoginLimit) LoginAttempt {
-	return LoginAttempt{Pair: LoginLimit{Key: pair, Free: 3, Base: time.Second, Max: 10 * time.Second},
+func ltAttempt(pair string, wide ...plumb.LoginLimit) plumb.LoginAttempt {
+	return plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: pair, Free: 3, Base: time.Second, Max: 10 * time.Second},
 		Wide: wide, Known: 30 * 24 * time.Hour, Forget: 24 * time.Hour}
 }
 
@@ -35,7 +36,7 @@ func ltFailures(t *testing.T, db *DB, key string) int {
 	return n
 }
 
-func ltReserve(t *testing.T, db *DB, a LoginAttempt) LoginReservation {
+func ltReserve(t *testing.T, db *DB, a plumb.LoginAttempt) plumb.LoginReservation {
 	t.Helper()
 	res, err := db.ReserveLoginAttempt(context.Background(), a)
 	if err != nil {
@@ -73,8 +74,8 @@ func TestLoginThrottleDelays(t *testing.T) {
 		if res := ltReserve(t, db, a); res.Wait != 0 {
 			t.Fatalf("after failure %d, on time: %+v", 3+n, res)
 		}
-		if a.Pair.delay(3+n+1) != min(time.Second<<(n+1), 10*time.Second) {
-			t.Fatalf("LoginLimit.delay(%d) = %v", 3+n+1, a.Pair.delay(3+n+1))
+		if a.Pair.Delay(3+n+1) != min(time.Second<<(n+1), 10*time.Second) {
+			t.Fatalf("LoginLimit.Delay(%d) = %v", 3+n+1, a.Pair.Delay(3+n+1))
 		}
 	}
 	// A day without an attempt: free again.
@@ -100,7 +101,7 @@ func TestLoginThrottleDelays(t *testing.T) {
 func TestLoginThrottleWideAndKnown(t *testing.T) {
 	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
-	wide := LoginLimit{Key: "w", Free: 2, Base: time.Minute, Max: time.Hour}
+	wide := plumb.LoginLimit{Key: "w", Free: 2, Base: time.Minute, Max: time.Hour}
 	ltReserve(t, db, ltAttempt("p1", wide))
 	ltReserve(t, db, ltAttempt("p2", wide))
 	res := ltReserve(t, db, ltAttempt("p3", wide))
@@ -173,7 +174,7 @@ func TestLoginThrottleParallel(t *testing.T) {
 	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	dsn := sqltest.DSN(t)
 	dbs := []*DB{dOpenDSN(t, dsn, clk.Now), dOpenDSN(t, dsn, clk.Now)}
-	a := ltAttempt("p", LoginLimit{Key: "w", Free: 100, Base: time.Second, Max: time.Minute})
+	a := ltAttempt("p", plumb.LoginLimit{Key: "w", Free: 100, Base: time.Second, Max: time.Minute})
 	var mu sync.Mutex
 	passed := 0
 	var wg sync.WaitGroup
@@ -204,8 +205,8 @@ func TestLoginThrottleParallel(t *testing.T) {
 func TestLoginThrottleWaitIsTheLongest(t *testing.T) {
 	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
-	wide := LoginLimit{Key: "w", Free: 1, Base: time.Minute, Max: time.Hour}
-	a := LoginAttempt{Pair: LoginLimit{Key: "p", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []LoginLimit{wide},
+	wide := plumb.LoginLimit{Key: "w", Free: 1, Base: time.Minute, Max: time.Hour}
+	a := plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: "p", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []plumb.LoginLimit{wide},
 		Known: time.Hour, Forget: 24 * time.Hour}
 	if res := ltReserve(t, db, a); res.Wait != 0 {
 		t.Fatalf("first attempt: %+v", res)
@@ -215,13 +216,13 @@ func TestLoginThrottleWaitIsTheLongest(t *testing.T) {
 		t.Fatalf("second attempt: wait %v, want 1m", res.Wait)
 	}
 	clk.Advance(time.Second)
-	res := ltReserve(t, db, LoginAttempt{Pair: LoginLimit{Key: "k", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []LoginLimit{wide},
+	res := ltReserve(t, db, plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: "k", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []plumb.LoginLimit{wide},
 		Known: time.Hour, Forget: 24 * time.Hour})
 	if res.Wait != 59*time.Second {
 		t.Fatalf("another pair: wait %v, want 59s", res.Wait)
 	}
 	// A known pair is not held by the wide counter, nor told its wait.
-	if err := db.LoginSucceeded(t.Context(), a, LoginReservation{}); err != nil {
+	if err := db.LoginSucceeded(t.Context(), a, plumb.LoginReservation{}); err != nil {
 		t.Fatal(err)
 	}
 	if res := ltReserve(t, db, a); res.Wait != 0 {

@@ -9,29 +9,19 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb"
 )
 
-// UserRow is a user as the operator lists them.
-type UserRow struct {
-	plumb.User
-	Email      string
-	DisabledAt *time.Time
-	Tokens     int // active (not revoked) API tokens
-	Workspaces int // memberships
-}
-
 // ListUsers lists every user by login.
-func (db *DB) ListUsers(ctx context.Context) ([]UserRow, error) {
+func (db *DB) ListUsers(ctx context.Context) ([]plumb.UserListing, error) {
 	return queryRecords(ctx, db.read, `SELECT u.id, u.login, u.name, u.email, u.created_at, u.disabled_at,
 		(SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked_at IS NULL),
 		(SELECT count(*) FROM workspace_members m WHERE m.user_id = u.id)
-		FROM users u ORDER BY lower(u.login), u.id`, nil, func(row scanner) (UserRow, error) {
-		var r UserRow
+		FROM users u ORDER BY lower(u.login), u.id`, nil, func(row scanner) (plumb.UserListing, error) {
+		var r plumb.UserListing
 		var created int64
 		var disabled sql.NullInt64
 		err := row.Scan(&r.ID, &r.Login, &r.Name, &r.Email, &created, &disabled, &r.Tokens, &r.Workspaces)
@@ -72,17 +62,11 @@ func userDisabled(ctx context.Context, q querier, userID string) (bool, error) {
 	return disabled.Valid, err
 }
 
-// UserDeletion says what deleting a user removes.
-type UserDeletion struct {
-	User                                  plumb.User
-	Tokens, Memberships, Admins, Sessions int
-}
-
 // DeleteUser removes a user with their tokens, memberships, project admin
 // roles, sign-in identities and sessions, in one transaction. With dryRun it
 // only counts.
-func (db *DB) DeleteUser(ctx context.Context, loginOrID string, dryRun bool) (UserDeletion, error) {
-	var d UserDeletion
+func (db *DB) DeleteUser(ctx context.Context, loginOrID string, dryRun bool) (plumb.UserDeletion, error) {
+	var d plumb.UserDeletion
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		if d.User, err = db.findUser(ctx, tx, loginOrID); err != nil {
@@ -102,40 +86,28 @@ func (db *DB) DeleteUser(ctx context.Context, loginOrID string, dryRun bool) (Us
 	return d, err
 }
 
-// WorkspaceRow is a workspace as the operator lists them.
-type WorkspaceRow struct {
-	plumb.Workspace
-	Members, Projects int
-}
-
 // ListWorkspaces lists every workspace by key.
-func (db *DB) ListWorkspaces(ctx context.Context) ([]WorkspaceRow, error) {
+func (db *DB) ListWorkspaces(ctx context.Context) ([]plumb.WorkspaceListing, error) {
 	return queryRecords(ctx, db.read, `SELECT `+workspaceColumns+`,
 		(SELECT count(*) FROM workspace_members m WHERE m.workspace_id = w.id),
 		(SELECT count(*) FROM projects p WHERE p.workspace_id = w.id)
-		FROM workspaces w ORDER BY lower(w.key), w.id`, nil, func(row scanner) (WorkspaceRow, error) {
-		var r WorkspaceRow
+		FROM workspaces w ORDER BY lower(w.key), w.id`, nil, func(row scanner) (plumb.WorkspaceListing, error) {
+		var r plumb.WorkspaceListing
 		var err error
 		r.Workspace, err = scanWorkspace(row, &r.Members, &r.Projects)
 		return r, err
 	})
 }
 
-// MemberRow is one member of a workspace.
-type MemberRow struct {
-	plumb.User
-	Role string
-}
-
 // ListMembers lists a workspace's members by login.
-func (db *DB) ListMembers(ctx context.Context, workspace string) ([]MemberRow, error) {
+func (db *DB) ListMembers(ctx context.Context, workspace string) ([]plumb.Member, error) {
 	w, err := findWorkspaceAny(ctx, db.read, workspace)
 	if err != nil {
 		return nil, err
 	}
 	return queryRecords(ctx, db.read, `SELECT u.id, u.login, u.name, u.created_at, m.role FROM workspace_members m
-		JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 ORDER BY lower(u.login), u.id`, []any{w.ID}, func(row scanner) (MemberRow, error) {
-		var r MemberRow
+		JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 ORDER BY lower(u.login), u.id`, []any{w.ID}, func(row scanner) (plumb.Member, error) {
+		var r plumb.Member
 		var created int64
 		err := row.Scan(&r.ID, &r.Login, &r.Name, &created, &r.Role)
 		r.CreatedAt = fromUnix(created)
@@ -143,17 +115,9 @@ func (db *DB) ListMembers(ctx context.Context, workspace string) ([]MemberRow, e
 	})
 }
 
-// ProjectRow is a project as the operator lists them.
-type ProjectRow struct {
-	plumb.Project
-	Workspace string // the workspace's key
-	Snapshots int
-	Builds    int
-}
-
 // ListProjects lists the projects of one workspace, or of all of them when
 // workspace is empty, by workspace and key.
-func (db *DB) ListProjects(ctx context.Context, workspace string) ([]ProjectRow, error) {
+func (db *DB) ListProjects(ctx context.Context, workspace string) ([]plumb.ProjectListing, error) {
 	where, args := "", []any{}
 	if workspace != "" {
 		w, err := findWorkspaceAny(ctx, db.read, workspace)
@@ -164,8 +128,8 @@ func (db *DB) ListProjects(ctx context.Context, workspace string) ([]ProjectRow,
 	}
 	return queryRecords(ctx, db.read, `SELECT `+projectColumns+`, w.key,
 		(SELECT count(*) FROM snapshots s WHERE s.project_id = p.id AND s.pending = 0), (SELECT count(*) FROM builds b WHERE b.project_id = p.id)
-		FROM projects p JOIN workspaces w ON w.id = p.workspace_id `+where+` ORDER BY lower(w.key), lower(p.key), p.id`, args, func(row scanner) (ProjectRow, error) {
-		var r ProjectRow
+		FROM projects p JOIN workspaces w ON w.id = p.workspace_id `+where+` ORDER BY lower(w.key), lower(p.key), p.id`, args, func(row scanner) (plumb.ProjectListing, error) {
+		var r plumb.ProjectListing
 		var created, updated int64
 		err := row.Scan(&r.ID, &r.WorkspaceID, &r.Key, &r.DefaultBranch, &r.ComponentsEnabled, &created, &updated,
 			&r.Workspace, &r.Snapshots, &r.Builds)
@@ -174,20 +138,10 @@ func (db *DB) ListProjects(ctx context.Context, workspace string) ([]ProjectRow,
 	})
 }
 
-// ProjectDeletion says what deleting projects removes.
-type ProjectDeletion struct {
-	Projects, Snapshots, Issues, Builds, CoverageUploads, Components, UploadTokens int
-}
-
-func (d ProjectDeletion) String() string {
-	return fmt.Sprintf("%d project(s), %d snapshot(s) with %d issue(s), %d build(s), %d coverage upload(s), %d component(s), %d upload token(s)",
-		d.Projects, d.Snapshots, d.Issues, d.Builds, d.CoverageUploads, d.Components, d.UploadTokens)
-}
-
 // countProjectData counts the data of the projects that match cond (a
 // condition on projects p, with args).
-func countProjectData(ctx context.Context, q querier, cond string, args ...any) (ProjectDeletion, error) {
-	var d ProjectDeletion
+func countProjectData(ctx context.Context, q querier, cond string, args ...any) (plumb.ProjectDeletion, error) {
+	var d plumb.ProjectDeletion
 	in := `(SELECT p.id FROM projects p WHERE ` + cond + `)`
 	err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM projects p WHERE `+cond+`),
 		(SELECT count(*) FROM snapshots WHERE project_id IN `+in+` AND pending = 0),
@@ -204,8 +158,8 @@ func countProjectData(ctx context.Context, q querier, cond string, args ...any) 
 // (snapshots, issues, builds, coverage, components, upload tokens,
 // idempotency keys, application links) in one transaction. With dryRun it
 // only counts.
-func (db *DB) DeleteProject(ctx context.Context, ref string, dryRun bool) (ProjectDeletion, error) {
-	var d ProjectDeletion
+func (db *DB) DeleteProject(ctx context.Context, ref string, dryRun bool) (plumb.ProjectDeletion, error) {
+	var d plumb.ProjectDeletion
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		p, err := db.findProjectByRef(ctx, tx, ref)
 		if err != nil {
@@ -229,9 +183,9 @@ func (db *DB) DeleteProject(ctx context.Context, ref string, dryRun bool) (Proje
 // DeleteWorkspace removes a workspace with its members, applications and
 // projects and all of their data, in one transaction. With dryRun it only
 // counts.
-func (db *DB) DeleteWorkspace(ctx context.Context, keyOrID string, dryRun bool) (plumb.Workspace, ProjectDeletion, error) {
+func (db *DB) DeleteWorkspace(ctx context.Context, keyOrID string, dryRun bool) (plumb.Workspace, plumb.ProjectDeletion, error) {
 	var w plumb.Workspace
-	var d ProjectDeletion
+	var d plumb.ProjectDeletion
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		if w, err = findWorkspaceAny(ctx, tx, keyOrID); err != nil {

@@ -126,10 +126,10 @@ func TestDisableAndDeleteUser(t *testing.T) {
 	dCheck(t, err)
 	_, secret, err := db.CreateToken(ctx, "carol", "laptop")
 	dCheck(t, err)
-	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
 	dCheck(t, db.AddMember(ctx, "acme", "carol", "admin"))
-	_, err = db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web"})
+	_, err = db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	dCheck(t, err)
 	dCheck(t, db.AddProjectAdmin(ctx, "acme/web", "carol"))
 	u, _, err := db.Authenticate(ctx, secret)
@@ -216,7 +216,7 @@ func TestRenameProject(t *testing.T) {
 	if _, err := db.RenameProject(ctx, "acme/storefront", "no spaces"); plumb.ErrorCode(err) != plumb.EINVALID {
 		t.Errorf("an invalid key: %v", err)
 	}
-	_, err = db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "taken"})
+	_, err = db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "taken"})
 	dCheck(t, err)
 	if _, err := db.RenameProject(ctx, "acme/storefront", "TAKEN"); plumb.ErrorCode(err) != plumb.ECONFLICT {
 		t.Errorf("a key in use: %v", err)

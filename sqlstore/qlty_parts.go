@@ -36,50 +36,6 @@ const qltyUploadGrace = 2 * time.Hour
 // repeated "qlty coverage complete" answers as the first did.
 const qltyPublishedKept = 24 * time.Hour
 
-// QltyInput is what Plumb keeps of a publish's metadata: the fields it has
-// a place for.
-type QltyInput struct {
-	CommitSHA   string    `json:"commitSha"`
-	Branch      string    `json:"branch,omitempty"`
-	GitTag      string    `json:"gitTag,omitempty"`
-	CoverageTag string    `json:"coverageTag"`
-	PullRequest int       `json:"pullRequest,omitempty"`
-	UploadedAt  time.Time `json:"uploadedAt"`
-	// Parts is the totalPartsCount the publish declared (0: none); a
-	// publish is a part when Multipart.
-	Parts     int  `json:"parts,omitempty"`
-	Multipart bool `json:"multipart,omitempty"`
-}
-
-func (in QltyInput) coverage(projectID, id string) plumb.CoverageInput {
-	return plumb.CoverageInput{ID: id, ProjectID: projectID, CommitSHA: in.CommitSHA, Branch: in.Branch, GitTag: in.GitTag,
-		CoverageTag: in.CoverageTag, PullRequest: in.PullRequest, UploadedAt: in.UploadedAt}
-}
-
-// QltyUpload is one publish: the upload id the CLI was given.
-type QltyUpload struct {
-	ID        string
-	ProjectID string
-	ReportID  string // a part's report; "" for a whole publish
-	Input     QltyInput
-	State     string // issued, received (a part, waiting), published
-	CreatedAt time.Time
-	ExpiresAt time.Time // the end of its upload URL
-}
-
-// QltyReport is where a multi-part report stands.
-type QltyReport struct {
-	ID          string
-	CommitSHA   string
-	CoverageTag string
-	State       string // open, closed (being published), published
-	Received    int    // parts received
-	Expected    int    // the largest totalPartsCount a part declared; 0: until complete
-	// Summary, once published by this call: the report's files and lines.
-	Summary     *CoverageSummary
-	PublishedAt *time.Time
-}
-
 // QltySecret returns the key of the given name that every server of the
 // installation shares, creating it (32 random bytes) the first time.
 func (db *DB) QltySecret(ctx context.Context, name string) ([]byte, error) {
@@ -118,9 +74,9 @@ func (db *DB) FindProjectByID(ctx context.Context, id string) (plumb.Project, er
 // CreateQltyUpload records a publish whose upload URL expires at expires.
 // A part joins its commit and coverage tag's open report, which is created
 // when there is none.
-func (db *DB) CreateQltyUpload(ctx context.Context, projectID string, in QltyInput, expires time.Time) (QltyUpload, error) {
+func (db *DB) CreateQltyUpload(ctx context.Context, projectID string, in plumb.QltyInput, expires time.Time) (plumb.QltyUpload, error) {
 	now := db.now().UTC().Truncate(time.Second)
-	u := QltyUpload{ID: NewID(), ProjectID: projectID, Input: in, State: "issued", CreatedAt: now, ExpiresAt: expires.UTC().Truncate(time.Second)}
+	u := plumb.QltyUpload{ID: NewID(), ProjectID: projectID, Input: in, State: "issued", CreatedAt: now, ExpiresAt: expires.UTC().Truncate(time.Second)}
 	input, err := json.Marshal(in)
 	if err != nil {
 		return u, err
@@ -147,7 +103,7 @@ func (db *DB) CreateQltyUpload(ctx context.Context, projectID string, in QltyInp
 // openQltyReport returns the id of the open report of the input's commit and
 // coverage tag, creating it when there is none. A report being published
 // (closed) takes no part: the part is refused.
-func (db *DB) openQltyReport(ctx context.Context, tx *sql.Tx, projectID string, in QltyInput, input string) (string, error) {
+func (db *DB) openQltyReport(ctx context.Context, tx *sql.Tx, projectID string, in plumb.QltyInput, input string) (string, error) {
 	now := db.now()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO qlty_reports (id, project_id, commit_sha, coverage_tag, state, parts_expected, input, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
@@ -173,8 +129,8 @@ func (db *DB) openQltyReport(ctx context.Context, tx *sql.Tx, projectID string, 
 }
 
 // FindQltyUpload returns an upload by id (ENOTFOUND when there is none).
-func (db *DB) FindQltyUpload(ctx context.Context, id string) (QltyUpload, error) {
-	var u QltyUpload
+func (db *DB) FindQltyUpload(ctx context.Context, id string) (plumb.QltyUpload, error) {
+	var u plumb.QltyUpload
 	var report sql.NullString
 	var input string
 	var created, expires int64
@@ -197,15 +153,15 @@ func (db *DB) FindQltyUpload(ctx context.Context, id string) (QltyUpload, error)
 // upload's id), its files read by read. A publish already stored (a retry
 // after a server stopped between storing it and answering) is not stored
 // twice: published is then true and the summary empty.
-func (db *DB) PublishQltyUpload(ctx context.Context, u QltyUpload, read func(emit func(plumb.CoverageFile) error) error) (sum CoverageSummary, published bool, err error) {
+func (db *DB) PublishQltyUpload(ctx context.Context, u plumb.QltyUpload, read func(emit func(plumb.CoverageFile) error) error) (sum plumb.CoverageSummary, published bool, err error) {
 	if done, err := db.coverageUploadPublished(ctx, u.ID); err != nil || done {
-		return CoverageSummary{ID: u.ID, CommitSHA: u.Input.CommitSHA, CoverageTag: u.Input.CoverageTag}, done, err
+		return plumb.CoverageSummary{ID: u.ID, CommitSHA: u.Input.CommitSHA, CoverageTag: u.Input.CoverageTag}, done, err
 	}
-	sum, err = db.IngestCoverage(ctx, u.Input.coverage(u.ProjectID, u.ID), read)
+	sum, err = db.IngestCoverage(ctx, u.Input.CoverageInput(u.ProjectID, u.ID), read)
 	if err != nil {
 		if done, derr := db.coverageUploadPublished(context.WithoutCancel(ctx), u.ID); derr == nil && done {
 			// Another request with this upload stored it meanwhile.
-			return CoverageSummary{ID: u.ID, CommitSHA: u.Input.CommitSHA, CoverageTag: u.Input.CoverageTag}, true, nil
+			return plumb.CoverageSummary{ID: u.ID, CommitSHA: u.Input.CommitSHA, CoverageTag: u.Input.CoverageTag}, true, nil
 		}
 		return sum, false, err
 	}
@@ -224,24 +180,24 @@ func (db *DB) coverageUploadPublished(ctx context.Context, id string) (bool, err
 // Nothing of a part that fails stays behind; a part received before (a
 // retry) is not stored twice. A part that arrives after its report was
 // published, or was swept, is refused (409) and leaves nothing.
-func (db *DB) AddQltyPart(ctx context.Context, u QltyUpload, read func(emit func(plumb.CoverageFile) error) error) (QltyReport, error) {
+func (db *DB) AddQltyPart(ctx context.Context, u plumb.QltyUpload, read func(emit func(plumb.CoverageFile) error) error) (plumb.QltyReport, error) {
 	if u.ReportID == "" {
-		return QltyReport{}, fmt.Errorf("upload %s is not a part", u.ID)
+		return plumb.QltyReport{}, fmt.Errorf("upload %s is not a part", u.ID)
 	}
 	state, err := db.qltyUploadState(ctx, u.ID)
 	if err != nil {
-		return QltyReport{}, err
+		return plumb.QltyReport{}, err
 	}
 	if state != "issued" {
 		return db.QltyReportStatus(ctx, u.ReportID)
 	}
 	// What an interrupted attempt of this part left.
 	if _, err := db.removeQltyPartFiles(ctx, u.ID, -1); err != nil {
-		return QltyReport{}, err
+		return plumb.QltyReport{}, err
 	}
-	fail := func(err error) (QltyReport, error) {
+	fail := func(err error) (plumb.QltyReport, error) {
 		_, _ = db.removeQltyPartFiles(context.WithoutCancel(ctx), u.ID, -1)
-		return QltyReport{}, classify(err)
+		return plumb.QltyReport{}, classify(err)
 	}
 	const batchLines = 1 << 20
 	maxFiles := min(2000, db.stageChunk)
@@ -366,8 +322,8 @@ func (db *DB) removeQltyPartFiles(ctx context.Context, uploadID string, max int)
 var errQltySweepBudget = errors.New("sweep budget spent")
 
 // QltyReportStatus says where a report stands (ENOTFOUND once swept).
-func (db *DB) QltyReportStatus(ctx context.Context, id string) (QltyReport, error) {
-	r := QltyReport{ID: id}
+func (db *DB) QltyReportStatus(ctx context.Context, id string) (plumb.QltyReport, error) {
+	r := plumb.QltyReport{ID: id}
 	var published sql.NullInt64
 	err := db.read.QueryRowContext(ctx, `SELECT commit_sha, coverage_tag, state, parts_expected, published_at,
 		(SELECT count(*) FROM qlty_uploads WHERE report_id = $1 AND state IN ('received', 'published'))
@@ -382,15 +338,15 @@ func (db *DB) QltyReportStatus(ctx context.Context, id string) (QltyReport, erro
 // FindQltyReport returns the report of a commit and coverage tag that is
 // not published yet, else the one published last (within a day), else
 // ENOTFOUND.
-func (db *DB) FindQltyReport(ctx context.Context, projectID, commitSHA, coverageTag string) (QltyReport, error) {
+func (db *DB) FindQltyReport(ctx context.Context, projectID, commitSHA, coverageTag string) (plumb.QltyReport, error) {
 	var id string
 	err := db.read.QueryRowContext(ctx, `SELECT id FROM qlty_reports WHERE project_id = $1 AND commit_sha = $2 AND coverage_tag = $3
 		ORDER BY CASE WHEN state = 'published' THEN 1 ELSE 0 END, published_at DESC LIMIT 1`, projectID, commitSHA, coverageTag).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return QltyReport{}, notFound("no report")
+		return plumb.QltyReport{}, notFound("no report")
 	}
 	if err != nil {
-		return QltyReport{}, classify(err)
+		return plumb.QltyReport{}, classify(err)
 	}
 	return db.QltyReportStatus(ctx, id)
 }
@@ -408,7 +364,7 @@ func IsQltyPublishing(err error) bool { return errors.Is(err, errQltyPublishing)
 // published already answers as it is; one another request is publishing
 // answers IsQltyPublishing. A publication whose server stopped is taken
 // over once its lease ran out; one that fails reopens the report.
-func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (QltyReport, error) {
+func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plumb.QltyReport, error) {
 	now := db.now()
 	var claimed bool
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
@@ -423,7 +379,7 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (Qlty
 		return nil
 	})
 	if err != nil {
-		return QltyReport{}, err
+		return plumb.QltyReport{}, err
 	}
 	if !claimed {
 		r, err := db.QltyReportStatus(ctx, id)
@@ -439,7 +395,7 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (Qlty
 	if err != nil {
 		// Reopened: a retry (or a later part) publishes it.
 		_, _ = db.write.ExecContext(ctx, `UPDATE qlty_reports SET state = 'open', owner = '', lease_until = 0 WHERE id = $1 AND owner = $2`, id, db.instance)
-		return QltyReport{}, err
+		return plumb.QltyReport{}, err
 	}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE qlty_reports SET state = 'published', published_at = $1, owner = '', lease_until = 0 WHERE id = $2`,
@@ -450,7 +406,7 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (Qlty
 		return err
 	})
 	if err != nil {
-		return QltyReport{}, err
+		return plumb.QltyReport{}, err
 	}
 	// The parts' rows are done with; what a failure here leaves, the sweep
 	// removes.
@@ -496,11 +452,11 @@ func (db *DB) renewQltyReport(ctx context.Context, id string) func() {
 // upload. The parts' files are read back a page at a time, part after part
 // in the order they arrived; a file several parts name merges line by line,
 // as the records of one report do.
-func (db *DB) publishQltyParts(ctx context.Context, projectID, id string) (CoverageSummary, error) {
+func (db *DB) publishQltyParts(ctx context.Context, projectID, id string) (plumb.CoverageSummary, error) {
 	if done, err := db.coverageUploadPublished(ctx, id); err != nil {
-		return CoverageSummary{}, err
+		return plumb.CoverageSummary{}, err
 	} else if done {
-		return CoverageSummary{}, nil // a publication whose server stopped before saying so
+		return plumb.CoverageSummary{}, nil // a publication whose server stopped before saying so
 	}
 	var parts []string
 	var last string
@@ -513,16 +469,16 @@ func (db *DB) publishQltyParts(ctx context.Context, projectID, id string) (Cover
 		return nil
 	})
 	if err != nil {
-		return CoverageSummary{}, classify(err)
+		return plumb.CoverageSummary{}, classify(err)
 	}
 	if len(parts) == 0 {
-		return CoverageSummary{}, plumb.Errorf(plumb.ENOTFOUND, "No part of this report has arrived yet: nothing to complete.")
+		return plumb.CoverageSummary{}, plumb.Errorf(plumb.ENOTFOUND, "No part of this report has arrived yet: nothing to complete.")
 	}
-	var in QltyInput
+	var in plumb.QltyInput
 	if err := json.Unmarshal([]byte(last), &in); err != nil {
-		return CoverageSummary{}, err
+		return plumb.CoverageSummary{}, err
 	}
-	return db.IngestCoverage(ctx, in.coverage(projectID, id), func(emit func(plumb.CoverageFile) error) error {
+	return db.IngestCoverage(ctx, in.CoverageInput(projectID, id), func(emit func(plumb.CoverageFile) error) error {
 		page := db.stageChunk
 		for _, p := range parts {
 			after := int64(0)
@@ -701,15 +657,9 @@ func (db *DB) SweepQltyUploadsEvery(ctx context.Context, every time.Duration, on
 	}
 }
 
-// QltyStats counts what the qlty CLI's uploads hold: uploads, reports and
-// part rows. After a sweep past every expiry, all three are zero.
-type QltyStats struct {
-	Uploads, Reports, PartFiles int64
-}
-
 // QltyStats counts the rows of the qlty CLI's uploads.
-func (db *DB) QltyStats(ctx context.Context) (QltyStats, error) {
-	var s QltyStats
+func (db *DB) QltyStats(ctx context.Context) (plumb.QltyStats, error) {
+	var s plumb.QltyStats
 	err := db.read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM qlty_uploads), (SELECT count(*) FROM qlty_reports), (SELECT count(*) FROM qlty_part_files)`).
 		Scan(&s.Uploads, &s.Reports, &s.PartFiles)
 	return s, classify(err)

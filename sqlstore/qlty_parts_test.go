@@ -17,9 +17,9 @@ func qOpen(t *testing.T) (*DB, string) {
 	now := dT0
 	db := dOpen(t, "qlty", func() time.Time { return now })
 	ctx := context.Background()
-	_, err := db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	dCheck(t, err)
 	return db, p.ID
 }
@@ -27,10 +27,10 @@ func qOpen(t *testing.T) (*DB, string) {
 const qSha = "4f1c2a7e9b0d3c5a6f8e1d2c3b4a5f6e7d8c9b0a"
 
 // qPart records a part and stores its files.
-func qPart(t *testing.T, db *DB, project string, files ...plumb.CoverageFile) QltyReport {
+func qPart(t *testing.T, db *DB, project string, files ...plumb.CoverageFile) plumb.QltyReport {
 	t.Helper()
 	ctx := context.Background()
-	u, err := db.CreateQltyUpload(ctx, project, QltyInput{CommitSHA: qSha, Branch: "main", CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
+	u, err := db.CreateQltyUpload(ctx, project, plumb.QltyInput{CommitSHA: qSha, Branch: "main", CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
 	dCheck(t, err)
 	r, err := db.AddQltyPart(ctx, u, func(emit func(plumb.CoverageFile) error) error {
 		for _, f := range files {
@@ -110,7 +110,7 @@ func TestQltyReportConcurrentPublication(t *testing.T) {
 	r := qPart(t, db, project, plumb.CoverageFile{Path: "a.go", Hits: []int64{1, 0}})
 	qPart(t, db, project, plumb.CoverageFile{Path: "a.go", Hits: []int64{1, 1}})
 	var wg sync.WaitGroup
-	results := make([]QltyReport, 4)
+	results := make([]plumb.QltyReport, 4)
 	errs := make([]error, 4)
 	for i := range results {
 		wg.Add(1)
@@ -144,7 +144,7 @@ func TestQltyPartFailureLeavesNothing(t *testing.T) {
 	ctx := context.Background()
 	db, project := qOpen(t)
 	db.stageChunk = 3 // several batches
-	u, err := db.CreateQltyUpload(ctx, project, QltyInput{CommitSHA: qSha, CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
+	u, err := db.CreateQltyUpload(ctx, project, plumb.QltyInput{CommitSHA: qSha, CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
 	dCheck(t, err)
 	_, err = db.AddQltyPart(ctx, u, func(emit func(plumb.CoverageFile) error) error {
 		for _, p := range []string{"a", "b", "c", "d", "e"} {
@@ -162,7 +162,7 @@ func TestQltyPartFailureLeavesNothing(t *testing.T) {
 	}
 	// The same upload succeeds on a retry; then its report closes and a
 	// late part is refused.
-	late, err := db.CreateQltyUpload(ctx, project, QltyInput{CommitSHA: qSha, CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
+	late, err := db.CreateQltyUpload(ctx, project, plumb.QltyInput{CommitSHA: qSha, CoverageTag: "unit", UploadedAt: dT0, Multipart: true}, dT0.Add(time.Hour))
 	dCheck(t, err)
 	one := func(emit func(plumb.CoverageFile) error) error {
 		return emit(plumb.CoverageFile{Path: "a", Hits: []int64{1}})

@@ -42,19 +42,10 @@ func (db *DB) PasswordHash(ctx context.Context, login string) (plumb.User, strin
 	return u, hash, err
 }
 
-// Credentials are what a password sign-in checks: the user (found by login,
-// case-insensitive), their password hash ("" when they have none) and
-// whether they are disabled.
-type Credentials struct {
-	User     plumb.User
-	Hash     string
-	Disabled bool
-}
-
 // SignInCredentials returns the credentials of the user with that login, or
 // ENOTFOUND.
-func (db *DB) SignInCredentials(ctx context.Context, login string) (Credentials, error) {
-	var c Credentials
+func (db *DB) SignInCredentials(ctx context.Context, login string) (plumb.Credentials, error) {
+	var c plumb.Credentials
 	var created int64
 	var disabled sql.NullInt64
 	err := db.read.QueryRowContext(ctx, `SELECT id, login, name, created_at, password_hash, disabled_at FROM users WHERE lower(login) = $1`,
@@ -66,24 +57,13 @@ func (db *DB) SignInCredentials(ctx context.Context, login string) (Credentials,
 	return c, err
 }
 
-// Identity is what a single sign-on provider says about a person.
-type Identity struct {
-	Issuer  string
-	Subject string
-	Login   string // the preferred user name, used for a new user's login
-	Name    string
-	Email   string
-	// Verified is true when the provider vouches for Email.
-	Verified bool
-}
-
 // SignInIdentity finds the user of an identity, by the documented rule
 // (docs/web.md): the user already linked to (issuer, subject); else, when
 // linkByEmail holds and the provider verified the e-mail, the one user with
 // that e-mail, linked from now on; else, when create holds, a new user whose
 // login is the identity's login (numbered when taken), linked. Otherwise
 // ENOTFOUND.
-func (db *DB) SignInIdentity(ctx context.Context, id Identity, linkByEmail, create bool) (plumb.User, error) {
+func (db *DB) SignInIdentity(ctx context.Context, id plumb.Identity, linkByEmail, create bool) (plumb.User, error) {
 	if id.Issuer == "" || id.Subject == "" {
 		return plumb.User{}, plumb.Errorf(plumb.EINVALID, "an identity needs an issuer and a subject")
 	}
@@ -126,7 +106,7 @@ func (db *DB) SignInIdentity(ctx context.Context, id Identity, linkByEmail, crea
 				return notFound("no Plumb user is linked to this sign-in; ask an administrator to create your account")
 			}
 			u = plumb.User{ID: NewID(), Name: id.Name, CreatedAt: db.now().UTC().Truncate(time.Second)}
-			base := loginFrom(id)
+			base := id.NewUserLogin()
 			u.Login = base
 			for n := 2; ; n++ {
 				if _, err := db.findUser(ctx, tx, u.Login); err != nil {
@@ -146,25 +126,6 @@ func (db *DB) SignInIdentity(ctx context.Context, id Identity, linkByEmail, crea
 	return u, err
 }
 
-// loginFrom makes a login out of an identity: its preferred user name, or the
-// local part of its e-mail, or "user", keeping letters, digits, '-', '_', '.'.
-func loginFrom(id Identity) string {
-	s := id.Login
-	if s == "" {
-		s, _, _ = strings.Cut(id.Email, "@")
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
-			b.WriteRune(r)
-		}
-	}
-	if b.Len() == 0 {
-		return "user"
-	}
-	return b.String()
-}
-
 // SetUserEmail sets a user's e-mail address (used to link single sign-on
 // identities by a verified e-mail).
 func (db *DB) SetUserEmail(ctx context.Context, userLoginOrID, email string) error {
@@ -178,25 +139,10 @@ func (db *DB) SetUserEmail(ctx context.Context, userLoginOrID, email string) err
 	})
 }
 
-// Session is a signed-in browser.
-type Session struct {
-	ID         string
-	UserID     string
-	Method     string // "password" or "oidc"
-	UserAgent  string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ExpiresAt  time.Time
-	RevokedAt  *time.Time
-}
-
-// Active reports whether the session can still authenticate at now.
-func (s Session) Active(now time.Time) bool { return s.RevokedAt == nil && now.Before(s.ExpiresAt) }
-
 const sessionColumns = `id, user_id, method, user_agent, created_at, last_seen_at, expires_at, revoked_at`
 
-func scanSession(s interface{ Scan(...any) error }, extra ...any) (Session, error) {
-	var se Session
+func scanSession(s interface{ Scan(...any) error }, extra ...any) (plumb.Session, error) {
+	var se plumb.Session
 	var created, seen, expires int64
 	var revoked sql.NullInt64
 	err := s.Scan(append([]any{&se.ID, &se.UserID, &se.Method, &se.UserAgent, &created, &seen, &expires, &revoked}, extra...)...)
@@ -206,12 +152,12 @@ func scanSession(s interface{ Scan(...any) error }, extra ...any) (Session, erro
 }
 
 // CreateSession stores a new session given the hash of its secret.
-func (db *DB) CreateSession(ctx context.Context, userID, hash, method, userAgent string, ttl time.Duration) (Session, error) {
+func (db *DB) CreateSession(ctx context.Context, userID, hash, method, userAgent string, ttl time.Duration) (plumb.Session, error) {
 	now := db.now().UTC().Truncate(time.Second)
 	if len(userAgent) > 200 {
 		userAgent = userAgent[:200]
 	}
-	s := Session{ID: NewID(), UserID: userID, Method: method, UserAgent: userAgent, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(ttl)}
+	s := plumb.Session{ID: NewID(), UserID: userID, Method: method, UserAgent: userAgent, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(ttl)}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		if disabled, err := userDisabled(ctx, tx, userID); err != nil {
 			return err
@@ -228,7 +174,7 @@ func (db *DB) CreateSession(ctx context.Context, userID, hash, method, userAgent
 // SessionUser returns the session with that hash and its user; an unknown,
 // revoked or expired session is EUNAUTHORIZED. A session seen more than a
 // minute ago has its last-seen time updated.
-func (db *DB) SessionUser(ctx context.Context, hash string) (plumb.User, Session, error) {
+func (db *DB) SessionUser(ctx context.Context, hash string) (plumb.User, plumb.Session, error) {
 	var u plumb.User
 	var created int64
 	s, err := scanSession(db.read.QueryRowContext(ctx, `SELECT s.id, s.user_id, s.method, s.user_agent, s.created_at, s.last_seen_at,
@@ -260,14 +206,14 @@ func (db *DB) SessionUser(ctx context.Context, hash string) (plumb.User, Session
 
 // ListSessions lists a user's sessions that have not expired, newest first
 // (revoked ones included, so the page shows what was revoked).
-func (db *DB) ListSessions(ctx context.Context, userID string) ([]Session, error) {
+func (db *DB) ListSessions(ctx context.Context, userID string) ([]plumb.Session, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = $1 AND expires_at > $2
 		ORDER BY created_at DESC, id DESC LIMIT 100`, userID, db.now().Unix())
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Session
+	var out []plumb.Session
 	for rows.Next() {
 		s, err := scanSession(rows)
 		if err != nil {

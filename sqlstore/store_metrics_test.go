@@ -44,9 +44,9 @@ func mOpen(t *testing.T) (*sqlstore.DB, plumb.Project, plumb.User) {
 	t.Cleanup(func() { db.Close() })
 	u, err := db.CreateUser(ctx, "alice", "Alice")
 	mCheck(t, err)
-	_, err = db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: "acme"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	mCheck(t, err)
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: "acme", Key: "web", ComponentsEnabled: true})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web", ComponentsEnabled: true})
 	mCheck(t, err)
 	return db, p, u
 }
@@ -243,13 +243,13 @@ func (m *mModel) commitCoverage(commit string, match func(string) bool) metric.C
 }
 
 // expectHistory is what ComponentHistory must return for the globs.
-func (m *mModel) expectHistory(globs []string) (analysis, coverage []sqlstore.TotalsAt) {
+func (m *mModel) expectHistory(globs []string) (analysis, coverage []plumb.TotalsAt) {
 	mt, err := metric.CompileGlobs(globs)
 	if err != nil {
 		panic(err)
 	}
 	for _, s := range m.history {
-		analysis = append(analysis, sqlstore.TotalsAt{At: s.at, Totals: s.totals(mt.Match)})
+		analysis = append(analysis, plumb.TotalsAt{At: s.at, Totals: s.totals(mt.Match)})
 	}
 	commits := make([]string, 0, len(m.covDefault))
 	for c := range m.covDefault {
@@ -263,7 +263,7 @@ func (m *mModel) expectHistory(globs []string) (analysis, coverage []sqlstore.To
 		return commits[i] < commits[j]
 	})
 	for _, c := range commits {
-		coverage = append(coverage, sqlstore.TotalsAt{At: m.covDefault[c], Totals: metric.Totals{Coverage: m.commitCoverage(c, mt.Match)}})
+		coverage = append(coverage, plumb.TotalsAt{At: m.covDefault[c], Totals: metric.Totals{Coverage: m.commitCoverage(c, mt.Match)}})
 	}
 	return analysis, coverage
 }
@@ -454,7 +454,7 @@ func mCompare(t *testing.T, db *sqlstore.DB, m *mModel, c plumb.Component, globs
 }
 
 // mDiffHistory reports the first difference between two histories.
-func mDiffHistory(t *testing.T, label string, got, want []sqlstore.TotalsAt) {
+func mDiffHistory(t *testing.T, label string, got, want []plumb.TotalsAt) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s: %d measurements, want %d", label, len(got), len(want))
@@ -585,7 +585,7 @@ func TestComponentHistoryByHand(t *testing.T) {
 		t.Stats.SecurityIssues.Add(metric.LevelMedium, secMedium)
 		return t
 	}
-	want := []sqlstore.TotalsAt{
+	want := []plumb.TotalsAt{
 		{At: day(-1), Totals: stats(1, 1, 0, 0, 0, 0, 0)},
 		{At: day(0), Totals: stats(1, 10, 8, 2, 1, 30, 1)},
 		{At: day(1), Totals: stats(2, 30, 23, 6, 1, 30, 1)},
@@ -689,7 +689,7 @@ func TestCoverageMerge(t *testing.T) {
 	up("main", "e2e", mT0.Add(2*time.Hour), "src/a.go", -1, -1, -1, 4)
 	tags, files, err := db.FileCoverage(ctx, p.ID, sha[:7], "src/a.go")
 	mCheck(t, err)
-	want := []sqlstore.FileCoverageEntry{
+	want := []plumb.FileCoverageEntry{
 		{Tag: "e2e", Path: "src/a.go", Hits: []int64{-1, -1, -1, 4}},
 		{Tag: "unit", Path: "src/a.go", Hits: []int64{1, 0, 5, 0, 0}},
 	}

@@ -28,7 +28,7 @@ func (db *DB) WholeProjectTotals(ctx context.Context, projectID string) (metric.
 // WholeProjectHistory returns the project's measurements up to `to`, oldest
 // first, as the API's project series read them (every measurement of the
 // history, including analyses that arrived after newer ones).
-func (db *DB) WholeProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []TotalsAt, err error) {
+func (db *DB) WholeProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 	return db.ProjectHistory(ctx, projectID, to)
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // sessionCookie holds the session's secret; the store keeps only its
@@ -208,7 +207,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 }
 
 type sessionsData struct {
-	Sessions []sqlstore.Session
+	Sessions []plumb.Session
 	Now      time.Time
 }
 

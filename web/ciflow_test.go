@@ -22,8 +22,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/analyze"
-	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
 )
 
@@ -47,7 +47,7 @@ func ciFlowSite(t *testing.T) *ciFlow {
 	for _, login := range []string{"ada", "bob", "eve"} {
 		s.person(t, login, ciPassword)
 	}
-	if _, err := s.DB.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: "oss"}); err != nil {
+	if _, err := s.DB.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "oss"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DB.AddMember(ctx, "oss", "ada", "admin"); err != nil {
@@ -56,7 +56,7 @@ func ciFlowSite(t *testing.T) *ciFlow {
 	if err := s.DB.AddMember(ctx, "oss", "bob", "member"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB.CreateProject(ctx, sqlstore.ProjectInput{Workspace: "oss", Key: "plumb", DefaultBranch: "main", ComponentsEnabled: true}); err != nil {
+	if _, err := s.DB.CreateProject(ctx, plumb.ProjectInput{Workspace: "oss", Key: "plumb", DefaultBranch: "main", ComponentsEnabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	f := &ciFlow{site: s}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // The file coverage viewer: a reference (a branch or tag name,
@@ -116,7 +115,7 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 	} else if err != nil {
 		return "", err
 	}
-	var cur *sqlstore.FileCoverageEntry
+	var cur *plumb.FileCoverageEntry
 	for i := range files {
 		if files[i].Tag == d.Tag || cur == nil && d.Tag == "" {
 			cur = &files[i]

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // OIDCConfig configures single sign-on with an OpenID Connect provider
@@ -143,7 +142,7 @@ func (s *Server) handleOIDCCallback(w http.ResponseWriter, r *http.Request) {
 	if login == "" {
 		login = claims.Nickname
 	}
-	id := sqlstore.Identity{Issuer: idt.Issuer, Subject: idt.Subject, Login: login, Name: claims.Name, Email: claims.Email,
+	id := plumb.Identity{Issuer: idt.Issuer, Subject: idt.Subject, Login: login, Name: claims.Name, Email: claims.Email,
 		Verified: claims.EmailVerified != nil && *claims.EmailVerified}
 	u, err := s.store.SignInIdentity(r.Context(), id, !s.oidc.cfg.NoEmailLink, s.oidc.cfg.CreateUsers)
 	if err != nil {

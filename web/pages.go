@@ -11,7 +11,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // Workspaces, projects and the project overview.
@@ -231,7 +230,7 @@ type badgeLink struct{ Name, URL string }
 
 // history returns the analysis and coverage measurements of the project, or
 // of one of its components when c is not nil.
-func (s *Server) history(ctx context.Context, sc *scope, c *plumb.Component, to time.Time) (analysis, coverage []sqlstore.TotalsAt, err error) {
+func (s *Server) history(ctx context.Context, sc *scope, c *plumb.Component, to time.Time) (analysis, coverage []plumb.TotalsAt, err error) {
 	if c != nil {
 		return s.store.ComponentHistory(ctx, *c, to)
 	}
@@ -247,7 +246,7 @@ func metricScope(c *plumb.Component) metric.Scope {
 }
 
 // series buckets one metric of a history into a window.
-func series(d metric.Definition, sc metric.Scope, win metric.Window, analysis, coverage []sqlstore.TotalsAt) []metric.Point {
+func series(d metric.Definition, sc metric.Scope, win metric.Window, analysis, coverage []plumb.TotalsAt) []metric.Point {
 	source := analysis
 	if d.Category == metric.CategoryCoverage {
 		source = coverage
@@ -386,7 +385,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request, v *view) 
 	from := now.AddDate(0, -months, 0)
 	if months == 0 {
 		from = now
-		for _, h := range [][]sqlstore.TotalsAt{analysis, coverage} {
+		for _, h := range [][]plumb.TotalsAt{analysis, coverage} {
 			if len(h) > 0 && h[0].At.Before(from) {
 				from = h[0].At
 			}

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // A project's settings page, for its admins: upload tokens for CI (create,
@@ -14,7 +13,7 @@ import (
 
 type projectSettingsData struct {
 	*scope
-	Tokens  []sqlstore.UploadToken
+	Tokens  []plumb.UploadToken
 	Created string
 	Name    string
 	Error   string
@@ -26,7 +25,7 @@ type projectSettingsData struct {
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d projectSettingsData, status int) (string, error) {
 	sc := d.scope
 	ctx := r.Context()
-	err := s.store.EachUploadToken(ctx, sc.Project.ID, plumb.Page{}, func(t sqlstore.UploadToken) error {
+	err := s.store.EachUploadToken(ctx, sc.Project.ID, plumb.Page{}, func(t plumb.UploadToken) error {
 		d.Tokens = append(d.Tokens, t)
 		return nil
 	})

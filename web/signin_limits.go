@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb"
 )
 
 // Sign-in limits (docs/web.md, "Sign-in limits"). Failed password sign-ins
@@ -43,17 +43,17 @@ const (
 // loginAttempt is what a sign-in with that login from that address counts
 // against. Logins are folded as the store finds them (ASCII case), so "ADA"
 // and "ada" are one login; keys are hashes, so the table holds neither.
-func (s *Server) loginAttempt(login, addr string) sqlstore.LoginAttempt {
+func (s *Server) loginAttempt(login, addr string) plumb.LoginAttempt {
 	login = foldLogin(login)
-	limit := func(kind string, free int, parts ...string) sqlstore.LoginLimit {
+	limit := func(kind string, free int, parts ...string) plumb.LoginLimit {
 		sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-		return sqlstore.LoginLimit{Key: kind + ":" + base64.RawURLEncoding.EncodeToString(sum[:16]), Free: free,
+		return plumb.LoginLimit{Key: kind + ":" + base64.RawURLEncoding.EncodeToString(sum[:16]), Free: free,
 			Base: loginDelayBase, Max: loginDelayMax}
 	}
 	n := s.cfg.LoginAttempts
-	return sqlstore.LoginAttempt{
+	return plumb.LoginAttempt{
 		Pair:   limit("login+addr", n, login, addr),
-		Wide:   []sqlstore.LoginLimit{limit("login", n*loginWideFactor, login), limit("addr", n*addressWideFactor, addr)},
+		Wide:   []plumb.LoginLimit{limit("login", n*loginWideFactor, login), limit("addr", n*addressWideFactor, addr)},
 		Known:  loginKnown,
 		Forget: loginForget,
 	}

@@ -59,7 +59,7 @@ func tokenRevoke(ctx context.Context, db *sqlstore.DB, id string, stdout io.Writ
 	return nil
 }
 
-func workspaceCreate(ctx context.Context, db *sqlstore.DB, in sqlstore.WorkspaceInput, stdout io.Writer) error {
+func workspaceCreate(ctx context.Context, db *sqlstore.DB, in plumb.WorkspaceInput, stdout io.Writer) error {
 	w, err := db.CreateWorkspace(ctx, in)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func projectCreate(ctx context.Context, db *sqlstore.DB, ref, branch string, com
 	if !ok {
 		return usageError{"name the project as WORKSPACE/KEY"}
 	}
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: ws, Key: key, DefaultBranch: branch, ComponentsEnabled: components})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: ws, Key: key, DefaultBranch: branch, ComponentsEnabled: components})
 	if err != nil {
 		return err
 	}

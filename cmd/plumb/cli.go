@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -397,7 +398,7 @@ func (workspaceCreateCmd) Help() string {
 
 func (c *workspaceCreateCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return workspaceCreate(ctx, db, sqlstore.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications}, e.stdout)
+		return workspaceCreate(ctx, db, plumb.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications}, e.stdout)
 	})
 }
 

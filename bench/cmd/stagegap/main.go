@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -60,10 +61,10 @@ func run(kind, file string) error {
 		return err
 	}
 	defer db.Close()
-	if _, err := db.CreateWorkspace(ctx, sqlstore.WorkspaceInput{Key: "bench"}); err != nil {
+	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "bench"}); err != nil {
 		return err
 	}
-	p, err := db.CreateProject(ctx, sqlstore.ProjectInput{Workspace: "bench", Key: "repo"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "bench", Key: "repo"})
 	if err != nil {
 		return err
 	}

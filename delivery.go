@@ -1,0 +1,14 @@
+package plumb
+
+import "time"
+
+// Delivery is the outcome of the latest delivery of a commit's results to
+// its code host.
+type Delivery struct {
+	CommitSHA string
+	State     string // delivered or failed
+	Attempts  int
+	Detail    string // the last error, for people
+	CommentID string
+	At        time.Time
+}

@@ -1,0 +1,36 @@
+package plumb
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Token is an API token. Only the SHA-256 hash of its secret is kept.
+type Token struct {
+	ID         string
+	UserID     string
+	Name       string
+	Hash       string // hex SHA-256 of the secret
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// HashToken is the only form in which an API token is stored: the hex
+// SHA-256 of its secret.
+func HashToken(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// UploadToken is a project-scoped token that can only upload to its project.
+type UploadToken struct {
+	ID         string
+	ProjectID  string
+	Name       string
+	CreatedBy  string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
