@@ -1,5 +1,3 @@
-// Package plumb holds Plumb's domain: the types every layer shares, the
-// application error codes, and the store interfaces the HTTP layer uses.
 package plumb
 
 import (

@@ -424,7 +424,7 @@ func (s *Server) qltyCommitPage(r *http.Request, p plumb.Project, sha string) (s
 
 // qltyKeys caches each store's URL signing key (shared by every server of
 // the database, created by the first).
-var qltyKeys sync.Map // *sqlstore.DB → []byte
+var qltyKeys sync.Map // Store → []byte
 
 func (s *Server) qltyKey(ctx context.Context) ([]byte, error) {
 	if k, ok := qltyKeys.Load(s.store); ok {

@@ -58,7 +58,7 @@ type Config struct {
 
 // Server is the HTTP API. Build it with NewServer.
 type Server struct {
-	store       *sqlstore.DB
+	store       Store
 	limiter     ratelimit.Limiter
 	log         *slog.Logger
 	cfg         Config
@@ -77,7 +77,7 @@ type Server struct {
 }
 
 // NewServer returns the API handler with every dependency given explicitly.
-func NewServer(store *sqlstore.DB, limiter ratelimit.Limiter, log *slog.Logger, cfg Config) *Server {
+func NewServer(store Store, limiter ratelimit.Limiter, log *slog.Logger, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}

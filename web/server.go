@@ -23,7 +23,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 //go:embed templates static
@@ -50,7 +49,7 @@ type Config struct {
 // Server serves the pages. Build it with New and put it in front of the API
 // with Mount.
 type Server struct {
-	store   *sqlstore.DB
+	store   Store
 	log     *slog.Logger
 	cfg     Config
 	now     func() time.Time
@@ -63,7 +62,7 @@ type Server struct {
 }
 
 // New returns the web server with every dependency given explicitly.
-func New(store *sqlstore.DB, log *slog.Logger, cfg Config) (*Server, error) {
+func New(store Store, log *slog.Logger, cfg Config) (*Server, error) {
 	if cfg.SessionTTL <= 0 {
 		cfg.SessionTTL = 14 * 24 * time.Hour
 	}
