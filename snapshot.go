@@ -27,6 +27,38 @@ type Snapshot struct {
 	Kept, Replaced map[string]int
 }
 
+// Where a snapshot stands in the metrics, as the snapshots table's
+// measured column keeps it (an integer: these numbers are the schema's).
+const (
+	// SnapshotUnmeasured: not in the metrics (another branch than the
+	// default one).
+	SnapshotUnmeasured = 0
+	// SnapshotMeasured: it became the project's current snapshot (Measured
+	// and History).
+	SnapshotMeasured = 1
+	// SnapshotHistory: a default-branch snapshot that arrived after a newer
+	// one: in the metric history at its own time, with its whole tree kept,
+	// never current (History, not Measured).
+	SnapshotHistory = 2
+)
+
+// Measurement is the snapshot's SnapshotUnmeasured, SnapshotMeasured or
+// SnapshotHistory.
+func (s *Snapshot) Measurement() int {
+	switch {
+	case s.Measured:
+		return SnapshotMeasured
+	case s.History:
+		return SnapshotHistory
+	}
+	return SnapshotUnmeasured
+}
+
+// SetMeasurement sets Measured and History from a measurement.
+func (s *Snapshot) SetMeasurement(m int64) {
+	s.Measured, s.History = m == SnapshotMeasured, m != SnapshotUnmeasured
+}
+
 // FileFigures are one file's analysis figures as a tool reports them.
 type FileFigures struct {
 	Path            string

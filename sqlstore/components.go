@@ -212,7 +212,7 @@ func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 		seq int64
 		at  time.Time
 	}
-	snaps, err := queryRecords(ctx, tx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = 1 AND pending = 0 ORDER BY seq`,
+	snaps, err := queryRecords(ctx, tx, `SELECT seq, analyzed_at FROM snapshots WHERE project_id = $1 AND measured = `+sqlSnapshotMeasured+` AND pending = 0 ORDER BY seq`,
 		[]any{c.ProjectID}, func(row scanner) (snap, error) {
 			var s snap
 			var at int64

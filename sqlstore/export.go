@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"io"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 )
 
@@ -303,7 +304,7 @@ func exportSnapshots(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 		var at int64
 		err := rows.Scan(&h.seq, &h.head.ID, &h.head.ProjectID, &h.head.Branch, &h.head.CommitSHA, &at, &h.measured)
 		h.head.AnalyzedAt = fromUnix(at)
-		h.head.FullTree = h.measured == measuredHistory
+		h.head.FullTree = h.measured == plumb.SnapshotHistory
 		return h, err
 	}, func(h snapshotHeader) int64 { return h.seq }, func(h snapshotHeader) error { return exportSnapshot(ctx, tx, w, h) })
 }
@@ -316,13 +317,13 @@ func exportSnapshot(ctx context.Context, tx *sql.Tx, w *dataset.Writer, h snapsh
 	none := func() error { return nil }
 	files, removed := none, none
 	switch h.measured {
-	case 1:
+	case plumb.SnapshotMeasured:
 		files = func() error { return exportSnapshotFiles(ctx, tx, w, h.seq) }
 		removed = func() error {
 			return writeRecords(ctx, tx, w, `SELECT p.path FROM file_versions v JOIN paths p ON p.id = v.path_id
 				WHERE v.since_seq = $1 AND v.deleted = 1 ORDER BY p.path`, []any{h.seq}, scanString)
 		}
-	case measuredHistory:
+	case plumb.SnapshotHistory:
 		files = func() error {
 			return writeRecords(ctx, tx, w, `SELECT p.path, f.lines, f.loc, f.complexity, f.duplicated_lines FROM snapshot_files f
 				JOIN paths p ON p.id = f.path_id WHERE f.snapshot_seq = $1 ORDER BY p.path`, []any{h.seq}, scanFileRecord)

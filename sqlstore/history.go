@@ -3,14 +3,18 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"strconv"
 
 	"github.com/plumbhq/plumb"
 )
 
-// measuredHistory marks (in snapshots.measured) a default-branch snapshot
-// that arrived after a newer one: it is in the metric history at its own
-// time, its tree is in snapshot_files, and it never became current.
-const measuredHistory = 2
+// The measurements of snapshots.measured (plumb.SnapshotMeasured and
+// plumb.SnapshotHistory) as SQL literals, for the queries that filter on
+// them. A snapshot of the history has its tree in snapshot_files.
+var (
+	sqlSnapshotMeasured = strconv.Itoa(plumb.SnapshotMeasured)
+	sqlSnapshotHistory  = strconv.Itoa(plumb.SnapshotHistory)
+)
 
 // historyComponentTotals gives a component a totals row at every snapshot of
 // the history that never became current, from the trees kept for them.
@@ -22,7 +26,7 @@ func historyComponentTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 			coalesce(sum(f.sec_medium), 0), coalesce(sum(f.sec_low), 0), coalesce(sum(f.sec_note), 0), coalesce(sum(f.sec_fmt), 0)
 		FROM snapshots s
 		LEFT JOIN snapshot_files f ON f.snapshot_seq = s.seq AND f.path_id IN (SELECT cp.path_id FROM component_paths cp WHERE cp.component_id = $1)
-		WHERE s.project_id = $2 AND s.measured = 2 AND s.pending = 0
+		WHERE s.project_id = $2 AND s.measured = `+sqlSnapshotHistory+` AND s.pending = 0
 		GROUP BY s.seq, s.analyzed_at`, c.ID, c.ProjectID)
 	return err
 }

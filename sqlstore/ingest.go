@@ -332,7 +332,8 @@ func (db *DB) AnalysedCommits(ctx context.Context, projectID, branch string, sha
 				if err := rows.Scan(&s.ID, &s.CommitSHA, &at, &measured); err != nil {
 					return err
 				}
-				s.AnalyzedAt, s.Measured, s.History = fromUnix(at), measured == 1, measured != 0
+				s.AnalyzedAt = fromUnix(at)
+				s.SetMeasurement(measured)
 				latest[s.CommitSHA] = s
 				return nil
 			})

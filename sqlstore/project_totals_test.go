@@ -19,7 +19,7 @@ func TestProjectTotalsBackfillMatchesIncremental(t *testing.T) {
 	var kept []string
 	// Snapshots that entered the history after a newer one have no file
 	// versions: the migration (run before they could exist) leaves them out.
-	late := dRows(t, db, `SELECT id FROM snapshots WHERE measured = 2`)
+	late := dRows(t, db, `SELECT id FROM snapshots WHERE measured = `+sqlSnapshotHistory)
 	if len(late) == 0 {
 		t.Fatal("the rich dataset has no analysis arriving after a newer one")
 	}

@@ -192,8 +192,8 @@ func (w *snapshotWrite) chunk(fn func(tx *sql.Tx) error) error {
 
 // start inserts the snapshot's row, pending, and returns its seq. A
 // default-branch snapshot at least as new as the current one will become
-// current (measured = 1); an older one enters the history at its own time
-// (measured = 2).
+// current (plumb.SnapshotMeasured); an older one enters the history at its
+// own time (plumb.SnapshotHistory).
 func (w *snapshotWrite) start(tx *sql.Tx) (int64, error) {
 	ctx, in := w.ctx, w.in
 	s := plumb.Snapshot{ID: in.ID, ProjectID: in.ProjectID, Branch: in.Branch, CommitSHA: in.CommitSHA, AnalyzedAt: in.AnalyzedAt.UTC().Truncate(time.Second)}
@@ -211,12 +211,8 @@ func (w *snapshotWrite) start(tx *sql.Tx) (int64, error) {
 	}
 	s.Measured = in.Branch == defaultBranch && (!currentAt.Valid || unix(s.AnalyzedAt) >= currentAt.Int64)
 	s.History = in.Branch == defaultBranch
-	measured := boolInt(s.Measured)
-	if s.History && !s.Measured {
-		measured = measuredHistory
-	}
 	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (id, project_id, branch, commit_sha, analyzed_at, measured, created_at, analysis, pending)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), measured,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1) RETURNING seq`, s.ID, s.ProjectID, s.Branch, s.CommitSHA, unix(s.AnalyzedAt), s.Measurement(),
 		w.db.now().Unix(), boolInt(!in.FindingsOnly)).Scan(&w.seq); err != nil {
 		return 0, err
 	}
@@ -522,14 +518,14 @@ func currentFilesOf(ctx context.Context, q querier, projectID string, paths *ext
 func (w *snapshotWrite) treeBefore() (*treePager, error) {
 	ctx := w.ctx
 	var prev, measured int64
-	err := w.read.QueryRowContext(ctx, `SELECT seq, measured FROM snapshots WHERE project_id = $1 AND measured IN (1, 2) AND seq <> $2
+	err := w.read.QueryRowContext(ctx, `SELECT seq, measured FROM snapshots WHERE project_id = $1 AND measured IN (`+sqlSnapshotMeasured+`, `+sqlSnapshotHistory+`) AND seq <> $2
 		AND analyzed_at <= $3 AND pending = 0 ORDER BY analyzed_at DESC, seq DESC LIMIT 1`, w.in.ProjectID, w.seq, unix(w.snap.AnalyzedAt)).Scan(&prev, &measured)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if measured == measuredHistory {
+	if measured == plumb.SnapshotHistory {
 		return queryPager(ctx, w.read, `SELECT p.id, p.path, `+prefixCols("f.", fileStatsColumns)+` FROM snapshot_files f
 			JOIN paths p ON p.id = f.path_id WHERE f.snapshot_seq = $1 AND p.path > $2 ORDER BY p.path LIMIT `+fmt.Sprint(treePage), prev), nil
 	}
