@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -223,32 +224,6 @@ func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 	if err != nil || len(snaps) == 0 {
 		return err
 	}
-	vrows, err := tx.QueryContext(ctx, `SELECT v.path_id, v.since_seq, v.deleted, `+prefixCols("v.", fileStatsColumns)+`
-		FROM component_paths cp JOIN file_versions v ON v.path_id = cp.path_id
-		WHERE cp.component_id = $1 ORDER BY v.since_seq`, c.ID)
-	if err != nil {
-		return err
-	}
-	defer vrows.Close()
-	type version struct {
-		pathID, since int64
-		deleted       bool
-		stats         metric.FileStats
-	}
-	var pending *version
-	next := func() (*version, error) {
-		if !vrows.Next() {
-			return nil, vrows.Err()
-		}
-		v := &version{}
-		if err := vrows.Scan(scanFileStats([]any{&v.pathID, &v.since, &v.deleted}, &v.stats)...); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	if pending, err = next(); err != nil {
-		return err
-	}
 	cur := map[int64]metric.FileStats{}
 	var t metric.Totals
 	type row struct {
@@ -257,23 +232,38 @@ func backfillSnapshotTotals(ctx context.Context, tx *sql.Tx, c plumb.Component) 
 		t   metric.Totals
 	}
 	out := make([]row, 0, len(snaps))
-	for _, s := range snaps {
-		for pending != nil && pending.since <= s.seq {
-			if old, ok := cur[pending.pathID]; ok {
-				t.Sub(old)
-				delete(cur, pending.pathID)
-			}
-			if !pending.deleted {
-				t.Add(pending.stats)
-				cur[pending.pathID] = pending.stats
-			}
-			if pending, err = next(); err != nil {
-				return err
-			}
+	// record gives the snapshots before seq, not yet given, the totals so
+	// far: a version counts from the snapshot of its since_seq on.
+	record := func(seq int64) {
+		for len(out) < len(snaps) && snaps[len(out)].seq < seq {
+			s := snaps[len(out)]
+			out = append(out, row{s.seq, s.at, t})
 		}
-		out = append(out, row{s.seq, s.at, t})
 	}
-	vrows.Close()
+	err = eachRow(ctx, tx, `SELECT v.path_id, v.since_seq, v.deleted, `+prefixCols("v.", fileStatsColumns)+`
+		FROM component_paths cp JOIN file_versions v ON v.path_id = cp.path_id
+		WHERE cp.component_id = $1 ORDER BY v.since_seq`, []any{c.ID}, func(rows *sql.Rows) error {
+		var pathID, since int64
+		var deleted bool
+		var stats metric.FileStats
+		if err := rows.Scan(scanFileStats([]any{&pathID, &since, &deleted}, &stats)...); err != nil {
+			return err
+		}
+		record(since)
+		if old, ok := cur[pathID]; ok {
+			t.Sub(old)
+			delete(cur, pathID)
+		}
+		if !deleted {
+			t.Add(stats)
+			cur[pathID] = stats
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	record(math.MaxInt64)
 	for _, r := range out {
 		if err := insertSnapshotTotals(ctx, tx, c.ID, r.seq, r.at, r.t); err != nil {
 			return err

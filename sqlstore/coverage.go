@@ -254,14 +254,10 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 		var mine []byte
 		var others [][]byte
 		rows, err := getTags.QueryContext(ctx, in.ProjectID, in.CommitSHA, id)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
+		err = readRows(rows, err, func(rows *sql.Rows) error {
 			var tag string
 			var blob []byte
 			if err := rows.Scan(&tag, &blob); err != nil {
-				rows.Close()
 				return err
 			}
 			if tag == in.CoverageTag {
@@ -269,9 +265,9 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 			} else {
 				others = append(others, blob)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		// A file named in several records of the report merges with what

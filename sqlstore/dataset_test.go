@@ -13,6 +13,7 @@ package sqlstore
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -480,27 +481,30 @@ func dValue(v any) string {
 // dRows runs a query and returns its rows, each formatted as one line.
 func dRows(t *testing.T, db *DB, query string) []string {
 	t.Helper()
-	rows, err := db.read.QueryContext(context.Background(), query)
-	dCheck(t, err)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	dCheck(t, err)
 	out := []string{}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
+	var vals, ptrs []any
+	dCheck(t, eachRow(context.Background(), db.read, query, nil, func(rows *sql.Rows) error {
+		if vals == nil {
+			cols, err := rows.Columns()
+			if err != nil {
+				return err
+			}
+			vals, ptrs = make([]any, len(cols)), make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+		}
 		clear(vals)
-		dCheck(t, rows.Scan(ptrs...))
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			parts[i] = dValue(v)
 		}
 		out = append(out, strings.Join(parts, "|"))
-	}
-	dCheck(t, rows.Err())
+		return nil
+	}))
 	return out
 }
 

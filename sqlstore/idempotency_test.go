@@ -10,14 +10,14 @@ import (
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
-// idemClock is a clock two stores share.
-type idemClock struct {
+// testClock is a clock two stores share.
+type testClock struct {
 	mu  sync.Mutex
 	now time.Time
 }
 
-func (c *idemClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *idemClock) Advance(d time.Duration) {
+func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *testClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -30,7 +30,7 @@ func (c *idemClock) Advance(d time.Duration) {
 func TestIdempotentAnswerRecordedWithTheWrite(t *testing.T) {
 	ctx := context.Background()
 	dsn := sqltest.DSN(t)
-	clock := &idemClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clock := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	open := func() *DB {
 		db, err := Open(ctx, dsn, Options{Now: clock.Now})
 		dCheck(t, err)

@@ -233,17 +233,12 @@ func loadIssueIndex(ctx context.Context, tx *sql.Tx, snapshot int64, blockSize i
 		return nil, err
 	}
 	x := &issueIndex{seq: make([]int64, 0, n), attrs: make([]uint8, 0, n), tool: make([]uint16, 0, n), tools: map[string][]uint16{}}
-	rows, err := tx.QueryContext(ctx, `SELECT seq, category, level, status, tool FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, snapshot)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	toolNum := map[string]uint16{}
 	var seq int64
 	var cat, lvl, st, tool string
-	for rows.Next() {
+	err := eachRow(ctx, tx, `SELECT seq, category, level, status, tool FROM issues WHERE snapshot_seq = $1 ORDER BY seq`, []any{snapshot}, func(rows *sql.Rows) error {
 		if err := rows.Scan(&seq, &cat, &lvl, &st, &tool); err != nil {
-			return nil, err
+			return err
 		}
 		num, ok := toolNum[tool]
 		if !ok {
@@ -256,8 +251,9 @@ func loadIssueIndex(ctx context.Context, tx *sql.Tx, snapshot int64, blockSize i
 		x.seq = append(x.seq, seq)
 		x.attrs = append(x.attrs, packAttrs(enumCode(plumb.IssueCategories, cat)&15, enumCode(plumb.IssueLevels, lvl)&7, enumCode(plumb.IssueStatuses, st)&1))
 		x.tool = append(x.tool, num)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	x.summarize(blockSize)

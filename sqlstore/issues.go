@@ -101,21 +101,13 @@ func streamIssues(ctx context.Context, tx *sql.Tx, d dialect, snapshot int64, f 
 	addIn("status", f.Statuses)
 	addIn("tool", f.Tools) // exact names (see EachIssue)
 	q := fmt.Sprintf(`SELECT %s FROM issues WHERE %s ORDER BY seq LIMIT %s OFFSET %d`, issueColumns, where.String(), d.noLimit, f.Page.Offset)
-	rows, err := tx.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return eachRow(ctx, tx, q, args, func(rows *sql.Rows) error {
 		_, is, err := scanIssue(rows)
 		if err != nil {
 			return err
 		}
-		if err := fn(is); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		return fn(is)
+	})
 }
 
 // fetchIssues loads the issues with the given seqs and calls fn in seq order.
@@ -130,20 +122,15 @@ func fetchIssues(ctx context.Context, tx *sql.Tx, seqs []int64, fn func(plumb.Is
 		}
 		fmt.Fprintf(&in, "%d", s)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+issueColumns+` FROM issues WHERE seq IN (`+in.String()+`)`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	bySeq := make(map[int64]plumb.Issue, len(seqs))
-	for rows.Next() {
+	err := eachRow(ctx, tx, `SELECT `+issueColumns+` FROM issues WHERE seq IN (`+in.String()+`)`, nil, func(rows *sql.Rows) error {
 		seq, is, err := scanIssue(rows)
-		if err != nil {
-			return err
+		if err == nil {
+			bySeq[seq] = is
 		}
-		bySeq[seq] = is
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	for _, s := range seqs {

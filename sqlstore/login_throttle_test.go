@@ -10,18 +10,6 @@ import (
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
-type ltClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *ltClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *ltClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func ltAttempt(pair string, wide ...plumb.LoginLimit) plumb.LoginAttempt {
 	return plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: pair, Free: 3, Base: time.Second, Max: 10 * time.Second},
 		Wide: wide, Known: 30 * 24 * time.Hour, Forget: 24 * time.Hour}
@@ -50,7 +38,7 @@ func ltReserve(t *testing.T, db *DB, a plumb.LoginAttempt) plumb.LoginReservatio
 // a delay runs counts nothing; a whole day without an attempt starts the
 // counter again.
 func TestLoginThrottleDelays(t *testing.T) {
-	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	a := ltAttempt("p")
 	for i := 1; i <= 3; i++ {
@@ -99,7 +87,7 @@ func TestLoginThrottleDelays(t *testing.T) {
 // sign-in gives its reservation back and exempts its pair from the wide
 // counters for Known.
 func TestLoginThrottleWideAndKnown(t *testing.T) {
-	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	wide := plumb.LoginLimit{Key: "w", Free: 2, Base: time.Minute, Max: time.Hour}
 	ltReserve(t, db, ltAttempt("p1", wide))
@@ -152,17 +140,10 @@ func TestLoginThrottleWideAndKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var left []string
-	rows, err := db.read.QueryContext(t.Context(), `SELECT key FROM login_throttle ORDER BY key`)
+	left, err := queryRecords(t.Context(), db.read, `SELECT key FROM login_throttle ORDER BY key`, nil, scanString)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var k string
-		rows.Scan(&k)
-		left = append(left, k)
-	}
-	rows.Close()
 	if gone != 5 || len(left) != 1 || left[0] != "p7" {
 		t.Fatalf("pruned %d, left %v; want 5 pruned (p1, p2, p5, p6, w) and p7 left", gone, left)
 	}
@@ -171,7 +152,7 @@ func TestLoginThrottleWideAndKnown(t *testing.T) {
 // Parallel attempts on two stores sharing one database (two replicas): no
 // more reservations pass than the counter allows.
 func TestLoginThrottleParallel(t *testing.T) {
-	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	dsn := sqltest.DSN(t)
 	dbs := []*DB{dOpenDSN(t, dsn, clk.Now), dOpenDSN(t, dsn, clk.Now)}
 	a := ltAttempt("p", plumb.LoginLimit{Key: "w", Free: 100, Base: time.Second, Max: time.Minute})
@@ -203,7 +184,7 @@ func TestLoginThrottleParallel(t *testing.T) {
 // A refused attempt waits for the longest delay among its counters, not the
 // first one that refused; a known pair's wait is its own counter's alone.
 func TestLoginThrottleWaitIsTheLongest(t *testing.T) {
-	clk := &ltClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	wide := plumb.LoginLimit{Key: "w", Free: 1, Base: time.Minute, Max: time.Hour}
 	a := plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: "p", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []plumb.LoginLimit{wide},

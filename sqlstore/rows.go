@@ -17,6 +17,12 @@ import (
 // next query on the same transaction (or, on SQLite, the same connection).
 func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := q.QueryContext(ctx, query, args...)
+	return readRows(rows, err, fn)
+}
+
+// readRows is eachRow for rows already queried (a prepared statement's),
+// given with the query's error.
+func readRows(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}

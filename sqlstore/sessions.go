@@ -80,20 +80,10 @@ func (db *DB) SignInIdentity(ctx context.Context, id plumb.Identity, linkByEmail
 		}
 		found := false
 		if linkByEmail && id.Verified && id.Email != "" {
-			rows, err := tx.QueryContext(ctx, `SELECT id FROM users WHERE lower(email) = $1 LIMIT 2`, foldASCII(id.Email))
+			ids, err := queryRecords(ctx, tx, `SELECT id FROM users WHERE lower(email) = $1 LIMIT 2`, []any{foldASCII(id.Email)}, scanString)
 			if err != nil {
 				return err
 			}
-			var ids []string
-			for rows.Next() {
-				var s string
-				if err := rows.Scan(&s); err != nil {
-					rows.Close()
-					return err
-				}
-				ids = append(ids, s)
-			}
-			rows.Close()
 			if len(ids) == 1 {
 				if u, err = db.findUser(ctx, tx, ids[0]); err != nil {
 					return err
@@ -207,34 +197,27 @@ func (db *DB) SessionUser(ctx context.Context, hash string) (plumb.User, plumb.S
 // ListSessions lists a user's sessions that have not expired, newest first
 // (revoked ones included, so the page shows what was revoked).
 func (db *DB) ListSessions(ctx context.Context, userID string) ([]plumb.Session, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = $1 AND expires_at > $2
-		ORDER BY created_at DESC, id DESC LIMIT 100`, userID, db.now().Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.Session
-	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = $1 AND expires_at > $2
+		ORDER BY created_at DESC, id DESC LIMIT 100`, []any{userID, db.now().Unix()}, func(row scanner) (plumb.Session, error) { return scanSession(row) })
 }
 
 // RevokeSession ends one of a user's sessions (by id); another user's session
 // is not found.
 func (db *DB) RevokeSession(ctx context.Context, userID, id string) error {
+	return db.revokeOwned(ctx, "sessions", userID, id, fmt.Sprintf("no active session %q", id))
+}
+
+// revokeOwned revokes the row with id of table (sessions or tokens) when
+// it is the user's and active; otherwise it is not found (missing says so).
+func (db *DB) revokeOwned(ctx context.Context, table, userID, id, missing string) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`,
+		res, err := tx.ExecContext(ctx, `UPDATE `+table+` SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`,
 			db.now().Unix(), id, userID)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound(fmt.Sprintf("no active session %q", id))
+			return notFound(missing)
 		}
 		return nil
 	})
@@ -251,17 +234,7 @@ func (db *DB) RevokeSessionHash(ctx context.Context, hash string) error {
 // RevokeUserToken revokes one of a user's API tokens; another user's token is
 // not found.
 func (db *DB) RevokeUserToken(ctx context.Context, userID, id string) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`,
-			db.now().Unix(), id, userID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound(fmt.Sprintf("no active token with id %q", id))
-		}
-		return nil
-	})
+	return db.revokeOwned(ctx, "tokens", userID, id, fmt.Sprintf("no active token with id %q", id))
 }
 
 // BadgesPublic reports whether a project's badges answer to anyone.

@@ -231,71 +231,37 @@ func (w *stagedWrite) remove(ctx context.Context) error {
 		return fmt.Errorf("unknown staged write kind %q", w.kind)
 	}
 	for _, step := range steps {
-		for {
-			var done bool
-			err := w.tx(ctx, func(tx *sql.Tx) error {
-				res, err := tx.ExecContext(ctx, step, w.ref, n)
-				if err != nil {
-					return err
-				}
-				k, _ := res.RowsAffected()
-				done = k < int64(n)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if done {
-				break
-			}
+		if err := w.eachChunk(ctx, func(tx *sql.Tx) (bool, error) {
+			return w.lastChunk(tx.ExecContext(ctx, step, w.ref, n))
+		}); err != nil {
+			return err
 		}
 	}
 	if w.kind == stagedSnapshot {
 		// The files the snapshot pointed at their new rows get their
 		// previous rows back.
-		for {
-			var done bool
-			err := w.tx(ctx, func(tx *sql.Tx) error {
-				ids, err := int64Rows(ctx, tx, `SELECT path_id FROM file_versions WHERE since_seq = $1 LIMIT $2`, w.ref, n)
-				if err != nil || len(ids) == 0 {
-					done = true
-					return err
-				}
-				in := int64List(ids)
-				if _, err := tx.ExecContext(ctx, `UPDATE paths SET current_seq = prev_seq WHERE current_seq = $1 AND id IN (`+in+`)`, w.ref); err != nil {
-					return err
-				}
-				_, err = tx.ExecContext(ctx, `DELETE FROM file_versions WHERE since_seq = $1 AND path_id IN (`+in+`)`, w.ref)
-				return err
-			})
-			if err != nil {
-				return err
+		if err := w.eachChunk(ctx, func(tx *sql.Tx) (bool, error) {
+			ids, err := int64Rows(ctx, tx, `SELECT path_id FROM file_versions WHERE since_seq = $1 LIMIT $2`, w.ref, n)
+			if err != nil || len(ids) == 0 {
+				return true, err
 			}
-			if done {
-				break
+			in := int64List(ids)
+			if _, err := tx.ExecContext(ctx, `UPDATE paths SET current_seq = prev_seq WHERE current_seq = $1 AND id IN (`+in+`)`, w.ref); err != nil {
+				return false, err
 			}
+			_, err = tx.ExecContext(ctx, `DELETE FROM file_versions WHERE since_seq = $1 AND path_id IN (`+in+`)`, w.ref)
+			return false, err
+		}); err != nil {
+			return err
 		}
 	}
 	if w.pathsAfter.Valid {
 		// Their component_paths rows go with them (ON DELETE CASCADE).
-		for {
-			var done bool
-			err := w.tx(ctx, func(tx *sql.Tx) error {
-				res, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE id IN (SELECT id FROM paths WHERE id > $1 AND project_id = $2 LIMIT $3)`,
-					w.pathsAfter.Int64, w.projectID, n)
-				if err != nil {
-					return err
-				}
-				k, _ := res.RowsAffected()
-				done = k < int64(n)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if done {
-				break
-			}
+		if err := w.eachChunk(ctx, func(tx *sql.Tx) (bool, error) {
+			return w.lastChunk(tx.ExecContext(ctx, `DELETE FROM paths WHERE id IN (SELECT id FROM paths WHERE id > $1 AND project_id = $2 LIMIT $3)`,
+				w.pathsAfter.Int64, w.projectID, n))
+		}); err != nil {
+			return err
 		}
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
@@ -312,6 +278,32 @@ func (w *stagedWrite) remove(ctx context.Context) error {
 		_, err = tx.ExecContext(ctx, `DELETE FROM staged_writes WHERE project_id = $1 AND owner = $2 AND ref = $3`, w.projectID, db.instance, w.ref)
 		return err
 	})
+}
+
+// eachChunk runs chunk, a transaction each time, until it says it did the
+// last chunk.
+func (w *stagedWrite) eachChunk(ctx context.Context, chunk func(tx *sql.Tx) (last bool, err error)) error {
+	for {
+		var last bool
+		err := w.tx(ctx, func(tx *sql.Tx) error {
+			var err error
+			last, err = chunk(tx)
+			return err
+		})
+		if err != nil || last {
+			return err
+		}
+	}
+}
+
+// lastChunk tells, from a statement limited to a chunk of stageChunk rows,
+// whether it was the last chunk (it affected fewer rows).
+func (w *stagedWrite) lastChunk(res sql.Result, err error) (bool, error) {
+	if err != nil {
+		return false, err
+	}
+	k, _ := res.RowsAffected()
+	return k < int64(w.db.stageChunk), nil
 }
 
 // release ends a published write: its staged_writes row goes (in the
