@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -143,3 +144,6 @@ func parseError(err error) error {
 	}
 	return err
 }
+
+// firstOf is the first of values that is not "".
+var firstOf = cmp.Or[string]

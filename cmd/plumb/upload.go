@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plumbhq/plumb/cienv"
 )
 
 // Exit statuses of the upload and build commands (usage errors are 2).
@@ -60,7 +62,7 @@ var (
 // showProgress says whether progress may be drawn on stderr: a terminal,
 // not a dumb one, outside CI (whose logs would keep every frame).
 func showProgress(getenv func(string) string, stderr io.Writer) bool {
-	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
+	inCI := getenv("CI") != "" || cienv.DetectEnv(getenv).Provider != ""
 	return stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb"
 }
 
@@ -177,10 +179,10 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
 // override them, and checks that there is a commit.
-func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
-	info := detectCI(getenv, ciGitDir)
+func (o *commitFlags) resolve(getenv func(string) string) (cienv.Info, error) {
+	info := cienv.Detect(getenv, ciGitDir)
 	if c := strings.TrimSpace(o.Commit); c != "" {
-		if !sameCommit(c, info.Commit) {
+		if !cienv.SameCommit(c, info.Commit) {
 			info.Tag = "" // the detected tag names another commit
 		}
 		info.Commit = c
@@ -192,7 +194,7 @@ func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 		info.Tag = strings.TrimPrefix(o.Tag, "refs/tags/")
 	}
 	if o.PR != "" {
-		n := positive(strings.TrimPrefix(o.PR, "#"))
+		n := cienv.PullRequestNumber(strings.TrimPrefix(o.PR, "#"))
 		if n == 0 {
 			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.PR)}
 		}
@@ -209,7 +211,7 @@ func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 }
 
 // needBranch is the usage error for a command that needs the branch.
-func needBranch(info ciInfo, what string) error {
+func needBranch(info cienv.Info, what string) error {
 	if info.Branch != "" {
 		return nil
 	}
@@ -1225,7 +1227,7 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 	}
 	body.BranchName, body.CommitSHA, body.PullRequestNumber = info.Branch, info.Commit, info.PullRequest
 	if body.CommitMessage == "" {
-		body.CommitMessage = commitMessage(getenv, ciGitDir, info.Commit)
+		body.CommitMessage = cienv.CommitMessage(getenv, ciGitDir, info.Commit)
 	}
 	data, err := json.Marshal(body)
 	if err != nil {
