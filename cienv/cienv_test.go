@@ -193,4 +193,3 @@ func TestCommitMessage(t *testing.T) {
 		t.Errorf("a message over the API's limit: %d characters", len([]rune(got)))
 	}
 }
-
