@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/cienv"
+	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
 // Exit statuses of the upload and build commands (usage errors are 2).
@@ -897,114 +898,6 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	return nil
 }
 
-// statsFile is one file of an analysis' stats.
-type statsFile struct {
-	Path            string `json:"path"`
-	Lines           int64  `json:"lines"`
-	LOC             int64  `json:"loc"`
-	Complexity      int64  `json:"complexity"`
-	DuplicatedLines int64  `json:"duplicatedLines"`
-}
-
-// statsHandler receives a stats file's lists as walkStats reads them.
-type statsHandler struct {
-	begin   func(list string) error // "files" or "removed"
-	file    func(statsFile) error
-	removed func(string) error
-	end     func() error
-}
-
-// walkStats reads a stats file, {"files":[…],"removed":[…]} or just the
-// files array, one element at a time.
-func walkStats(r io.Reader, h statsHandler) error {
-	dec := json.NewDecoder(skipBOM(r))
-	dec.DisallowUnknownFields()
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	switch tok {
-	case json.Delim('['):
-		if err := walkList(dec, "files", h); err != nil {
-			return err
-		}
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			t, err := dec.Token()
-			if err != nil {
-				return fmt.Errorf("not JSON: %v", err)
-			}
-			key, _ := t.(string)
-			if key != "files" && key != "removed" {
-				return fmt.Errorf("unknown field %q: the stats are {\"files\":[…],\"removed\":[…]} or just the files array", key)
-			}
-			if seen[key] {
-				return fmt.Errorf("field %q appears twice", key)
-			}
-			seen[key] = true
-			t, err = dec.Token()
-			if err != nil {
-				return fmt.Errorf("not JSON: %v", err)
-			}
-			switch t {
-			case nil: // null: an empty list
-			case json.Delim('['):
-				if err := walkList(dec, key, h); err != nil {
-					return err
-				}
-			default:
-				return fmt.Errorf("field %q must be an array", key)
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return fmt.Errorf("not JSON: %v", err)
-		}
-	default:
-		return errors.New("the stats must be a JSON object {\"files\":[…],\"removed\":[…]} or an array of files")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
-}
-
-// walkList reads the elements of a list whose '[' was just read.
-func walkList(dec *json.Decoder, list string, h statsHandler) error {
-	if err := h.begin(list); err != nil {
-		return err
-	}
-	for i := 0; dec.More(); i++ {
-		if list == "files" {
-			var f statsFile
-			if err := dec.Decode(&f); err != nil {
-				return fmt.Errorf("files[%d]: %v", i, err)
-			}
-			if strings.TrimSpace(f.Path) == "" {
-				return fmt.Errorf("files[%d]: path is required", i)
-			}
-			if err := h.file(f); err != nil {
-				return err
-			}
-			continue
-		}
-		var p string
-		if err := dec.Decode(&p); err != nil {
-			return fmt.Errorf("removed[%d]: %v", i, err)
-		}
-		if strings.TrimSpace(p) == "" {
-			return fmt.Errorf("removed[%d]: empty path", i)
-		}
-		if err := h.removed(p); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // ']'
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	return h.end()
-}
-
 // checkSARIF reads a SARIF file as a stream of JSON tokens: it must be one
 // JSON object and nothing more.
 func checkSARIF(r io.Reader) error {
@@ -1090,11 +983,11 @@ func analysisBody(head analysisHead, stats string, sarifs []string) bodyFunc {
 			_, err = bw.Write(b)
 			return err
 		}
-		err = walkStats(src(f), statsHandler{
-			begin:   func(list string) error { n = 0; _, err := fmt.Fprintf(bw, ",%q:[", list); return err },
-			file:    func(sf statsFile) error { return item(sf) },
-			removed: func(p string) error { return item(p) },
-			end:     func() error { return bw.WriteByte(']') },
+		err = analysis.ReadStats(skipBOM(src(f)), analysis.Handler{
+			List:    func(list string) error { n = 0; _, err := fmt.Fprintf(bw, ",%q:[", list); return err },
+			File:    func(_ int, sf analysis.File) error { return item(sf) },
+			Removed: func(_ int, p string) error { return item(p) },
+			End:     func(string) error { return bw.WriteByte(']') },
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", stats, err)
@@ -1146,13 +1039,11 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	nfiles, nremoved := 0, 0
-	count := statsHandler{
-		begin:   func(string) error { return nil },
-		file:    func(statsFile) error { nfiles++; return nil },
-		removed: func(string) error { nremoved++; return nil },
-		end:     func() error { return nil },
+	count := analysis.Handler{
+		File:    func(int, analysis.File) error { nfiles++; return nil },
+		Removed: func(int, string) error { nremoved++; return nil },
 	}
-	if err := checkFile(stats, "stats file", func(r io.Reader) error { return walkStats(r, count) }); err != nil {
+	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(skipBOM(r), count) }); err != nil {
 		return err
 	}
 	total := stats.size
