@@ -78,6 +78,7 @@ func newParser(root *cli, getenv func(string) string, stdout, stderr io.Writer) 
 		kong.Resolvers(envResolver(getenv)),
 		kong.WithHyphenPrefixedParameters(true),
 		kong.PostBuild(hideServerFlags),
+		kong.PostBuild(addExamples),
 		kong.Vars{"version": versionString()},
 	)
 }
