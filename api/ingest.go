@@ -713,23 +713,6 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 	})
 }
 
-// analysisUpload is the body of an analysis upload (docs/ingest.md).
-// (analysisReader reads it; this holds its scalar members.)
-type analysisUpload struct {
-	CommitSHA  string
-	Branch     string
-	AnalyzedAt string
-	FullTree   *bool
-}
-
-type analysisFile struct {
-	Path            string `json:"path"`
-	Lines           int64  `json:"lines"`
-	LOC             int64  `json:"loc"`
-	Complexity      int64  `json:"complexity"`
-	DuplicatedLines int64  `json:"duplicatedLines"`
-}
-
 func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c *call) error {
 	p, err := s.ingestProject(r.Context(), c)
 	if err != nil {
@@ -750,13 +733,11 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		}
 		defer body.Close()
 		ur := &utf8Reader{r: body}
-		dec := json.NewDecoder(ur)
-		dec.DisallowUnknownFields()
 		q := &query{}
 		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)
 		defer sp.Close()
 		opt.TempDir = s.cfg.SpoolDir
-		a := &analysisReader{dec: dec, q: q, opt: opt, sp: sp, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}
+		a := &analysisReader{r: ur, q: q, opt: opt, sp: sp, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}
 		if err := a.read(); err != nil {
 			return 0, nil, analysisFailure(body, ur, err)
 		}

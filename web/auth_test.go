@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -11,6 +12,29 @@ import (
 
 	"github.com/plumbhq/plumb/web"
 )
+
+// SetUserPassword keeps the rules and stores a hash that verifies.
+func TestSetUserPassword(t *testing.T) {
+	s := newSite(t, web.Config{})
+	s.person(t, "ada", "")
+	ctx := context.Background()
+	if err := web.SetUserPassword(ctx, s.DB, "ada", "short"); err == nil || !strings.Contains(err.Error(), "at least 8") {
+		t.Errorf("a short password: %v", err)
+	}
+	if err := web.SetUserPassword(ctx, s.DB, "nobody", "lovelace-1815"); err == nil {
+		t.Error("the password of a user that does not exist was set")
+	}
+	if err := web.SetUserPassword(ctx, s.DB, "ada", "lovelace-1815"); err != nil {
+		t.Fatal(err)
+	}
+	_, hash, err := s.DB.PasswordHash(ctx, "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := web.VerifyPassword(hash, "lovelace-1815"); !ok || err != nil {
+		t.Errorf("the stored hash does not verify: %v, %v", ok, err)
+	}
+}
 
 func TestPasswordHash(t *testing.T) {
 	h, err := web.HashPassword("correct horse")

@@ -81,11 +81,7 @@ func (s *site) person(t *testing.T, login, password string) {
 		t.Fatal(err)
 	}
 	if password != "" {
-		h, err := web.HashPassword(password)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.DB.SetPasswordHash(ctx, login, h); err != nil {
+		if err := web.SetUserPassword(ctx, s.DB, login, password); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -34,6 +35,21 @@ func CheckPasswordRules(pw string) error {
 		return fmt.Errorf("a password must be at most %d bytes long", maxPasswordLength)
 	}
 	return nil
+}
+
+// PasswordStore keeps users' password hashes (sqlstore.DB is one).
+type PasswordStore interface {
+	SetPasswordHash(ctx context.Context, userLoginOrID, hash string) error
+}
+
+// SetUserPassword sets the web sign-in password of a user (by login or id)
+// when it follows CheckPasswordRules: only its argon2id hash is stored.
+func SetUserPassword(ctx context.Context, db PasswordStore, userLoginOrID, pw string) error {
+	hash, err := HashPassword(pw)
+	if err != nil {
+		return err
+	}
+	return db.SetPasswordHash(ctx, userLoginOrID, hash)
 }
 
 // HashPassword returns the PHC string of a password with a fresh salt.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/analyze"
+	"github.com/plumbhq/plumb/cienv"
 )
 
 type analyzeCmd struct {
@@ -77,7 +78,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	}
 	// check what uploading needs before the work
 	var cl *client
-	var info ciInfo
+	var info cienv.Info
 	in := &inputs{stdin: e.stdin}
 	defer in.cleanup()
 	var sarifs []inputFile

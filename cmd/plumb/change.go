@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/gitrepo"
 )
 
 // The change a pull request makes, computed locally with git and sent with
@@ -46,14 +48,14 @@ func computeChange(gitDir, base, head string) (baseSHA string, files []compare.F
 		candidates = []string{"origin/" + base, "refs/remotes/origin/" + base, base}
 	}
 	for _, c := range candidates {
-		if baseSHA = runGit(gitDir, "merge-base", c, head); baseSHA != "" {
+		if baseSHA = gitrepo.Try(gitDir, "merge-base", c, head); baseSHA != "" {
 			break
 		}
 	}
 	if baseSHA == "" {
 		return "", nil, fmt.Errorf("git found no merge base of %s and %s (a shallow clone? fetch the base branch, e.g. actions/checkout with fetch-depth: 0)", base, short(head))
 	}
-	out := runGit(gitDir, "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M", "--unified=0", baseSHA+"..."+head)
+	out := gitrepo.Try(gitDir, "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M", "--unified=0", baseSHA+"..."+head)
 	files, err = parseUnifiedDiff(strings.NewReader(out))
 	return baseSHA, files, err
 }
@@ -152,7 +154,7 @@ func unquotePath(p string) string {
 // sendChange computes and uploads the change of a pull request (or of the
 // commit against --base). It never fails the upload it goes with: problems
 // are warnings on stderr.
-func sendChange(ctx context.Context, cl *client, info ciInfo, f changeFlags, stderr io.Writer) {
+func sendChange(ctx context.Context, cl *client, info cienv.Info, f changeFlags, stderr io.Writer) {
 	base := f.Base
 	if base == "" {
 		base = info.BaseBranch

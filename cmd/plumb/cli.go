@@ -1,11 +1,15 @@
 package main
 
 // The command line: one kong struct per command, its flags and arguments as
-// fields, a Run method that calls the command's plain function and a Help
-// method with examples (shown by "plumb COMMAND --help").
+// fields, a Run method that calls the command's plain function, and its
+// examples (shown by "plumb COMMAND --help"): in the examples table when they
+// are the whole of its detailed help, else in a Help method.
 
 import (
 	"context"
+	"strings"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -71,6 +75,45 @@ func (c *dbCmd) withDB(e *runEnv, f func(ctx context.Context, db *sqlstore.DB) e
 	return f(e.ctx, db)
 }
 
+// examples are the --help examples of the commands whose detailed help is
+// nothing more, by command; newParser puts them in place (addExamples).
+var examples = map[string][]string{
+	"migrate":                     {"plumb migrate --database postgres://plumb@127.0.0.1:5432/plumb"},
+	"user list":                   {"plumb user list"},
+	"user enable":                 {"plumb user enable mallory"},
+	"user create":                 {`plumb user create alice --name "Alice Example"`, "plumb user create bea --email bea@example.com --provider-url https://github.com/bea"},
+	"token list":                  {"plumb token list alice"},
+	"token revoke":                {"plumb token revoke 0190a1b2-…"},
+	"workspace list":              {"plumb workspace list"},
+	"workspace create":            {"plumb workspace create my-org --applications"},
+	"workspace applications":      {"plumb workspace applications my-org on"},
+	"member list":                 {"plumb member list my-org"},
+	"member add":                  {"plumb member add my-org alice --role admin"},
+	"member remove":               {"plumb member remove my-org alice"},
+	"project list":                {"plumb project list", "plumb project list my-org"},
+	"project create":              {"plumb project create my-org/my-repo --default-branch main --components"},
+	"project components":          {"plumb project components my-org/my-repo on"},
+	"project upload-token list":   {"plumb project upload-token list my-org/my-repo"},
+	"project upload-token revoke": {"plumb project upload-token revoke 0190a1b2-…"},
+	"application add-project":     {"plumb application add-project my-org storefront my-repo"},
+}
+
+// addExamples gives each command of examples its "Examples:" help.
+func addExamples(k *kong.Kong) error {
+	var walk func(n *kong.Node, path string)
+	walk = func(n *kong.Node, path string) {
+		for _, c := range n.Children {
+			p := strings.TrimSpace(path + " " + c.Name)
+			if ex, ok := examples[p]; ok {
+				c.Detail = "Examples:\n\n    " + strings.Join(ex, "\n    ")
+			}
+			walk(c, p)
+		}
+	}
+	walk(k.Model.Node, "")
+	return nil
+}
+
 // ---- server and dataset ----
 
 type serveCmd struct {
@@ -118,12 +161,6 @@ func (c *demoCmd) Run(e *runEnv) error {
 }
 
 type migrateCmd struct{ dbCmd }
-
-func (migrateCmd) Help() string {
-	return `Examples:
-
-    plumb migrate --database postgres://plumb@127.0.0.1:5432/plumb`
-}
 
 func (c *migrateCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdMigrate(ctx, db, e.stdout) })
@@ -178,12 +215,6 @@ type userCmd struct {
 
 type userListCmd struct{ dbCmd }
 
-func (userListCmd) Help() string {
-	return `Examples:
-
-    plumb user list`
-}
-
 func (c *userListCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userList(ctx, db, e.stdout) })
 }
@@ -208,12 +239,6 @@ func (c *userDisableCmd) Run(e *runEnv) error {
 type userEnableCmd struct {
 	dbCmd
 	Login string `arg:"" name:"login" help:"The user's login or id."`
-}
-
-func (userEnableCmd) Help() string {
-	return `Examples:
-
-    plumb user enable mallory`
 }
 
 func (c *userEnableCmd) Run(e *runEnv) error {
@@ -248,13 +273,6 @@ type userCreateCmd struct {
 	Login string `arg:"" name:"login" help:"The user's login."`
 	Name  string `name:"name" help:"The user's display name."`
 	userProfileFlags
-}
-
-func (userCreateCmd) Help() string {
-	return `Examples:
-
-    plumb user create alice --name "Alice Example"
-    plumb user create bea --email bea@example.com --provider-url https://github.com/bea`
 }
 
 func (c *userCreateCmd) Run(e *runEnv) error {
@@ -315,12 +333,6 @@ type tokenListCmd struct {
 	User string `arg:"" name:"user" help:"The user's login or id."`
 }
 
-func (tokenListCmd) Help() string {
-	return `Examples:
-
-    plumb token list alice`
-}
-
 func (c *tokenListCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return tokenList(ctx, db, c.User, e.stdout) })
 }
@@ -328,12 +340,6 @@ func (c *tokenListCmd) Run(e *runEnv) error {
 type tokenRevokeCmd struct {
 	dbCmd
 	ID string `arg:"" name:"token-id" help:"The token's id (from plumb token list)."`
-}
-
-func (tokenRevokeCmd) Help() string {
-	return `Examples:
-
-    plumb token revoke 0190a1b2-…`
 }
 
 func (c *tokenRevokeCmd) Run(e *runEnv) error {
@@ -348,12 +354,6 @@ type workspaceCmd struct {
 }
 
 type workspaceListCmd struct{ dbCmd }
-
-func (workspaceListCmd) Help() string {
-	return `Examples:
-
-    plumb workspace list`
-}
 
 func (c *workspaceListCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return workspaceList(ctx, db, e.stdout) })
@@ -390,12 +390,6 @@ type workspaceCreateCmd struct {
 	ProviderURL  string `name:"provider-url" placeholder:"URL" help:"Provider URL."`
 }
 
-func (workspaceCreateCmd) Help() string {
-	return `Examples:
-
-    plumb workspace create my-org --applications`
-}
-
 func (c *workspaceCreateCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
 		return workspaceCreate(ctx, db, plumb.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications}, e.stdout)
@@ -406,12 +400,6 @@ type workspaceApplicationsCmd struct {
 	dbCmd
 	Key string `arg:"" name:"key" help:"The workspace's key."`
 	On  string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
-}
-
-func (workspaceApplicationsCmd) Help() string {
-	return `Examples:
-
-    plumb workspace applications my-org on`
 }
 
 func (c *workspaceApplicationsCmd) Run(e *runEnv) error {
@@ -431,12 +419,6 @@ type memberListCmd struct {
 	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
 }
 
-func (memberListCmd) Help() string {
-	return `Examples:
-
-    plumb member list my-org`
-}
-
 func (c *memberListCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return memberList(ctx, db, c.Workspace, e.stdout) })
 }
@@ -446,12 +428,6 @@ type memberAddCmd struct {
 	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
 	User      string `arg:"" name:"user" help:"The user's login or id."`
 	Role      string `name:"role" default:"member" placeholder:"member|admin" help:"member or admin (default ${default})."`
-}
-
-func (memberAddCmd) Help() string {
-	return `Examples:
-
-    plumb member add my-org alice --role admin`
 }
 
 func (c *memberAddCmd) Run(e *runEnv) error {
@@ -464,12 +440,6 @@ type memberRemoveCmd struct {
 	dbCmd
 	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
 	User      string `arg:"" name:"user" help:"The user's login or id."`
-}
-
-func (memberRemoveCmd) Help() string {
-	return `Examples:
-
-    plumb member remove my-org alice`
 }
 
 func (c *memberRemoveCmd) Run(e *runEnv) error {
@@ -491,13 +461,6 @@ type projectCmd struct {
 type projectListCmd struct {
 	dbCmd
 	Workspace string `arg:"" optional:"" name:"workspace" help:"Only this workspace's projects."`
-}
-
-func (projectListCmd) Help() string {
-	return `Examples:
-
-    plumb project list
-    plumb project list my-org`
 }
 
 func (c *projectListCmd) Run(e *runEnv) error {
@@ -555,12 +518,6 @@ type projectCreateCmd struct {
 	Components    bool   `name:"components" help:"Enable Components."`
 }
 
-func (projectCreateCmd) Help() string {
-	return `Examples:
-
-    plumb project create my-org/my-repo --default-branch main --components`
-}
-
 func (c *projectCreateCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
 		return projectCreate(ctx, db, c.Project, c.DefaultBranch, c.Components, e.stdout)
@@ -571,12 +528,6 @@ type projectComponentsCmd struct {
 	dbCmd
 	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
 	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
-}
-
-func (projectComponentsCmd) Help() string {
-	return `Examples:
-
-    plumb project components my-org/my-repo on`
 }
 
 func (c *projectComponentsCmd) Run(e *runEnv) error {
@@ -636,12 +587,6 @@ type projectUploadTokenListCmd struct {
 	Project string `arg:"" name:"workspace/project" help:"The project, as WORKSPACE/PROJECT."`
 }
 
-func (projectUploadTokenListCmd) Help() string {
-	return `Examples:
-
-    plumb project upload-token list my-org/my-repo`
-}
-
 func (c *projectUploadTokenListCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
 		return projectUploadTokenList(ctx, db, c.Project, e.stdout)
@@ -651,12 +596,6 @@ func (c *projectUploadTokenListCmd) Run(e *runEnv) error {
 type projectUploadTokenRevokeCmd struct {
 	dbCmd
 	ID string `arg:"" name:"token-id" help:"The upload token's id."`
-}
-
-func (projectUploadTokenRevokeCmd) Help() string {
-	return `Examples:
-
-    plumb project upload-token revoke 0190a1b2-…`
 }
 
 func (c *projectUploadTokenRevokeCmd) Run(e *runEnv) error {
@@ -674,12 +613,6 @@ type applicationAddProjectCmd struct {
 	Workspace   string `arg:"" name:"workspace" help:"The workspace's key."`
 	Application string `arg:"" name:"application" help:"The application's name or id."`
 	Project     string `arg:"" name:"project" help:"The project's key."`
-}
-
-func (applicationAddProjectCmd) Help() string {
-	return `Examples:
-
-    plumb application add-project my-org storefront my-repo`
 }
 
 func (c *applicationAddProjectCmd) Run(e *runEnv) error {

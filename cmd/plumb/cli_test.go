@@ -55,6 +55,11 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	for _, l := range leaves {
 		isLeaf[l] = true
 	}
+	for path := range examples {
+		if !isLeaf[path] {
+			t.Errorf("the examples of %q: no such command", path)
+		}
+	}
 	for _, path := range all {
 		words := strings.Fields(path)
 		for _, args := range [][]string{append(words, "--help"), append(words, "-h"), append([]string{"help"}, words...)} {

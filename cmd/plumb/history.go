@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,12 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb/analyze"
+	"github.com/plumbhq/plumb/analyze/history"
+	"github.com/plumbhq/plumb/gitrepo"
 )
 
 // historyFlags turn plumb analyze into a history backfill (docs/analyze.md,
@@ -72,43 +74,6 @@ func (h historyFlags) window(now time.Time) (start time.Time, every string, err 
 	return start.UTC(), every, nil
 }
 
-// periodOf is the start of the UTC period holding t: its day, its week
-// (from Monday) or its month, as the metric series buckets them.
-func periodOf(t time.Time, every string) time.Time {
-	t = t.UTC()
-	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	switch every {
-	case "week":
-		return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
-	case "month":
-		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-	}
-	return day
-}
-
-// pickCommits chooses, of first-parent commits (newest first), the last
-// commit of each period from start to now: the one with the latest
-// committer time (the newer in the history on a tie). The result is oldest
-// first.
-func pickCommits(commits []gitCommit, start, now time.Time, every string) []gitCommit {
-	last := map[time.Time]gitCommit{}
-	for _, c := range commits {
-		if c.Time.Before(start) || c.Time.After(now) {
-			continue
-		}
-		p := periodOf(c.Time, every)
-		if old, ok := last[p]; !ok || c.Time.After(old.Time) {
-			last[p] = c
-		}
-	}
-	out := make([]gitCommit, 0, len(last))
-	for _, c := range last {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
-	return out
-}
-
 // historyNow is the clock of the history window.
 var historyNow = time.Now
 
@@ -133,11 +98,14 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return usageError{"with --history or --since, --out names a directory for one file per commit"}
 	}
 	upload := c.Out == "" && c.Format != "table"
-	top, err := gitOutput(ctx, c.Dir, "rev-parse", "--show-prefix")
+	repo, err := history.Open(ctx, c.Dir)
 	if err != nil {
-		return usageError{fmt.Sprintf("%s is not in a git repository: --history reads the history from git (%v)", c.Dir, err)}
+		if _, ok := errors.AsType[*history.NotInRepositoryError](err); ok {
+			return usageError{fmt.Sprintf("%s is not in a git repository: --history reads the history from git (%v)", c.Dir, err)}
+		}
+		return err
 	}
-	prefix := strings.TrimSpace(top)
+	defer repo.Close()
 
 	var cl *client
 	branch := strings.TrimPrefix(strings.TrimSpace(c.Commit.Branch), "refs/heads/")
@@ -155,31 +123,20 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			fmt.Fprintf(e.stderr, "note: %s is not the project's default branch (%s): its analyses do not enter the metric history\n", branch, known.DefaultBranch)
 		}
 	} else if branch == "" {
-		if branch = localDefaultBranch(ctx, c.Dir); branch == "" {
+		if branch = repo.DefaultBranch(ctx); branch == "" {
 			return usageError{"could not tell the default branch (no origin/HEAD, and HEAD is detached): pass --branch"}
 		}
 	}
-	g, err := openGitStore(c.Dir)
-	if err != nil {
-		return err
-	}
-	defer g.close()
-	tip := ""
-	for _, ref := range []string{"refs/heads/" + branch, "refs/remotes/origin/" + branch} {
-		if out, err := g.git(ctx, "rev-parse", "--verify", "-q", ref+"^{commit}"); err == nil {
-			tip = strings.TrimSpace(string(out))
-			break
-		}
-	}
+	tip := repo.Tip(ctx, branch)
 	if tip == "" {
 		return usageError{fmt.Sprintf("no branch %s in this repository (neither refs/heads/%[1]s nor refs/remotes/origin/%[1]s): git fetch origin %[1]s, or pass --branch", branch)}
 	}
-	all, err := g.firstParents(ctx, tip)
+	all, err := repo.FirstParents(ctx, tip)
 	if err != nil {
 		return err
 	}
-	picks := pickCommits(all, start, now, every)
-	if out, _ := g.git(ctx, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" && len(all) > 0 && all[len(all)-1].Time.After(start) {
+	picks := history.Pick(all, start, now, every)
+	if len(all) > 0 && all[len(all)-1].Time.After(start) && repo.Shallow(ctx) {
 		fmt.Fprintf(e.stderr, "warning: this clone is shallow: %s's history here starts on %s; git fetch --unshallow for the rest\n",
 			branch, all[len(all)-1].Time.Format(time.DateOnly))
 	}
@@ -188,14 +145,11 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		fmt.Fprintf(e.stderr, "no commit of %s\n", what)
 		return nil
 	}
-
-	cfg := analyze.Config{}
-	if b, found, err := g.object(tip + ":" + prefix + analyze.ConfigFile); err != nil {
+	cfg, err := repo.Config(tip)
+	if ce, ok := errors.AsType[*history.ConfigError](err); ok {
+		return usageError{fmt.Sprintf("%s at %s: %v", ce.Path, short(ce.Commit), ce.Err)}
+	} else if err != nil {
 		return err
-	} else if found {
-		if cfg, err = analyze.ParseConfig(b); err != nil {
-			return usageError{fmt.Sprintf("%s%s at %s: %v", prefix, analyze.ConfigFile, short(tip), err)}
-		}
 	}
 
 	done := map[string]bool{}
@@ -226,7 +180,6 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	}
 	fmt.Fprintf(e.stderr, "history of %s: %d commits, %d already analysed\n", what, len(picks), countDone(picks, done))
 
-	cache := analyze.NewCache()
 	table := c.Format == "table"
 	if table {
 		fmt.Fprintf(e.stdout, "%-10s  %-12s  %6s  %8s  %8s  %10s  %10s  %6s\n", "Date", "Commit", "Files", "Lines", "Code", "Complexity", "Duplicated", "Issues")
@@ -240,12 +193,11 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			continue
 		}
 		began := time.Now()
-		files, err := g.tree(ctx, p.SHA, prefix)
+		files, err := repo.Files(ctx, p.SHA)
 		if err != nil {
 			return err
 		}
-		misses := cache.Misses
-		res, err := analyze.Run(ctx, analyze.Options{Dir: c.Dir, Exclude: c.Exclude, Config: &cfg, Read: g.readerOf(files), Tree: files, Cache: cache})
+		res, read, err := repo.Analyze(ctx, files, &cfg, c.Exclude)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -288,7 +240,7 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			}
 		}
 		analysed++
-		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head, len(res.Files), cache.Misses-misses, len(res.Issues), outcome, time.Since(began).Seconds())
+		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head, len(res.Files), read, len(res.Issues), outcome, time.Since(began).Seconds())
 	}
 	summary := e.stdout
 	if table {
@@ -305,7 +257,7 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	return nil
 }
 
-func countDone(picks []gitCommit, done map[string]bool) int {
+func countDone(picks []gitrepo.Commit, done map[string]bool) int {
 	n := 0
 	for _, p := range picks {
 		if done[p.SHA] {
@@ -316,7 +268,7 @@ func countDone(picks []gitCommit, done map[string]bool) int {
 }
 
 // historyFile is where --out DIR puts a commit's analysis.
-func historyFile(dir string, c gitCommit) string {
+func historyFile(dir string, c gitrepo.Commit) string {
 	return filepath.Join(dir, c.Time.Format("2006-01-02")+"-"+c.SHA+".json")
 }
 
@@ -367,24 +319,4 @@ func askAnalysed(ctx context.Context, c *analyzeCmd, cl *client, branch string, 
 	rctx, cancel := c.Conn.withTimeout(ctx)
 	defer cancel()
 	return cl.do(rctx, &request{method: http.MethodGet, what: "the commits already analysed", endpoint: "/analyses", query: q, retrySafe: true}, out)
-}
-
-// localDefaultBranch is the branch origin/HEAD names, else the checked-out
-// branch; "" when neither is known.
-func localDefaultBranch(ctx context.Context, dir string) string {
-	if out, err := gitOutput(ctx, dir, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"); err == nil {
-		if b, ok := strings.CutPrefix(strings.TrimSpace(out), "origin/"); ok && b != "" {
-			return b
-		}
-	}
-	if out, err := gitOutput(ctx, dir, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
-		return strings.TrimSpace(out)
-	}
-	return ""
-}
-
-// gitOutput runs one git command in dir.
-func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
-	out, err := (&gitStore{dir: dir}).git(ctx, args...)
-	return string(out), err
 }

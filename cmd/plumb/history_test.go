@@ -38,37 +38,6 @@ func TestHistoryWindow(t *testing.T) {
 	}
 }
 
-// The last commit of each UTC period, weeks from Monday, within the window,
-// oldest first; on equal times the newer in the history wins.
-func TestPickCommits(t *testing.T) {
-	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
-	commits := []gitCommit{ // newest first, as git log lists them
-		{"g", at("2025-03-17T00:00:00Z")}, // Monday: week 3
-		{"f", at("2025-03-16T23:59:59Z")}, // Sunday: week 2
-		{"e", at("2025-03-16T23:59:59Z")}, // same time, older in the history
-		{"d", at("2025-03-10T08:00:00Z")},
-		{"c", at("2025-03-09T10:00:00Z")}, // week 1's last
-		{"b", at("2025-03-03T00:00:00Z")},
-		{"a", at("2025-03-02T23:00:00Z")}, // before the window
-	}
-	pick := func(every string, start, now time.Time) string {
-		var s []string
-		for _, c := range pickCommits(commits, start, now, every) {
-			s = append(s, c.SHA)
-		}
-		return strings.Join(s, ",")
-	}
-	if got := pick("week", at("2025-03-03T00:00:00Z"), at("2026-01-01T00:00:00Z")); got != "c,f,g" {
-		t.Errorf("weekly: %s", got)
-	}
-	if got := pick("day", at("2025-03-03T00:00:00Z"), at("2026-01-01T00:00:00Z")); got != "b,c,d,f,g" {
-		t.Errorf("daily: %s", got)
-	}
-	if got := pick("month", at("2025-01-01T00:00:00Z"), at("2025-03-16T12:00:00Z")); got != "d" {
-		t.Errorf("monthly, until the 16th at noon: %s", got)
-	}
-}
-
 // Flags that name one commit do not go with a history; a history needs git.
 func TestAnalyzeHistoryUsage(t *testing.T) {
 	withGitDir(t, t.TempDir())
@@ -89,5 +58,22 @@ func TestAnalyzeHistoryUsage(t *testing.T) {
 		if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want a usage error saying %q", c.args, err, c.want)
 		}
+	}
+}
+
+// A history printed as a table: one line per period's last commit, read
+// from git, with the files below the directory given.
+func TestAnalyzeHistoryTable(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("commit", "-q", "--allow-empty", "-m", "second")
+	head := git("rev-parse", "HEAD")
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"analyze", "--history", "1w", "--every", "day", "--format", "table", dir}, envOf(nil), strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Date") || !strings.Contains(lines[1], short(head)) || !strings.Contains(errb.String(), "history of main: 1 commits, 1 analysed") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 }

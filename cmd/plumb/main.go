@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +78,7 @@ func newParser(root *cli, getenv func(string) string, stdout, stderr io.Writer) 
 		kong.Resolvers(envResolver(getenv)),
 		kong.WithHyphenPrefixedParameters(true),
 		kong.PostBuild(hideServerFlags),
+		kong.PostBuild(addExamples),
 		kong.Vars{"version": versionString()},
 	)
 }
@@ -143,3 +145,6 @@ func parseError(err error) error {
 	}
 	return err
 }
+
+// firstOf is the first of values that is not "".
+var firstOf = cmp.Or[string]

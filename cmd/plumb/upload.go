@@ -24,6 +24,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plumbhq/plumb/cienv"
+	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
 // Exit statuses of the upload and build commands (usage errors are 2).
@@ -60,7 +63,7 @@ var (
 // showProgress says whether progress may be drawn on stderr: a terminal,
 // not a dumb one, outside CI (whose logs would keep every frame).
 func showProgress(getenv func(string) string, stderr io.Writer) bool {
-	inCI := getenv("CI") != "" || detectCIEnv(getenv).Provider != ""
+	inCI := getenv("CI") != "" || cienv.DetectEnv(getenv).Provider != ""
 	return stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb"
 }
 
@@ -177,10 +180,10 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
 // override them, and checks that there is a commit.
-func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
-	info := detectCI(getenv, ciGitDir)
+func (o *commitFlags) resolve(getenv func(string) string) (cienv.Info, error) {
+	info := cienv.Detect(getenv, ciGitDir)
 	if c := strings.TrimSpace(o.Commit); c != "" {
-		if !sameCommit(c, info.Commit) {
+		if !cienv.SameCommit(c, info.Commit) {
 			info.Tag = "" // the detected tag names another commit
 		}
 		info.Commit = c
@@ -192,7 +195,7 @@ func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 		info.Tag = strings.TrimPrefix(o.Tag, "refs/tags/")
 	}
 	if o.PR != "" {
-		n := positive(strings.TrimPrefix(o.PR, "#"))
+		n := cienv.PullRequestNumber(strings.TrimPrefix(o.PR, "#"))
 		if n == 0 {
 			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.PR)}
 		}
@@ -209,7 +212,7 @@ func (o *commitFlags) resolve(getenv func(string) string) (ciInfo, error) {
 }
 
 // needBranch is the usage error for a command that needs the branch.
-func needBranch(info ciInfo, what string) error {
+func needBranch(info cienv.Info, what string) error {
 	if info.Branch != "" {
 		return nil
 	}
@@ -895,114 +898,6 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	return nil
 }
 
-// statsFile is one file of an analysis' stats.
-type statsFile struct {
-	Path            string `json:"path"`
-	Lines           int64  `json:"lines"`
-	LOC             int64  `json:"loc"`
-	Complexity      int64  `json:"complexity"`
-	DuplicatedLines int64  `json:"duplicatedLines"`
-}
-
-// statsHandler receives a stats file's lists as walkStats reads them.
-type statsHandler struct {
-	begin   func(list string) error // "files" or "removed"
-	file    func(statsFile) error
-	removed func(string) error
-	end     func() error
-}
-
-// walkStats reads a stats file, {"files":[…],"removed":[…]} or just the
-// files array, one element at a time.
-func walkStats(r io.Reader, h statsHandler) error {
-	dec := json.NewDecoder(skipBOM(r))
-	dec.DisallowUnknownFields()
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	switch tok {
-	case json.Delim('['):
-		if err := walkList(dec, "files", h); err != nil {
-			return err
-		}
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			t, err := dec.Token()
-			if err != nil {
-				return fmt.Errorf("not JSON: %v", err)
-			}
-			key, _ := t.(string)
-			if key != "files" && key != "removed" {
-				return fmt.Errorf("unknown field %q: the stats are {\"files\":[…],\"removed\":[…]} or just the files array", key)
-			}
-			if seen[key] {
-				return fmt.Errorf("field %q appears twice", key)
-			}
-			seen[key] = true
-			t, err = dec.Token()
-			if err != nil {
-				return fmt.Errorf("not JSON: %v", err)
-			}
-			switch t {
-			case nil: // null: an empty list
-			case json.Delim('['):
-				if err := walkList(dec, key, h); err != nil {
-					return err
-				}
-			default:
-				return fmt.Errorf("field %q must be an array", key)
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return fmt.Errorf("not JSON: %v", err)
-		}
-	default:
-		return errors.New("the stats must be a JSON object {\"files\":[…],\"removed\":[…]} or an array of files")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
-}
-
-// walkList reads the elements of a list whose '[' was just read.
-func walkList(dec *json.Decoder, list string, h statsHandler) error {
-	if err := h.begin(list); err != nil {
-		return err
-	}
-	for i := 0; dec.More(); i++ {
-		if list == "files" {
-			var f statsFile
-			if err := dec.Decode(&f); err != nil {
-				return fmt.Errorf("files[%d]: %v", i, err)
-			}
-			if strings.TrimSpace(f.Path) == "" {
-				return fmt.Errorf("files[%d]: path is required", i)
-			}
-			if err := h.file(f); err != nil {
-				return err
-			}
-			continue
-		}
-		var p string
-		if err := dec.Decode(&p); err != nil {
-			return fmt.Errorf("removed[%d]: %v", i, err)
-		}
-		if strings.TrimSpace(p) == "" {
-			return fmt.Errorf("removed[%d]: empty path", i)
-		}
-		if err := h.removed(p); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // ']'
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	return h.end()
-}
-
 // checkSARIF reads a SARIF file as a stream of JSON tokens: it must be one
 // JSON object and nothing more.
 func checkSARIF(r io.Reader) error {
@@ -1088,11 +983,11 @@ func analysisBody(head analysisHead, stats string, sarifs []string) bodyFunc {
 			_, err = bw.Write(b)
 			return err
 		}
-		err = walkStats(src(f), statsHandler{
-			begin:   func(list string) error { n = 0; _, err := fmt.Fprintf(bw, ",%q:[", list); return err },
-			file:    func(sf statsFile) error { return item(sf) },
-			removed: func(p string) error { return item(p) },
-			end:     func() error { return bw.WriteByte(']') },
+		err = analysis.ReadStats(skipBOM(src(f)), analysis.Handler{
+			List:    func(list string) error { n = 0; _, err := fmt.Fprintf(bw, ",%q:[", list); return err },
+			File:    func(_ int, sf analysis.File) error { return item(sf) },
+			Removed: func(_ int, p string) error { return item(p) },
+			End:     func(string) error { return bw.WriteByte(']') },
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", stats, err)
@@ -1144,13 +1039,11 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	nfiles, nremoved := 0, 0
-	count := statsHandler{
-		begin:   func(string) error { return nil },
-		file:    func(statsFile) error { nfiles++; return nil },
-		removed: func(string) error { nremoved++; return nil },
-		end:     func() error { return nil },
+	count := analysis.Handler{
+		File:    func(int, analysis.File) error { nfiles++; return nil },
+		Removed: func(int, string) error { nremoved++; return nil },
 	}
-	if err := checkFile(stats, "stats file", func(r io.Reader) error { return walkStats(r, count) }); err != nil {
+	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(skipBOM(r), count) }); err != nil {
 		return err
 	}
 	total := stats.size
@@ -1225,7 +1118,7 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 	}
 	body.BranchName, body.CommitSHA, body.PullRequestNumber = info.Branch, info.Commit, info.PullRequest
 	if body.CommitMessage == "" {
-		body.CommitMessage = commitMessage(getenv, ciGitDir, info.Commit)
+		body.CommitMessage = cienv.CommitMessage(getenv, ciGitDir, info.Commit)
 	}
 	data, err := json.Marshal(body)
 	if err != nil {

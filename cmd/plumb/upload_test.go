@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
 const testToken = "plbu_s3cretTOKENvalue0123456789"
@@ -600,7 +602,7 @@ func TestUploadAnalysis(t *testing.T) {
 				Branch     string            `json:"branch"`
 				AnalyzedAt string            `json:"analyzedAt"`
 				FullTree   *bool             `json:"fullTree"`
-				Files      []statsFile       `json:"files"`
+				Files      []analysis.File   `json:"files"`
 				Removed    []string          `json:"removed"`
 				SARIF      []json.RawMessage `json:"sarif"`
 			}
@@ -612,7 +614,7 @@ func TestUploadAnalysis(t *testing.T) {
 			if got.CommitSHA != shaA || got.Branch != "main" || got.AnalyzedAt != "2026-03-01T12:00:00Z" || got.FullTree == nil || *got.FullTree {
 				t.Errorf("head %+v", got)
 			}
-			if len(got.Files) != c.files || got.Files[0] != (statsFile{Path: "a.go", Lines: 10, LOC: 8, Complexity: 2}) || fmt.Sprint(got.Removed) != fmt.Sprint(c.removed) {
+			if len(got.Files) != c.files || got.Files[0] != (analysis.File{Path: "a.go", Lines: 10, LOC: 8, Complexity: 2}) || fmt.Sprint(got.Removed) != fmt.Sprint(c.removed) {
 				t.Errorf("files %+v removed %v", got.Files, got.Removed)
 			}
 			if len(got.SARIF) != 2 || string(got.SARIF[0]) != sarif {

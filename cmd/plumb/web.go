@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"strings"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
@@ -45,14 +51,56 @@ func newSite(cfg *config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (
 	return w.Mount(api), nil
 }
 
-// cmdUserPassword is 'plumb user password LOGIN'; it says so when the
-// password is set.
+// cmdUserPassword is 'plumb user password LOGIN': it reads a new password
+// without echo from the terminal (asking twice), or the first line of stdin
+// when stdin is not a terminal, stores its hash, and says so.
 func cmdUserPassword(ctx context.Context, db *sqlstore.DB, login string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if err := web.SetUserPassword(ctx, db, login, stdin, stderr); err != nil {
+	if _, err := db.FindUser(ctx, login); err != nil {
+		return err
+	}
+	pw, err := readPassword(stdin, stderr)
+	if err != nil {
+		return err
+	}
+	if err := web.SetUserPassword(ctx, db, login, pw); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "set the web sign-in password of user %s (only its argon2id hash is stored)\n", login)
 	return nil
+}
+
+// readPassword reads a password twice without echo from a terminal, or the
+// first line of any other stdin.
+func readPassword(stdin io.Reader, stderr io.Writer) (string, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		ask := func(prompt string) (string, error) {
+			fmt.Fprint(stderr, prompt)
+			pw, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(stderr)
+			return string(pw), err
+		}
+		a, err := ask("New password: ")
+		if err != nil {
+			return "", err
+		}
+		b, err := ask("Repeat it: ")
+		if err != nil {
+			return "", err
+		}
+		if a != b {
+			return "", errors.New("the two passwords differ; nothing changed")
+		}
+		return a, nil
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return "", errors.New("no password on stdin: pipe it in, e.g. 'printf %s \"$PW\" | plumb user password LOGIN'")
+	}
+	return line, nil
 }
 
 // demoSignIn gives the demo token's user a fresh random password (argon2id
@@ -63,11 +111,7 @@ func demoSignIn(ctx context.Context, db *sqlstore.DB, token, base string) (strin
 		return "", err
 	}
 	pw := sqlstore.NewTokenSecret()[4:20]
-	hash, err := web.HashPassword(pw)
-	if err != nil {
-		return "", err
-	}
-	if err := db.SetPasswordHash(ctx, u.ID, hash); err != nil {
+	if err := web.SetUserPassword(ctx, db, u.ID, pw); err != nil {
 		return "", err
 	}
 	return "Web: " + base + "/login  (login " + u.Login + ", password " + pw + ")\n" +

@@ -1,20 +1,64 @@
-package main
+// Package cienv tells what a CI run is building, from the CI provider's
+// environment variables and, for what they leave out, the git checkout:
+// the commit, the branch or tag, the pull (merge) request and its target
+// branch (Detect), and the commit's message (CommitMessage).
+//
+// The providers and the variables read (docs/pull-requests.md has the same
+// table for users):
+//
+//   - GitHub Actions (GITHUB_ACTIONS=true): GITHUB_SHA, GITHUB_REF,
+//     GITHUB_REF_TYPE, GITHUB_REF_NAME, GITHUB_HEAD_REF, GITHUB_BASE_REF, and
+//     the event payload at GITHUB_EVENT_PATH (a pull request's head commit
+//     and number; a push's head commit message).
+//   - GitLab CI (GITLAB_CI): CI_COMMIT_SHA, CI_MERGE_REQUEST_SOURCE_BRANCH_SHA,
+//     CI_COMMIT_TAG, CI_COMMIT_BRANCH, CI_COMMIT_REF_NAME,
+//     CI_MERGE_REQUEST_IID, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME,
+//     CI_MERGE_REQUEST_TARGET_BRANCH_NAME, CI_COMMIT_MESSAGE.
+//   - CircleCI (CIRCLECI=true): CIRCLE_SHA1, CIRCLE_BRANCH, CIRCLE_TAG,
+//     CIRCLE_PULL_REQUEST, CIRCLE_PR_NUMBER.
+//   - Buildkite (BUILDKITE=true): BUILDKITE_COMMIT, BUILDKITE_BRANCH,
+//     BUILDKITE_TAG, BUILDKITE_PULL_REQUEST,
+//     BUILDKITE_PULL_REQUEST_BASE_BRANCH, BUILDKITE_MESSAGE.
+//   - Jenkins (JENKINS_URL): GIT_COMMIT, GIT_BRANCH, BRANCH_NAME, TAG_NAME,
+//     CHANGE_ID, CHANGE_BRANCH, CHANGE_TARGET.
+//   - Azure Pipelines (TF_BUILD=True): BUILD_SOURCEVERSION,
+//     BUILD_SOURCEBRANCH, BUILD_SOURCEVERSIONMESSAGE,
+//     SYSTEM_PULLREQUEST_PULLREQUESTNUMBER, SYSTEM_PULLREQUEST_PULLREQUESTID,
+//     SYSTEM_PULLREQUEST_SOURCEBRANCH, SYSTEM_PULLREQUEST_TARGETBRANCH,
+//     SYSTEM_PULLREQUEST_SOURCECOMMITID.
+//   - Bitbucket Pipelines (BITBUCKET_BUILD_NUMBER): BITBUCKET_COMMIT,
+//     BITBUCKET_BRANCH, BITBUCKET_TAG, BITBUCKET_PR_ID,
+//     BITBUCKET_PR_DESTINATION_BRANCH.
+//   - Travis CI (TRAVIS=true): TRAVIS_COMMIT, TRAVIS_BRANCH, TRAVIS_TAG,
+//     TRAVIS_PULL_REQUEST, TRAVIS_PULL_REQUEST_BRANCH,
+//     TRAVIS_PULL_REQUEST_SHA, TRAVIS_COMMIT_MESSAGE.
+//   - Woodpecker (CI=woodpecker): CI_COMMIT_SHA, CI_COMMIT_SOURCE_BRANCH,
+//     CI_COMMIT_BRANCH, CI_COMMIT_TAG, CI_COMMIT_PULL_REQUEST,
+//     CI_COMMIT_TARGET_BRANCH, CI_COMMIT_MESSAGE.
+//   - Drone (DRONE=true): DRONE_COMMIT_SHA, DRONE_SOURCE_BRANCH,
+//     DRONE_BRANCH, DRONE_TAG, DRONE_PULL_REQUEST, DRONE_TARGET_BRANCH,
+//     DRONE_COMMIT_MESSAGE.
+//
+// Outside these (or for what they leave out) git answers, through package
+// gitrepo: HEAD's commit, and its branch and tag only when HEAD is the
+// commit being reported.
+package cienv
 
 import (
-	"context"
+	"cmp"
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/plumbhq/plumb/gitrepo"
 )
 
-// ciInfo is what a CI run is building: the commit, the branch or tag, and
+// Info is what a CI run is building: the commit, the branch or tag, and
 // the pull (merge) request when the run is for one.
-type ciInfo struct {
+type Info struct {
 	Provider    string // "GitHub Actions", "GitLab CI", "CircleCI", "Buildkite", "Jenkins", or "" outside CI
 	Commit      string
 	Branch      string
@@ -23,48 +67,44 @@ type ciInfo struct {
 	BaseBranch  string // the pull request's target branch, when the CI names it
 }
 
-// gitTimeout bounds each git command run for detection.
-var gitTimeout = 5 * time.Second
-
-// detectCI reads the commit, branch, tag and pull request from the CI
+// Detect reads the commit, branch, tag and pull request from the CI
 // provider's environment variables, then fills what is still missing from
 // the git checkout in gitDir ("" for the current directory). Git only fills
 // the branch and tag when its HEAD is the commit being reported, so a tag is
-// never attached to another commit. Command-line flags override the result
-// (see commonFlags.resolve).
-func detectCI(getenv func(string) string, gitDir string) ciInfo {
-	info := detectCIEnv(getenv)
+// never attached to another commit. The CLI's flags override the result.
+func Detect(getenv func(string) string, gitDir string) Info {
+	info := DetectEnv(getenv)
 	if info.Commit != "" && info.Branch != "" && info.Tag != "" {
 		return info
 	}
-	head := runGit(gitDir, "rev-parse", "--verify", "-q", "HEAD")
+	head := gitrepo.Try(gitDir, "rev-parse", "--verify", "-q", "HEAD")
 	if head == "" {
 		return info
 	}
 	if info.Commit == "" {
 		info.Commit = head
 	}
-	if !sameCommit(info.Commit, head) {
+	if !SameCommit(info.Commit, head) {
 		return info
 	}
 	if info.Branch == "" {
-		if b := runGit(gitDir, "rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" {
+		if b := gitrepo.Try(gitDir, "rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" {
 			info.Branch = b
 		}
 	}
 	if info.Tag == "" {
-		info.Tag = runGit(gitDir, "describe", "--tags", "--exact-match", "HEAD")
+		info.Tag = gitrepo.Try(gitDir, "describe", "--tags", "--exact-match", "HEAD")
 	}
 	return info
 }
 
-// detectCIEnv reads a CI provider's environment variables only.
-func detectCIEnv(getenv func(string) string) ciInfo {
+// DetectEnv reads a CI provider's environment variables only.
+func DetectEnv(getenv func(string) string) Info {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
-	var info ciInfo
+	var info Info
 	switch {
 	case env("GITHUB_ACTIONS") == "true":
-		info = ciInfo{Provider: "GitHub Actions", Commit: env("GITHUB_SHA")}
+		info = Info{Provider: "GitHub Actions", Commit: env("GITHUB_SHA")}
 		ref := env("GITHUB_REF")
 		if ref == "" {
 			// Older runners and some events set only the short name.
@@ -83,11 +123,11 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		case strings.HasPrefix(ref, "refs/pull/"):
 			// refs/pull/N/merge (or /head) for pull_request events.
 			n, _, _ := strings.Cut(strings.TrimPrefix(ref, "refs/pull/"), "/")
-			info.PullRequest = positive(n)
+			info.PullRequest = PullRequestNumber(n)
 		}
 		if info.PullRequest == 0 {
 			if n, rest, ok := strings.Cut(env("GITHUB_REF_NAME"), "/"); ok && rest == "merge" {
-				info.PullRequest = positive(n)
+				info.PullRequest = PullRequestNumber(n)
 			}
 		}
 		// On pull requests the branch is the head (source) branch.
@@ -108,31 +148,31 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 		// In merged results pipelines CI_COMMIT_SHA is the merge of the
 		// source branch into the target; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA
 		// (set only there) is the merge request's head commit.
-		info = ciInfo{Provider: "GitLab CI", Commit: firstOf(env("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), env("CI_COMMIT_SHA")), Tag: env("CI_COMMIT_TAG"),
-			PullRequest: positive(env("CI_MERGE_REQUEST_IID"))}
-		info.Branch = firstOf(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), env("CI_COMMIT_BRANCH"))
+		info = Info{Provider: "GitLab CI", Commit: cmp.Or(env("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), env("CI_COMMIT_SHA")), Tag: env("CI_COMMIT_TAG"),
+			PullRequest: PullRequestNumber(env("CI_MERGE_REQUEST_IID"))}
+		info.Branch = cmp.Or(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), env("CI_COMMIT_BRANCH"))
 		if info.Branch == "" && info.Tag == "" {
 			info.Branch = env("CI_COMMIT_REF_NAME")
 		}
 		info.BaseBranch = env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME")
 	case env("CIRCLECI") == "true":
-		info = ciInfo{Provider: "CircleCI", Commit: env("CIRCLE_SHA1"), Branch: env("CIRCLE_BRANCH"), Tag: env("CIRCLE_TAG")}
+		info = Info{Provider: "CircleCI", Commit: env("CIRCLE_SHA1"), Branch: env("CIRCLE_BRANCH"), Tag: env("CIRCLE_TAG")}
 		// CIRCLE_PULL_REQUEST is the pull request's URL: …/pull/123.
 		if u := strings.TrimRight(env("CIRCLE_PULL_REQUEST"), "/"); u != "" {
-			info.PullRequest = positive(u[strings.LastIndex(u, "/")+1:])
+			info.PullRequest = PullRequestNumber(u[strings.LastIndex(u, "/")+1:])
 		}
 		if info.PullRequest == 0 {
-			info.PullRequest = positive(env("CIRCLE_PR_NUMBER"))
+			info.PullRequest = PullRequestNumber(env("CIRCLE_PR_NUMBER"))
 		}
 	case env("BUILDKITE") == "true":
-		info = ciInfo{Provider: "Buildkite", Commit: env("BUILDKITE_COMMIT"), Branch: env("BUILDKITE_BRANCH"), Tag: env("BUILDKITE_TAG"),
-			PullRequest: positive(env("BUILDKITE_PULL_REQUEST")), // "false" when not a pull request
+		info = Info{Provider: "Buildkite", Commit: env("BUILDKITE_COMMIT"), Branch: env("BUILDKITE_BRANCH"), Tag: env("BUILDKITE_TAG"),
+			PullRequest: PullRequestNumber(env("BUILDKITE_PULL_REQUEST")), // "false" when not a pull request
 			BaseBranch:  env("BUILDKITE_PULL_REQUEST_BASE_BRANCH")}
 		if strings.EqualFold(info.Commit, "HEAD") {
 			info.Commit = "" // a build of "HEAD" names no commit: ask git
 		}
 	case env("JENKINS_URL") != "":
-		info = ciInfo{Provider: "Jenkins", Commit: env("GIT_COMMIT"), Tag: env("TAG_NAME"), PullRequest: positive(env("CHANGE_ID")), BaseBranch: env("CHANGE_TARGET")}
+		info = Info{Provider: "Jenkins", Commit: env("GIT_COMMIT"), Tag: env("TAG_NAME"), PullRequest: PullRequestNumber(env("CHANGE_ID")), BaseBranch: env("CHANGE_TARGET")}
 		if b := env("CHANGE_BRANCH"); b != "" {
 			info.Branch = b
 		} else if b := env("GIT_BRANCH"); b != "" {
@@ -144,7 +184,7 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 			info.Branch = "" // a tag build names the tag as its branch
 		}
 	default:
-		info = detectMoreCI(env)
+		info = detectMore(env)
 	}
 	info.Branch = strings.TrimPrefix(info.Branch, "refs/heads/")
 	info.Tag = strings.TrimPrefix(info.Tag, "refs/tags/")
@@ -152,23 +192,23 @@ func detectCIEnv(getenv func(string) string) ciInfo {
 	return info
 }
 
-// maxCommitMessage is the API's limit of a build's commitMessage, in
+// MaxCommitMessage is the API's limit of a build's commitMessage, in
 // characters.
-const maxCommitMessage = 10000
+const MaxCommitMessage = 10000
 
-// commitMessage is the message of commit, as detectCI finds the other
+// commitMessage is the message of commit, as Detect finds the other
 // fields: from the CI provider's environment when it gives the message of
 // that very commit (on pull requests several name the merge commit's, which
 // is not the one reported), else from the git checkout in gitDir when it has
 // the commit; "" when neither knows it. It is cut to the API's limit.
-func commitMessage(getenv func(string) string, gitDir, commit string) string {
+func CommitMessage(getenv func(string) string, gitDir, commit string) string {
 	msg := commitMessageEnv(func(name string) string { return strings.TrimSpace(getenv(name)) }, commit)
 	if msg == "" && commit != "" {
-		msg = runGit(gitDir, "log", "-1", "--no-show-signature", "--format=%B", commit, "--")
+		msg = gitrepo.Try(gitDir, "log", "-1", "--no-show-signature", "--format=%B", commit, "--")
 	}
 	msg = strings.TrimSpace(msg)
-	if utf8.RuneCountInString(msg) > maxCommitMessage {
-		msg = string([]rune(msg)[:maxCommitMessage])
+	if utf8.RuneCountInString(msg) > MaxCommitMessage {
+		msg = string([]rune(msg)[:MaxCommitMessage])
 	}
 	return msg
 }
@@ -177,7 +217,7 @@ func commitMessage(getenv func(string) string, gitDir, commit string) string {
 // is the message of commit.
 func commitMessageEnv(env func(string) string, commit string) string {
 	of := func(shaVar, msgVar string) string {
-		if sameCommit(env(shaVar), commit) {
+		if SameCommit(env(shaVar), commit) {
 			return env(msgVar)
 		}
 		return ""
@@ -218,7 +258,7 @@ func githubHeadCommitMessage(path, commit string) string {
 			Message string `json:"message"`
 		} `json:"head_commit"`
 	}
-	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&ev); err != nil || ev.HeadCommit == nil || !sameCommit(ev.HeadCommit.ID, commit) {
+	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&ev); err != nil || ev.HeadCommit == nil || !SameCommit(ev.HeadCommit.ID, commit) {
 		return ""
 	}
 	return ev.HeadCommit.Message
@@ -280,17 +320,9 @@ func stripRemote(b string) string {
 	return b
 }
 
-func firstOf(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// positive parses a pull request number; anything but a positive integer is 0.
-func positive(s string) int {
+// PullRequestNumber parses a pull request number; anything but a positive
+// integer is 0.
+func PullRequestNumber(s string) int {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
 		return 0
@@ -298,29 +330,12 @@ func positive(s string) int {
 	return n
 }
 
-// sameCommit reports whether two commit ids name the same commit, either
+// SameCommit reports whether two commit ids name the same commit, either
 // being possibly abbreviated (at least 7 hex digits).
-func sameCommit(a, b string) bool {
+func SameCommit(a, b string) bool {
 	a, b = strings.ToLower(a), strings.ToLower(b)
 	if len(a) > len(b) {
 		a, b = b, a
 	}
 	return len(a) >= 7 && strings.HasPrefix(b, a)
-}
-
-// runGit runs a git command in dir and returns its trimmed output, or "" if
-// git is missing, dir is not a checkout, or the command fails or times out.
-func runGit(dir string, args ...string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	if dir != "" {
-		args = append([]string{"-C", dir}, args...)
-	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
