@@ -309,24 +309,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 	}
 	// While the upload runs, its key's lease is renewed: a server killed
 	// mid-upload stops renewing, and a retry takes the key over.
-	stopRenewing := make(chan struct{})
-	defer close(stopRenewing)
-	go func() {
-		t := time.NewTicker(sqlstore.IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopRenewing:
-				return
-			case <-t.C:
-				ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sqlstore.IdempotencyLease/3)
-				if err := s.store.IdempotencyRenew(ctx, p.ID, key); err != nil {
-					s.log.Warn("idempotency key lease not renewed", "request_id", requestID(r.Context()), "error", err)
-				}
-				cancel()
-			}
-		}
-	}()
+	defer s.renewLease(r.Context(), p.ID, key, "idempotency key lease not renewed")()
 	// A failure (even a panic) forgets the key, so a retry runs again; a
 	// key whose answer was recorded is kept.
 	defer func() {
@@ -540,12 +523,7 @@ func (s *Server) handleUploadCoverage(w http.ResponseWriter, r *http.Request, c 
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
-		body, err := s.uploadBody(w, r)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer body.Close()
+	return s.idempotentUpload(w, r, p, func(ctx context.Context, body *limitedBody) (int, any, error) {
 		br := bufio.NewReaderSize(body, 256<<10)
 		f := coverage.Format(format)
 		if f == "" {
@@ -671,12 +649,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
-		body, err := s.uploadBody(w, r)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer body.Close()
+	return s.idempotentUpload(w, r, p, func(ctx context.Context, body *limitedBody) (int, any, error) {
 		// The tools of every run, clean runs (no results) included: their
 		// earlier issues of the commit are replaced (by none).
 		var tools []string
@@ -726,12 +699,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 		return plumb.Errorf(plumb.EUNSUPPORTED, "An analysis upload is JSON sent with \"Content-Type: application/json\" (see docs/ingest.md); got %q.", ct)
 	}
 	opt := sarifOptions(c.query)
-	return s.idempotent(w, r, p, nil, func(ctx context.Context) (int, any, error) {
-		body, err := s.uploadBody(w, r)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer body.Close()
+	return s.idempotentUpload(w, r, p, func(ctx context.Context, body *limitedBody) (int, any, error) {
 		ur := &utf8Reader{r: body}
 		q := &query{}
 		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)

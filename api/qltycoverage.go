@@ -629,24 +629,7 @@ func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u plumb.QltyUp
 		_, err = io.WriteString(w, stored)
 		return err
 	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		t := time.NewTicker(sqlstore.IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sqlstore.IdempotencyLease/3)
-				if err := s.store.IdempotencyRenew(rctx, u.ProjectID, key); err != nil {
-					s.log.Warn("upload lease not renewed", "request_id", requestID(ctx), "error", err)
-				}
-				cancel()
-			}
-		}
-	}()
+	defer s.renewLease(ctx, u.ProjectID, key, "upload lease not renewed")()
 	defer func() {
 		if v := recover(); v != nil {
 			_ = s.store.IdempotencyFinish(ctx, u.ProjectID, key, 0, "", "")

@@ -56,6 +56,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/openapi"
 	"github.com/plumbhq/plumb/openapi/openapitest"
 	"github.com/plumbhq/plumb/ratelimit"
@@ -90,24 +91,6 @@ func (c *fakeClock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = t
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes (the server log).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // serverConfig collects the options of newTestServer.
@@ -149,7 +132,7 @@ type testServer struct {
 	DB    *sqlstore.DB
 	API   *api.Server
 	Clock *fakeClock
-	Logs  *syncBuffer
+	Logs  *proctest.Log
 
 	srv       *httptest.Server
 	validator *openapitest.Validator
@@ -227,7 +210,7 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	if limiter == nil {
 		limiter = ratelimit.NewMemory(c.rateLimit, clock.Now)
 	}
-	logs := &syncBuffer{}
+	logs := &proctest.Log{}
 	s := api.NewServer(db, limiter, slog.New(slog.NewTextHandler(logs, nil)), c.cfg)
 	s.SetClock(clock.Now)
 	srv := httptest.NewServer(s)

@@ -40,6 +40,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
 
@@ -159,7 +160,7 @@ func TestNginxInFrontOfReplicas(t *testing.T) {
 		}
 		for i, r := range replicas {
 			if n := r.served() - before[i]; n == 0 {
-				t.Errorf("replica %s served none of 10 reads through nginx; log:\n%s", r.addr, r.log.String())
+				t.Errorf("replica %s served none of 10 reads through nginx; log:\n%s", r.addr, r.Log.String())
 			}
 		}
 
@@ -203,52 +204,20 @@ func findNginx(t *testing.T) string {
 // Dockerfile do (CGO_ENABLED=0).
 func buildPlumb(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		testtool.Missing(t, "the go command is not on PATH; it is needed to build plumb (install Go)")
 	}
 	bin := filepath.Join(t.TempDir(), "plumb")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "build", "-o", bin, "./cmd/plumb")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build ./cmd/plumb: %v\n%s", err, out)
+	if err := proctest.BuildPlumb(bin, "CGO_ENABLED=0"); err != nil {
+		t.Fatal(err)
 	}
 	return bin
-}
-
-// plumbEnv is the environment for plumb processes: the test's, without any
-// PLUMB_* setting that would change what is tested (a PLUMB_BASE_URL would
-// hide the forwarded headers, for one).
-func plumbEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PLUMB_") {
-			env = append(env, kv)
-		}
-	}
-	return env
 }
 
 // plumbCLI runs one administration command against db.
 func plumbCLI(t *testing.T, bin, db string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append(args, "--database", db)...)
-	cmd.Env = plumbEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("plumb %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
-	}
-	return stdout.String()
+	return proctest.Run(t, time.Minute, bin, append(args, "--database", db)...)
 }
 
 // seed creates user alice with a token, admin of ws-one (Applications on)
@@ -308,125 +277,42 @@ func createDatabase(t *testing.T, admin string) string {
 	return u.String()
 }
 
-// process is a child process whose output is kept.
-type process struct {
-	name string
-	cmd  *exec.Cmd
-	log  *logBuffer
-	done chan struct{}
-	err  error // the result of Wait, once done is closed
-}
-
-// startProcess starts bin; it is stopped when the test ends. It may be
-// called from any goroutine.
-func startProcess(t *testing.T, name, bin string, args []string, env []string) (*process, error) {
-	p := &process{name: name, log: &logBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(bin, args...)
-	p.cmd.Env = env
-	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
-	// Its own process group, so that nginx's workers can be killed with
-	// their master if it does not stop in time.
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := p.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %v", name, err)
+// startProcess starts bin in its own process group, so that nginx's workers
+// can be killed with their master if it does not stop in time; it is
+// stopped when the test ends. It may be called from any goroutine.
+func startProcess(t *testing.T, name, bin string, args []string, env []string) (*proctest.Process, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p, err := proctest.Start(name, cmd)
+	if err != nil {
+		return nil, err
 	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() { p.stop(syscall.SIGTERM, 40*time.Second) })
+	t.Cleanup(func() { _ = p.Stop(syscall.SIGTERM, 40*time.Second) })
 	return p, nil
 }
 
-// stop sends sig, waits up to grace for the process to exit, then kills its
-// process group. It returns Wait's result.
-func (p *process) stop(sig syscall.Signal, grace time.Duration) error {
-	select {
-	case <-p.done:
-		return p.err
-	default:
-	}
-	_ = p.cmd.Process.Signal(sig)
-	select {
-	case <-p.done:
-		return p.err
-	case <-time.After(grace):
-	}
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	<-p.done
-	return fmt.Errorf("%s did not stop within %v of %v: killed", p.name, grace, sig)
-}
-
-// waitFor polls the log for re until timeout, failing early if the process
-// exits.
-func (p *process) waitFor(re *regexp.Regexp, timeout time.Duration) ([]string, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		if m := re.FindStringSubmatch(p.log.String()); m != nil {
-			return m, nil
-		}
-		select {
-		case <-p.done:
-			return nil, fmt.Errorf("%s exited (%v):\n%s", p.name, p.err, p.log.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s: no %q after %v:\n%s", p.name, re, timeout, p.log.String())
-		}
-	}
-}
-
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type replica struct {
-	*process
+	*proctest.Process
 	addr string
 }
-
-var listening = regexp.MustCompile(`msg="plumb listening" addr=(\S+)`)
 
 // launchReplica starts `plumb serve` on a port of its choosing and waits
 // until it answers /readyz.
 func launchReplica(t *testing.T, bin, db string) (*replica, error) {
-	p, err := startProcess(t, "plumb serve", bin, []string{"serve", "--addr", "127.0.0.1:0", "--database", db, "--trust-host"}, plumbEnv())
+	p, err := startProcess(t, "plumb serve", bin, []string{"serve", "--addr", "127.0.0.1:0", "--database", db, "--trust-host"}, proctest.Env())
 	if err != nil {
 		return nil, err
 	}
-	m, err := p.waitFor(listening, time.Minute)
+	m, err := p.WaitLog(proctest.Listening, time.Minute)
 	if err != nil {
 		return nil, err
 	}
-	r := &replica{process: p, addr: m[1]}
-	c := &http.Client{Timeout: 5 * time.Second}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := c.Get("http://" + r.addr + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return r, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("replica %s not ready after 30 s (%v):\n%s", r.addr, err, p.log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	r := &replica{Process: p, addr: m[1]}
+	if err := p.WaitHTTP("http://"+r.addr+"/readyz", 30*time.Second); err != nil {
+		return nil, fmt.Errorf("replica %s not ready: %v", r.addr, err)
 	}
+	return r, nil
 }
 
 func startReplica(t *testing.T, bin, db string) *replica {
@@ -442,14 +328,14 @@ func startReplica(t *testing.T, bin, db string) *replica {
 // exited 0.
 func stopReplica(t *testing.T, r *replica) {
 	t.Helper()
-	if err := r.stop(syscall.SIGTERM, 40*time.Second); err != nil {
-		t.Fatalf("replica %s on SIGTERM: %v, want exit status 0; log:\n%s", r.addr, err, r.log.String())
+	if err := r.Stop(syscall.SIGTERM, 40*time.Second); err != nil {
+		t.Fatalf("replica %s on SIGTERM: %v, want exit status 0; log:\n%s", r.addr, err, r.Log.String())
 	}
 }
 
 // served counts the GET /workspaces requests the replica logged.
 func (r *replica) served() int {
-	return strings.Count(r.log.String(), "method=GET path=/workspaces ")
+	return strings.Count(r.Log.String(), "method=GET path=/workspaces ")
 }
 
 // sickReplica answers everything 503, as a replica whose database is down
@@ -532,7 +418,7 @@ func startNginx(t *testing.T, nginx, tmpl string, upstreams []string) *site {
 	dir := t.TempDir()
 	cert, key, pool := selfSignedCert(t, dir)
 	for attempt := 1; ; attempt++ {
-		httpPort, tlsPort := freePort(t), freePort(t)
+		httpPort, tlsPort := proctest.FreePort(t), proctest.FreePort(t)
 		conf := render(t, tmpl, upstreams, httpPort, tlsPort, dir, cert, key)
 		if err := os.WriteFile(filepath.Join(dir, "plumb.conf"), []byte(conf), 0o644); err != nil {
 			t.Fatal(err)
@@ -589,22 +475,22 @@ http {
 		if err == nil {
 			return s
 		}
-		p.stop(syscall.SIGQUIT, 10*time.Second)
+		p.Stop(syscall.SIGQUIT, 10*time.Second)
 		logText, _ := os.ReadFile(errorLog)
-		if attempt < 3 && strings.Contains(string(logText)+p.log.String(), "Address already in use") {
+		if attempt < 3 && strings.Contains(string(logText)+p.Log.String(), "Address already in use") {
 			continue // another process took a port between freePort and nginx
 		}
-		t.Fatalf("nginx did not start: %v\n%s\n%s", err, p.log.String(), logText)
+		t.Fatalf("nginx did not start: %v\n%s\n%s", err, p.Log.String(), logText)
 	}
 }
 
-func waitListening(p *process, ports []int, timeout time.Duration) error {
+func waitListening(p *proctest.Process, ports []int, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for _, port := range ports {
 		for {
 			select {
-			case <-p.done:
-				return fmt.Errorf("nginx exited: %v", p.err)
+			case <-p.Done:
+				return fmt.Errorf("nginx exited: %v", p.Err)
 			default:
 			}
 			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
@@ -619,16 +505,6 @@ func waitListening(p *process, ports []int, timeout time.Duration) error {
 		}
 	}
 	return nil
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // selfSignedCert writes a certificate for 127.0.0.1 and its key into dir.

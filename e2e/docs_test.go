@@ -23,9 +23,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
 
@@ -299,23 +301,14 @@ var (
 func startDemo(t *testing.T, bin string) demoServer {
 	t.Helper()
 	cmd := exec.Command(bin, "demo", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--log-level", "warn")
-	cmd.Env = childEnv()
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	dieWithTest(cmd)
-	if err := cmd.Start(); err != nil {
+	cmd.Env = proctest.Env()
+	proctest.DieWithTest(cmd)
+	p, err := proctest.Start("plumb demo", cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-		}
-	})
+	t.Cleanup(func() { _ = p.Stop(syscall.SIGINT, 30*time.Second) })
+	out := p.Log
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		s := out.String()

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
 
@@ -52,19 +52,8 @@ func TestMain(m *testing.M) {
 func plumbBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		// go test puts its own toolchain's bin first on PATH.
-		goTool := "go"
-		if p, err := exec.LookPath("go"); err == nil {
-			goTool = p
-		}
 		binaryPath = filepath.Join(tmpRoot, "plumb")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, goTool, "build", "-o", binaryPath, "github.com/plumbhq/plumb/cmd/plumb")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/plumb: %v\n%s", err, out)
-		}
+		buildErr = proctest.BuildPlumb(binaryPath)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -77,62 +66,11 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// childEnv is the environment of the processes the tests start: the test's
-// own, without any PLUMB_* variable (the tests pass flags).
-func childEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PLUMB_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// syncBuffer is a bytes.Buffer safe for a process's writer goroutine and the
-// test reading it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("free port: %v", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // plumbCmd runs one plumb command (an administration command, say) to
 // completion and returns its standard output.
 func plumbCmd(t *testing.T, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, plumbBinary(t), args...)
-	cmd.Env = childEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("plumb %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
-	}
-	return stdout.String()
+	return proctest.Run(t, 30*time.Second, plumbBinary(t), args...)
 }
 
 // tenant is what the administration commands set up: a user who is admin of
@@ -169,17 +107,12 @@ func setUp(t *testing.T, dsn string, tokenNames ...string) tenant {
 
 // server is one running "plumb serve" process.
 type server struct {
-	name   string
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	base   string // http://127.0.0.1:port
-	exited chan struct{}
-	err    error // the process's exit, once exited is closed
+	*proctest.Process
+	name string
+	base string // http://127.0.0.1:port
 
 	stopOnce sync.Once
 }
-
-var listening = regexp.MustCompile(`msg="plumb listening" addr=(\S+)`)
 
 // startServer starts "plumb serve" on a free loopback port with the given
 // flags, waits until /healthz answers, and stops it (checking for a graceful
@@ -188,52 +121,28 @@ func startServer(t *testing.T, name string, flags ...string) *server {
 	t.Helper()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "info"}, flags...)
 	cmd := exec.Command(plumbBinary(t), args...)
-	cmd.Env = childEnv()
-	s := &server{name: name, cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
-	cmd.Stdout = s.stderr
-	cmd.Stderr = s.stderr
-	dieWithTest(cmd)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("%s: start plumb serve: %v", name, err)
+	cmd.Env = proctest.Env()
+	proctest.DieWithTest(cmd)
+	p, err := proctest.Start(name, cmd)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-	go func() {
-		s.err = cmd.Wait()
-		close(s.exited)
-	}()
+	s := &server{Process: p, name: name}
 	t.Cleanup(func() {
 		s.stop(t)
 		if t.Failed() {
-			t.Logf("log of %s:\n%s", name, s.stderr.String())
+			t.Logf("log of %s:\n%s", name, s.Log.String())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for s.base == "" {
-		if m := listening.FindStringSubmatch(s.stderr.String()); m != nil {
-			s.base = "http://" + m[1]
-			break
-		}
-		select {
-		case <-s.exited:
-			t.Fatalf("%s: plumb serve exited before listening (%v):\n%s", name, s.err, s.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: plumb serve did not listen within 30 s:\n%s", name, s.stderr.String())
-		}
+	m, err := p.WaitLog(proctest.Listening, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for {
-		resp, err := http.Get(s.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: /healthz did not answer 200 within 30 s (%v)", name, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	s.base = "http://" + m[1]
+	if err := p.WaitHTTP(s.base+"/healthz", 30*time.Second); err != nil {
+		t.Fatal(err)
 	}
+	return s
 }
 
 // stop sends SIGTERM and checks that the server exits 0 within 15 seconds
@@ -241,26 +150,18 @@ func startServer(t *testing.T, name string, flags ...string) *server {
 func (s *server) stop(t *testing.T) {
 	t.Helper()
 	s.stopOnce.Do(func() {
-		select {
-		case <-s.exited:
-			t.Errorf("%s: plumb serve exited by itself: %v", s.name, s.err)
+		if s.Exited() {
+			t.Errorf("%s: plumb serve exited by itself: %v", s.name, s.Err)
 			return
-		default:
 		}
-		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Errorf("%s: SIGTERM: %v", s.name, err)
-		}
-		select {
-		case <-s.exited:
-			if s.err != nil {
-				t.Errorf("%s: plumb serve did not exit cleanly after SIGTERM: %v", s.name, s.err)
-			} else if !strings.Contains(s.stderr.String(), `msg=stopped`) {
-				t.Errorf("%s: plumb serve exited without logging \"stopped\"", s.name)
-			}
-		case <-time.After(15 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.exited
+		err := s.Stop(syscall.SIGTERM, 15*time.Second)
+		switch {
+		case errors.Is(err, proctest.ErrKilled):
 			t.Errorf("%s: plumb serve did not exit within 15 s of SIGTERM; killed", s.name)
+		case err != nil:
+			t.Errorf("%s: plumb serve did not exit cleanly after SIGTERM: %v", s.name, err)
+		case !strings.Contains(s.Log.String(), `msg=stopped`):
+			t.Errorf("%s: plumb serve exited without logging \"stopped\"", s.name)
 		}
 	})
 }
@@ -268,7 +169,7 @@ func (s *server) stop(t *testing.T) {
 // lines returns the server's log lines for which keep is true.
 func (s *server) lines(keep func(line string) bool) []string {
 	var out []string
-	for _, line := range strings.Split(s.stderr.String(), "\n") {
+	for _, line := range strings.Split(s.Log.String(), "\n") {
 		if line != "" && keep(line) {
 			out = append(out, line)
 		}
@@ -456,10 +357,8 @@ func waitFor(d time.Duration, cond func() bool) bool {
 // redisServer is a throwaway redis-server on a loopback port, without
 // persistence.
 type redisServer struct {
-	port   int
-	cmd    *exec.Cmd
-	log    *syncBuffer
-	exited chan struct{}
+	*proctest.Process
+	port int
 }
 
 // redisServerPath returns the redis-server binary, or ends t with
@@ -475,41 +374,29 @@ func startRedis(t *testing.T, port int) *redisServer {
 	t.Helper()
 	bin := redisServerPath(t)
 	if port == 0 {
-		port = freePort(t)
+		port = proctest.FreePort(t)
 	}
-	r := &redisServer{port: port, log: &syncBuffer{}, exited: make(chan struct{})}
-	r.cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--daemonize", "no", "--dir", t.TempDir())
-	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
-	dieWithTest(r.cmd)
-	if err := r.cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
+	proctest.DieWithTest(cmd)
+	p, err := proctest.Start("redis-server", cmd)
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() { _ = r.cmd.Wait(); close(r.exited) }()
+	r := &redisServer{Process: p, port: port}
 	t.Cleanup(func() {
-		r.kill()
+		r.Kill()
 		if t.Failed() {
-			t.Logf("log of redis-server on port %d:\n%s", port, r.log.String())
+			t.Logf("log of redis-server on port %d:\n%s", port, r.Log.String())
 		}
 	})
 	if !waitFor(10*time.Second, func() bool { return redisPing(port) == nil }) {
-		t.Fatalf("redis-server on port %d does not answer PING: %v\n%s", port, redisPing(port), r.log.String())
+		t.Fatalf("redis-server on port %d does not answer PING: %v\n%s", port, redisPing(port), r.Log.String())
 	}
 	return r
 }
 
 func (r *redisServer) url(db int) string { return fmt.Sprintf("redis://127.0.0.1:%d/%d", r.port, db) }
-
-// kill stops redis-server at once (SIGKILL), as a crash would.
-func (r *redisServer) kill() {
-	select {
-	case <-r.exited:
-		return
-	default:
-	}
-	_ = r.cmd.Process.Kill()
-	<-r.exited
-}
 
 // redisPing sends PING to the Redis on port.
 func redisPing(port int) error {

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/proctest"
 )
 
 // historyRepo is a git repository whose main branch has commits at chosen
@@ -52,7 +54,7 @@ func makeHistoryRepo(t *testing.T) historyRepo {
 	git := func(date string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(childEnv(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		cmd.Env = append(proctest.Env(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 			"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com",
 			"GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
 		out, err := cmd.CombinedOutput()
@@ -149,7 +151,7 @@ func runPlumb(t *testing.T, dir string, args ...string) (stdout, stderr string, 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, plumbBinary(t), args...)
 	cmd.Dir = dir
-	cmd.Env = childEnv()
+	cmd.Env = proctest.Env()
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -275,10 +277,10 @@ func TestAnalyzeHistoryBackfill(t *testing.T) {
 			hold = 3
 			mu.Unlock()
 			cmd := exec.Command(plumbBinary(t), args...)
-			cmd.Dir, cmd.Env = r.dir, childEnv()
-			var stderr syncBuffer
+			cmd.Dir, cmd.Env = r.dir, proctest.Env()
+			var stderr proctest.Log
 			cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-			dieWithTest(cmd)
+			proctest.DieWithTest(cmd)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
 
@@ -140,7 +141,7 @@ func startPostgres(t *testing.T) *pgServer {
 	if err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
-	p.port = freePort(t)
+	p.port = proctest.FreePort(t)
 	t.Cleanup(func() {
 		// Immediate: the cluster is thrown away.
 		if out, err := p.run(30*time.Second, "pg_ctl", "-D", p.data(), "-m", "immediate", "-w", "stop"); err != nil && p.running() {
@@ -170,7 +171,7 @@ func (p *pgServer) run(timeout time.Duration, prog string, args ...string) ([]by
 	argv := append(append(append([]string{}, p.as...), filepath.Join(p.bin, prog)), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = p.dir
-	cmd.Env = childEnv()
+	cmd.Env = proctest.Env()
 	return cmd.CombinedOutput()
 }
 

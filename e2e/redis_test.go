@@ -81,7 +81,7 @@ func TestRedisOutage(t *testing.T) {
 	}
 
 	// Redis goes away.
-	rs.kill()
+	rs.Kill()
 	var prev rateHeaders
 	for i := 0; i < 3; i++ {
 		r := mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, "")

@@ -5,7 +5,6 @@ package web_test
 // rule at its boundaries, and a disabled user's sign-in.
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -22,29 +21,12 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 	"github.com/plumbhq/plumb/web"
 )
-
-// logBuffer collects a server's log lines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // replica starts the site (web and API) on the database at dsn with the
 // clock clk, logging to logs: several replicas on one dsn share one
@@ -356,7 +338,7 @@ func TestSignInLimits(t *testing.T) {
 // the same page, no session, no ERROR log line, and it counts as a failure.
 func TestDisabledUserSignIn(t *testing.T) {
 	p := newIDP(t)
-	logs := &logBuffer{}
+	logs := &proctest.Log{}
 	s := replica(t, web.Config{LoginAttempts: 3, OIDC: web.OIDCConfig{Issuer: p.URL, ClientID: clientID, ClientSecret: clientSecret}},
 		sqltest.DSN(t), &clock{now: t0}, logs)
 	s.person(t, "ada", "lovelace-1815")

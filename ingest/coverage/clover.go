@@ -60,13 +60,7 @@ import (
 func init() { parsers[Clover] = parseClover }
 
 func parseClover(r io.Reader, opt Options, emit Emit) error {
-	sc, err := newXMLScanner(r, Clover, xmlModeStdlib)
-	if err != nil {
-		return err
-	}
 	var (
-		depth     int
-		rooted    bool
 		project   int  // depth of the open <project> or <testproject>, 0 if none
 		testCode  bool // the open project is a <testproject>
 		fileDepth int  // depth of the open <file>, 0 if none
@@ -75,97 +69,68 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 		mapped    string
 		hits      = lineMap{combine: maxHits}
 	)
-	fail := func(elem []byte, msg string, args ...any) error {
-		line, col := sc.tokPos()
-		return &ParseError{Format: Clover, Line: line, Element: fmt.Sprintf("<%s> at column %d", elem, col), Msg: fmt.Sprintf(msg, args...)}
-	}
-	for {
-		kind, err := sc.next()
-		if err != nil {
-			return err
+	start := func(sc *xmlScanner, name []byte, depth int) error {
+		switch string(name) {
+		case "project", "testproject":
+			if project == 0 {
+				project, testCode = depth, string(name) == "testproject"
+			}
+		case "file":
+			if project == 0 {
+				return sc.failElem(name, "expected <file> inside <project>")
+			}
+			if fileDepth != 0 {
+				return sc.failElem(name, "expected </file> before another <file>")
+			}
+			p, _ := sc.attrString("path")
+			if strings.TrimSpace(p) == "" {
+				p, _ = sc.attrString("name")
+			}
+			reported = strings.TrimSpace(p)
+			if reported == "" {
+				return sc.failElem(name, `expected a path="<file path>" or name="<file path>" attribute`)
+			}
+			fileDepth, skipFile = depth, testCode
+			hits = lineMap{combine: maxHits, hint: hits.hint}
+			if skipFile {
+				break
+			}
+			m, ok := MapPath(reported, opt)
+			if !ok {
+				return sc.failElem(name, "expected a file inside the repository, got %q", reported)
+			}
+			mapped = m
+		case "line":
+			if fileDepth == 0 {
+				return sc.failElem(name, "expected <line> inside a <file>")
+			}
+			if skipFile {
+				break
+			}
+			num, h, msg := cloverLine(sc.attrs)
+			if msg != "" {
+				return sc.failElem(name, "%s in %s", msg, reported)
+			}
+			if h < 0 { // a method entry
+				break
+			}
+			hits.add(num, h)
 		}
-		switch kind {
-		case xmlEOF:
-			if !rooted {
-				line, _ := sc.tokPos()
-				return &ParseError{Format: Clover, Line: line, Msg: "expected the root element <coverage> of a Clover XML report"}
-			}
-			return nil
-		case xmlStart:
-			name := xmlLocal(sc.name)
-			depth++
-			if depth == 1 {
-				if rooted {
-					return fail(name, "expected nothing after the </coverage> that ends the report")
-				}
-				if string(name) != "coverage" {
-					return fail(name, "expected the root element <coverage> of a Clover XML report")
-				}
-				rooted = true
-				continue
-			}
-			switch string(name) {
-			case "project", "testproject":
-				if project == 0 {
-					project, testCode = depth, string(name) == "testproject"
-				}
-			case "file":
-				if project == 0 {
-					return fail(name, "expected <file> inside <project>")
-				}
-				if fileDepth != 0 {
-					return fail(name, "expected </file> before another <file>")
-				}
-				p, _ := sc.attrString("path")
-				if strings.TrimSpace(p) == "" {
-					p, _ = sc.attrString("name")
-				}
-				reported = strings.TrimSpace(p)
-				if reported == "" {
-					return fail(name, `expected a path="<file path>" or name="<file path>" attribute`)
-				}
-				fileDepth, skipFile = depth, testCode
-				hits = lineMap{combine: maxHits, hint: hits.hint}
-				if skipFile {
-					break
-				}
-				m, ok := MapPath(reported, opt)
-				if !ok {
-					return fail(name, "expected a file inside the repository, got %q", reported)
-				}
-				mapped = m
-			case "line":
-				if fileDepth == 0 {
-					return fail(name, "expected <line> inside a <file>")
-				}
-				if skipFile {
-					break
-				}
-				num, h, msg := cloverLine(sc.attrs)
-				if msg != "" {
-					return fail(name, "%s in %s", msg, reported)
-				}
-				if h < 0 { // a method entry
-					break
-				}
-				hits.add(num, h)
-			}
-		case xmlEnd:
-			switch {
-			case depth == fileDepth:
-				fileDepth = 0
-				if !skipFile {
-					f := hits.file(mapped)
-					if err := emit(f); err != nil {
-						return err
-					}
-				}
-			case depth == project:
-				project = 0
-			}
-			depth--
-		}
+		return nil
 	}
+	end := func(_ *xmlScanner, _ []byte, depth int) error {
+		switch depth {
+		case fileDepth:
+			fileDepth = 0
+			if !skipFile {
+				return emit(hits.file(mapped))
+			}
+		case project:
+			project = 0
+		}
+		return nil
+	}
+	return readXMLReport(r, &xmlReport{format: Clover, mode: xmlModeStdlib, root: "coverage", title: "Clover XML report", start: start, end: end})
 }
 
 // cloverLine reads a <line>'s num and hits: -1 for a method entry, which is

@@ -20,10 +20,10 @@ func TestCloverRealTools(t *testing.T) {
 		t.Run(tool, func(t *testing.T) {
 			dir := filepath.Join("testdata/clover", tool)
 			report := filepath.Join(dir, "clover.xml")
-			files := realToolFixture(t, Clover, report, Options{StripPrefix: istanbulFixtureRoot})
+			files := parseFixture(t, Clover, report, Options{StripPrefix: istanbulFixtureRoot})
 			sum := readIstanbulSummary(t, filepath.Join(dir, "coverage-summary.json"))
 			want := []string{"src/index.js", "src/lib/cart.js", "src/lib/money.js", "src/unused.js"}
-			if got := realToolPaths(files); !reflect.DeepEqual(got, want) {
+			if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
 				t.Fatalf("paths %v, want %v", got, want)
 			}
 			for _, p := range want {
@@ -31,7 +31,7 @@ func TestCloverRealTools(t *testing.T) {
 					t.Errorf("%s is not a file of the fixture's project: %v", p, err)
 				}
 				lines := sum[istanbulFixtureRoot+"/"+p].Lines
-				if c, m := realToolCount(files[p]); c != lines.Covered || c+m != lines.Total {
+				if c, m := countLines(files[p]); c != lines.Covered || c+m != lines.Total {
 					t.Errorf("%s: Plumb %d covered / %d lines, %s %d / %d", p, c, c+m, tool, lines.Covered, lines.Total)
 				}
 			}
@@ -48,7 +48,7 @@ func TestCloverRealTools(t *testing.T) {
 			if err := xml.Unmarshal(b, &doc); err != nil {
 				t.Fatal(err)
 			}
-			c, m := realToolTotal(files)
+			c, m := countFiles(files)
 			total := sum["total"].Lines
 			if c != total.Covered || c+m != total.Total {
 				t.Errorf("Plumb %d covered, %d missed; %s Lines %d/%d", c, m, tool, total.Covered, total.Total)
@@ -69,9 +69,9 @@ func TestCloverRealTools(t *testing.T) {
 // metrics. Its method entries are not lines.
 func TestCloverPHPUnit(t *testing.T) {
 	const dir = "testdata/clover/phpunit"
-	files := realToolFixture(t, Clover, filepath.Join(dir, "clover.xml"), Options{StripPrefix: "/tmp/plumb-fixture/php"})
+	files := parseFixture(t, Clover, filepath.Join(dir, "clover.xml"), Options{StripPrefix: "/tmp/plumb-fixture/php"})
 	want := []string{"src/Cart.php", "src/Money.php", "src/Unused.php"}
-	if got := realToolPaths(files); !reflect.DeepEqual(got, want) {
+	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
 		t.Fatalf("paths %v, want %v", got, want)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "coverage.txt"))
@@ -89,12 +89,12 @@ func TestCloverPHPUnit(t *testing.T) {
 	}
 	for _, m := range classes {
 		p := "src/" + m[1] + ".php"
-		c, miss := realToolCount(files[p])
+		c, miss := countLines(files[p])
 		if fmt.Sprint(c) != m[2] || fmt.Sprint(c+miss) != m[3] {
 			t.Errorf("%s: Plumb %d covered / %d lines, PHPUnit %s/%s", p, c, c+miss, m[2], m[3])
 		}
 	}
-	c, m := realToolTotal(files)
+	c, m := countFiles(files)
 	if fmt.Sprint(c) != total[1] || fmt.Sprint(c+m) != total[2] {
 		t.Errorf("Plumb %d covered, %d missed; PHPUnit Lines %s/%s", c, m, total[1], total[2])
 	}
@@ -168,7 +168,7 @@ func TestClover(t *testing.T) {
   </project>
 </coverage>`
 	const line = `<coverage><project><file path="/a.js">%s</file></project></coverage>`
-	realToolRun(t, Clover, []realToolCase{
+	runParseCases(t, Clover, []parseCase{
 		{
 			name: "istanbul: stmt and cond lines with their count, path attribute, file without lines",
 			in:   istanbul,
@@ -224,14 +224,14 @@ func TestClover(t *testing.T) {
 		{name: "bad truecount", in: fmt.Sprintf(line, `<line num="1" truecount="x" falsecount="0" type="cond"/>`), err: `clover report at line 1 (<line> at column 39): expected truecount="<count>" with a whole number, got "x" in /a.js`},
 		{name: "bad falsecount", in: "<coverage>\n<project>\n<file path=\"/a.js\">\n  <line num=\"1\" truecount=\"0\" falsecount=\"1.5\" type=\"cond\"/></file></project></coverage>", err: `clover report at line 4 (<line> at column 3): expected falsecount="<count>" with a whole number, got "1.5" in /a.js`},
 	})
-	realToolEmitError(t, Clover, istanbul)
+	checkEmitError(t, Clover, istanbul)
 }
 
 func FuzzClover(f *testing.F) {
-	realToolSeeds(f, "testdata/clover", "nyc/clover.xml", "c8/clover.xml", "phpunit/clover.xml")
+	addSeeds(f, "testdata/clover", "nyc/clover.xml", "c8/clover.xml", "phpunit/clover.xml")
 	f.Add([]byte(`<coverage><project><file name="/a.php"><line num="3" type="method" count="1"/><line num="4" type="stmt" count="1"/><line num="4" type="cond" truecount="1" falsecount="2"/></file></project><testproject><file path="t"/></testproject></coverage>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		realToolFuzz(t, Clover, data, Options{StripPrefix: istanbulFixtureRoot})
+		fuzzParse(t, Clover, data, Options{StripPrefix: istanbulFixtureRoot})
 	})
 }
 

@@ -62,10 +62,6 @@ const cobMaxLine = maxLine
 func init() { parsers[Cobertura] = parseCobertura }
 
 func parseCobertura(r io.Reader, opt Options, emit Emit) error {
-	sc, err := newXMLScanner(r, Cobertura, xmlModeCobertura)
-	if err != nil {
-		return err
-	}
 	var (
 		sources  []string
 		srcText  []byte // text of the open <source>
@@ -84,83 +80,77 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 		have, curPath = false, ""
 		return emit(f)
 	}
-	for {
-		kind, err := sc.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case xmlEOF:
-			return flush()
-		case xmlStart:
-			name := xmlLocal(sc.name)
-			inSource = false
-			if len(sc.stackOff) == 1 && string(name) != "coverage" {
-				return sc.fail("expected the root element <coverage> of a Cobertura report")
+	start := func(sc *xmlScanner, name []byte, _ int) error {
+		inSource = false
+		switch string(name) {
+		case "source":
+			inSource, srcText = true, srcText[:0]
+		case "class":
+			a := sc.attr("filename", true)
+			if a == nil {
+				return sc.fail(`expected a filename="…" attribute`)
 			}
-			switch string(name) {
-			case "source":
-				inSource, srcText = true, srcText[:0]
-			case "class":
-				a := sc.attr("filename", true)
-				if a == nil {
-					return sc.fail(`expected a filename="…" attribute`)
-				}
-				fn := a.value
-				var ok bool
-				scratch, ok = xmlDecode(scratch[:0], fn)
-				if !ok || !utf8.Valid(scratch) || len(bytes.TrimSpace(scratch)) == 0 {
-					return sc.fail("expected a filename=\"…\" attribute naming a file in UTF-8, got %q", fn)
-				}
-				p, ok := MapPath(cobResolve(string(bytes.TrimSpace(scratch)), sources, opt), opt)
-				if !ok {
-					return sc.fail("expected a filename inside the repository, got %q", scratch)
-				}
-				if p != curPath || !have {
-					if err := flush(); err != nil {
-						return err
-					}
-					curPath, have = p, true
-				}
-				inClass = true
-			case "line":
-				if !inClass {
-					break
-				}
-				n, c, msg := cobLineAttrs(sc)
-				if msg != "" {
-					return sc.fail("%s", msg)
-				}
-				cur.add(n, c)
+			fn := a.value
+			var ok bool
+			scratch, ok = xmlDecode(scratch[:0], fn)
+			if !ok || !utf8.Valid(scratch) || len(bytes.TrimSpace(scratch)) == 0 {
+				return sc.fail("expected a filename=\"…\" attribute naming a file in UTF-8, got %q", fn)
 			}
-		case xmlEnd:
-			inSource = false
-			switch string(xmlLocal(sc.name)) {
-			case "source":
-				s := bytes.TrimSpace(srcText)
-				if !utf8.Valid(s) {
-					return sc.fail("expected a <source> path in UTF-8")
-				}
-				if len(s) > 0 {
-					sources = append(sources, string(s))
-				}
-			case "class":
-				inClass = false
+			p, ok := MapPath(cobResolve(string(bytes.TrimSpace(scratch)), sources, opt), opt)
+			if !ok {
+				return sc.fail("expected a filename inside the repository, got %q", scratch)
 			}
-		case xmlText:
-			if !inSource {
+			if p != curPath || !have {
+				if err := flush(); err != nil {
+					return err
+				}
+				curPath, have = p, true
+			}
+			inClass = true
+		case "line":
+			if !inClass {
 				break
 			}
-			if len(srcText)+len(sc.text) > 1<<16 {
-				return sc.fail("expected a <source> path shorter than 64 KiB")
+			n, c, msg := cobLineAttrs(sc)
+			if msg != "" {
+				return sc.fail("%s", msg)
 			}
-			if sc.literal {
-				srcText = append(srcText, sc.text...)
-			} else {
-				srcText, _ = xmlDecode(srcText, sc.text)
-			}
+			cur.add(n, c)
 		}
+		return nil
 	}
+	end := func(sc *xmlScanner, name []byte, _ int) error {
+		inSource = false
+		switch string(name) {
+		case "source":
+			s := bytes.TrimSpace(srcText)
+			if !utf8.Valid(s) {
+				return sc.fail("expected a <source> path in UTF-8")
+			}
+			if len(s) > 0 {
+				sources = append(sources, string(s))
+			}
+		case "class":
+			inClass = false
+		}
+		return nil
+	}
+	text := func(sc *xmlScanner) error {
+		if !inSource {
+			return nil
+		}
+		if len(srcText)+len(sc.text) > 1<<16 {
+			return sc.fail("expected a <source> path shorter than 64 KiB")
+		}
+		if sc.literal {
+			srcText = append(srcText, sc.text...)
+		} else {
+			srcText, _ = xmlDecode(srcText, sc.text)
+		}
+		return nil
+	}
+	return readXMLReport(r, &xmlReport{format: Cobertura, mode: xmlModeCobertura, root: "coverage", title: "Cobertura report",
+		start: start, end: end, text: text, eof: flush})
 }
 
 // cobLineAttrs reads a <line>'s number and hits from the scanner's attributes.

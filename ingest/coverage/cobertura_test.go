@@ -75,7 +75,7 @@ func TestParseCobertura(t *testing.T) {
 	}, {
 		name:  "a class without lines",
 		input: cobTestDoc(nil, `<class name="e" filename="empty.py"><methods/><lines/></class>`),
-		want:  []File{{Path: "empty.py"}},
+		want:  []File{{Path: "empty.py", Hits: []int64{}}},
 	}, {
 		name:  "lines outside a class are ignored",
 		input: `<coverage><line number="1" hits="1"/><packages><package><classes>` + cobTestClass("a.c", [2]int{1, 1}) + `</classes></package></packages></coverage>`,
@@ -137,14 +137,14 @@ func TestParseCobertura(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := lcovTestParse(Cobertura, tt.input, tt.opt)
+			got, err := parseFiles(Cobertura, tt.input, tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got  %v\nwant %v", got, tt.want)
 			}
-			lcovTestCheck(t, got)
+			checkFiles(t, got)
 			// The encoding/xml reference reads the same.
 			ref, err := cobRefParse(strings.NewReader(tt.input), tt.opt)
 			if err != nil || !reflect.DeepEqual(ref, got) {
@@ -194,8 +194,8 @@ func TestParseCoberturaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files, err := lcovTestParse(Cobertura, tt.input, Options{})
-			lcovTestWantErr(t, err, Cobertura, tt.line, tt.msg)
+			files, err := parseFiles(Cobertura, tt.input, Options{})
+			wantParseError(t, err, Cobertura, tt.line, tt.msg)
 			var pe *ParseError
 			errors.As(err, &pe)
 			if pe.Element != tt.elem {
@@ -213,7 +213,7 @@ func TestParseCoberturaReadsInPieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := lcovTestParse(Cobertura, string(data), Options{})
+	whole, err := parseFiles(Cobertura, string(data), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,8 +228,8 @@ func TestParseCoberturaReadsInPieces(t *testing.T) {
 	// numbers carry over.
 	big := cobGenReport(3 * xmlBufSize)
 	bad := append(append([]byte(nil), big[:len(big)-len("</coverage>\n")]...), "</packages>\n"...)
-	_, err = lcovTestParse(Cobertura, string(bad), Options{})
-	lcovTestWantErr(t, err, Cobertura, bytes.Count(bad, []byte{'\n'}), "expected </coverage>, got </packages>")
+	_, err = parseFiles(Cobertura, string(bad), Options{})
+	wantParseError(t, err, Cobertura, bytes.Count(bad, []byte{'\n'}), "expected </coverage>, got </packages>")
 }
 
 type cobTestOneByte struct{ data []byte }
@@ -257,11 +257,11 @@ func TestCoberturaRealTool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := lcovTestParse(Cobertura, string(data), opt)
+		files, err := parseFiles(Cobertura, string(data), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lcovTestCheck(t, files)
+		checkFiles(t, files)
 		return files
 	}
 	summary := func(path, re string) (int, int) {
@@ -280,7 +280,7 @@ func TestCoberturaRealTool(t *testing.T) {
 	}
 
 	gcovr := read("testdata/cobertura/gcovr.xml", Options{})
-	covered, missed, perFile := lcovTestCounts(gcovr)
+	covered, missed, perFile := lineCounts(gcovr)
 	// gcovr --print-summary: "lines: 75.0% (21 out of 28)"
 	wantCovered, wantValid := summary("testdata/cobertura/gcovr-summary.txt", `lines: [0-9.]+% \((\d+) out of (\d+)\)`)
 	if covered != wantCovered || missed != wantValid-wantCovered {
@@ -295,7 +295,7 @@ func TestCoberturaRealTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lcov, err := lcovTestParse(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
+	lcov, err := parseFiles(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestCoberturaRealTool(t *testing.T) {
 
 	// coverage.py: an absolute <source> and filenames relative to it.
 	py := read("testdata/cobertura/py/coveragepy.xml", Options{})
-	covered, missed, perFile = lcovTestCounts(py)
+	covered, missed, perFile = lineCounts(py)
 	// coverage report: "TOTAL    16      2    88%" (statements, missed)
 	stmts, miss := summary("testdata/cobertura/py/coveragepy-report.txt", `TOTAL\s+(\d+)\s+(\d+)`)
 	if covered != stmts-miss || missed != miss {
@@ -345,8 +345,8 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 	)
 	flush := func() {
 		if have {
-			if len(cur) == 0 {
-				cur = nil
+			if cur == nil {
+				cur = []int64{} // as every reader emits a file without lines
 			}
 			files = append(files, File{Path: curPath, Hits: cur})
 		}
@@ -476,16 +476,8 @@ func FuzzCobertura(f *testing.F) {
 		if cobTestBigLine.MatchString(input) {
 			t.Skip("line numbers above 99999 allocate up to 32 MiB per file and slow the fuzzer ten-fold; the unit tests cover the limits")
 		}
-		var files []File
-		err := Parse(strings.NewReader(input), Cobertura, Options{}, func(file File) error {
-			file = dense(file)
-			if len(file.Hits) == 0 {
-				file.Hits = nil
-			}
-			files = append(files, file)
-			return nil
-		})
-		lcovTestCheck(t, files)
+		files, err := parseFiles(Cobertura, input, Options{})
+		checkFiles(t, files)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
 // DetectBytes is how much of the start of a report Detect needs: give it
@@ -241,7 +242,7 @@ func detectJSONValue(dec *json.Decoder, key string, ev *detectEvidence) error {
 				}
 			}
 		}
-		return detectJSONSkip(dec, 1)
+		return jsonstream.SkipRest(dec.Token)
 	}
 	// An object.
 	switch key {
@@ -279,7 +280,7 @@ func detectJSONValue(dec *json.Decoder, key string, ev *detectEvidence) error {
 				}
 			}
 		}
-		return detectJSONSkip(dec, 1)
+		return jsonstream.SkipRest(dec.Token)
 	}
 	// {path: {…}} (Istanbul) or {command name: {…}} (SimpleCov resultset).
 	k, err := detectJSONKeys(dec, 64)
@@ -310,37 +311,12 @@ func detectJSONKeys(dec *json.Decoder, max int) ([]string, error) {
 		if k, ok := t.(string); ok && len(keys) < max {
 			keys = append(keys, k)
 		}
-		if err := detectJSONSkip(dec, 0); err != nil {
+		if err := jsonstream.Skip(dec.Token); err != nil {
 			return keys, err
 		}
 	}
 	_, err := dec.Token() // '}'
 	return keys, err
-}
-
-// detectJSONSkip skips one value (depth 0), or the rest of the open array or
-// object (depth 1).
-func detectJSONSkip(dec *json.Decoder, depth int) error {
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				depth++
-			default:
-				depth--
-			}
-		}
-		if depth <= 0 {
-			if depth < 0 {
-				return errors.New("unbalanced")
-			}
-			return nil
-		}
-	}
 }
 
 // detectQlty reports whether the first JSON object of head has a string
@@ -372,7 +348,7 @@ func detectQlty(head []byte) bool {
 		if path && hits {
 			return true
 		}
-		if isDelim && detectJSONSkip(dec, 1) != nil {
+		if isDelim && jsonstream.SkipRest(dec.Token) != nil {
 			return false
 		}
 	}

@@ -98,14 +98,14 @@ func TestParseGoCover(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := lcovTestParse(GoCover, tt.input, tt.opt)
+			got, err := parseFiles(GoCover, tt.input, tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got  %v\nwant %v", got, tt.want)
 			}
-			lcovTestCheck(t, got)
+			checkFiles(t, got)
 		})
 	}
 }
@@ -136,8 +136,8 @@ func TestParseGoCoverErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := lcovTestParse(GoCover, tt.input, Options{})
-			lcovTestWantErr(t, err, GoCover, tt.line, tt.msg)
+			_, err := parseFiles(GoCover, tt.input, Options{})
+			wantParseError(t, err, GoCover, tt.line, tt.msg)
 		})
 	}
 }
@@ -203,7 +203,7 @@ func TestParseGoCoverHostile(t *testing.T) {
 	for i := range 20000 {
 		fmt.Fprintf(&b, "m/a.go:%d.1,%d.1 1 %d\n", 1+i, 4000000+i, i%5)
 	}
-	files, err := lcovTestParse(GoCover, b.String(), Options{})
+	files, err := parseFiles(GoCover, b.String(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestParseGoCoverHostile(t *testing.T) {
 }
 
 func TestParseGoCoverPathOutsideRepository(t *testing.T) {
-	_, err := lcovTestParse(GoCover, "mode: set\nm/x/a.go:1.1,1.2 1 1\n", Options{ModulePath: "m", StripPrefix: "x/a.go"})
+	_, err := parseFiles(GoCover, "mode: set\nm/x/a.go:1.1,1.2 1 1\n", Options{ModulePath: "m", StripPrefix: "x/a.go"})
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Element != "m/x/a.go" || !strings.Contains(pe.Msg, "inside the repository") {
 		t.Fatalf("err = %v, want a ParseError naming m/x/a.go", err)
@@ -314,11 +314,11 @@ func TestGoCoverRealTool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := lcovTestParse(GoCover, string(data), opt)
+		files, err := parseFiles(GoCover, string(data), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lcovTestCheck(t, files)
+		checkFiles(t, files)
 		return files
 	}
 	const fixture = "example.com/plumbfixture"
@@ -339,7 +339,7 @@ func TestGoCoverRealTool(t *testing.T) {
 		t.Fatalf("count.out:\ngot  %v\nwant %v", count, want)
 	}
 	goCoverTestAgainstFunc(t, count, goCoverTestFuncs(t, "testdata/go/count.func.txt"), fixture)
-	if c, m, _ := lcovTestCounts(count); c != 26 || m != 13 {
+	if c, m, _ := lineCounts(count); c != 26 || m != 13 {
 		t.Fatalf("count.out: %d covered, %d missed lines, want 26, 13", c, m)
 	}
 
@@ -393,7 +393,7 @@ func FuzzGoCover(f *testing.F) {
 			files = append(files, file)
 			return nil
 		})
-		lcovTestCheck(t, files)
+		checkFiles(t, files)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || (pe.Line < 1 && pe.Element == "") || pe.Msg == "" {

@@ -10,175 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"testing/iotest"
-
-	"github.com/plumbhq/plumb"
 )
-
-// Helpers shared by the JaCoCo, Clover, SimpleCov and Istanbul tests.
-
-// realToolCase is one table case: a report and either the files it gives, in
-// order, or the whole error message.
-type realToolCase struct {
-	name string
-	in   string
-	opt  Options
-	want []File
-	err  string
-}
-
-func realToolRun(t *testing.T, f Format, cases []realToolCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []File
-			err := Parse(strings.NewReader(tc.in), f, tc.opt, func(file File) error {
-				got = append(got, dense(file))
-				return nil
-			})
-			if tc.err != "" {
-				var pe *ParseError
-				if !errors.As(err, &pe) {
-					t.Fatalf("error = %v (%T), want a *ParseError %q", err, err, tc.err)
-				}
-				if pe.Format != f {
-					t.Errorf("ParseError.Format = %q, want %q", pe.Format, f)
-				}
-				if err.Error() != tc.err {
-					t.Errorf("error\n got %s\nwant %s", err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("files\n got %v\nwant %v", got, tc.want)
-			}
-		})
-	}
-}
-
-// realToolEmitError checks that an Emit error stops the parser and comes
-// back unchanged.
-func realToolEmitError(t *testing.T, f Format, report string) {
-	t.Helper()
-	stop := errors.New("store is full")
-	calls := 0
-	err := Parse(strings.NewReader(report), f, Options{}, func(File) error {
-		calls++
-		return stop
-	})
-	if err != stop || calls != 1 {
-		t.Errorf("Parse returned %v after %d emits, want the emit error after 1", err, calls)
-	}
-}
-
-// realToolFixture parses a fixture and merges its files by path as the store
-// does (plumb.MergeHits).
-func realToolFixture(t *testing.T, f Format, name string, opt Options) map[string][]int64 {
-	t.Helper()
-	fh, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	files := map[string][]int64{}
-	err = Parse(fh, f, opt, func(file File) error {
-		files[file.Path] = plumb.MergeHits(files[file.Path], dense(file).Hits)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return files
-}
-
-// realToolCount is Plumb's covered (hits > 0) and missed (hits == 0) lines.
-func realToolCount(hits ...[]int64) (covered, missed int) {
-	for _, h := range hits {
-		for _, v := range h {
-			switch {
-			case v > 0:
-				covered++
-			case v == 0:
-				missed++
-			}
-		}
-	}
-	return covered, missed
-}
-
-func realToolTotal(files map[string][]int64) (covered, missed int) {
-	for _, h := range files {
-		c, m := realToolCount(h)
-		covered += c
-		missed += m
-	}
-	return covered, missed
-}
-
-func realToolPaths(files map[string][]int64) []string {
-	var ps []string
-	for p := range files {
-		ps = append(ps, p)
-	}
-	sort.Strings(ps)
-	return ps
-}
-
-// realToolFuzz checks a parser's invariants on any input: no panic, a
-// malformed report is a *ParseError of the format (never another error: the
-// reader cannot fail), and every emitted file has a clean repository path
-// and hits of at least -1.
-func realToolFuzz(t *testing.T, f Format, data []byte, opt Options) {
-	emitted := 0
-	err := Parse(bytes.NewReader(data), f, opt, func(file File) error {
-		emitted++
-		file = dense(file)
-		if file.Path == "" || strings.HasPrefix(file.Path, "/") || strings.HasPrefix(file.Path, "../") || file.Path == ".." {
-			t.Fatalf("bad path %q", file.Path)
-		}
-		if p, ok := MapPath(file.Path, Options{}); !ok || p != file.Path {
-			t.Fatalf("path %q is not clean (MapPath gives %q, %v)", file.Path, p, ok)
-		}
-		if file.Hits == nil {
-			t.Fatalf("%s: nil hits", file.Path)
-		}
-		if len(file.Hits) > maxLine {
-			t.Fatalf("%s: %d lines", file.Path, len(file.Hits))
-		}
-		for i, h := range file.Hits {
-			if h < -1 {
-				t.Fatalf("%s line %d: hits %d", file.Path, i+1, h)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Format != f {
-			t.Fatalf("error %v (%T) is not a %s ParseError", err, err, f)
-		}
-		if pe.Msg == "" || !strings.HasPrefix(pe.Msg, "expected") {
-			t.Fatalf("error message %q does not say what was expected", pe.Msg)
-		}
-	}
-}
-
-// realToolSeeds adds every file of a testdata directory to a fuzz corpus.
-func realToolSeeds(f *testing.F, dir string, names ...string) {
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-}
 
 // istanbulSummary is the "lines" total of an istanbul json-summary report
 // (coverage-summary.json), the numbers text-summary prints as "Lines".
@@ -213,10 +48,10 @@ func TestIstanbulRealTools(t *testing.T) {
 	for _, tool := range []string{"nyc", "c8"} {
 		t.Run(tool, func(t *testing.T) {
 			dir := filepath.Join("testdata/istanbul", tool)
-			files := realToolFixture(t, Istanbul, filepath.Join(dir, "coverage-final.json"), Options{StripPrefix: istanbulFixtureRoot})
+			files := parseFixture(t, Istanbul, filepath.Join(dir, "coverage-final.json"), Options{StripPrefix: istanbulFixtureRoot})
 			sum := readIstanbulSummary(t, filepath.Join(dir, "coverage-summary.json"))
 			want := []string{"src/index.js", "src/lib/cart.js", "src/lib/money.js", "src/unused.js"}
-			if got := realToolPaths(files); !reflect.DeepEqual(got, want) {
+			if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
 				t.Fatalf("paths %v, want %v", got, want)
 			}
 			for _, p := range want {
@@ -224,12 +59,12 @@ func TestIstanbulRealTools(t *testing.T) {
 					t.Errorf("%s is not a file of the fixture's project: %v", p, err)
 				}
 				lines := sum[istanbulFixtureRoot+"/"+p].Lines
-				c, m := realToolCount(files[p])
+				c, m := countLines(files[p])
 				if c != lines.Covered || c+m != lines.Total {
 					t.Errorf("%s: Plumb %d covered / %d lines, %s %d / %d", p, c, c+m, tool, lines.Covered, lines.Total)
 				}
 			}
-			c, m := realToolTotal(files)
+			c, m := countFiles(files)
 			total := sum["total"].Lines
 			if c != total.Covered || c+m != total.Total || total.Skipped != 0 {
 				t.Errorf("Plumb %d covered, %d missed; %s Lines %d/%d", c, m, tool, total.Covered, total.Total)
@@ -248,7 +83,7 @@ func TestIstanbulRealTools(t *testing.T) {
 func TestIstanbulLinesMatchTool(t *testing.T) {
 	for _, tool := range []string{"nyc", "c8"} {
 		t.Run(tool, func(t *testing.T) {
-			files := realToolFixture(t, Istanbul, filepath.Join("testdata/istanbul", tool, "coverage-final.json"), Options{})
+			files := parseFixture(t, Istanbul, filepath.Join("testdata/istanbul", tool, "coverage-final.json"), Options{})
 			b, err := os.ReadFile(filepath.Join("testdata/clover", tool, "clover.xml"))
 			if err != nil {
 				t.Fatal(err)
@@ -299,7 +134,7 @@ func TestIstanbul(t *testing.T) {
  "f": {"0": 3}, "b": {"0": [0, 3]},
  "_coverageSchema": "1a1c01bbd47fc00a2c39e90264f33305804495a9", "hash": "x", "contentHash": "y",
  "inputSourceMap": {"version": 3, "sources": ["cart.ts"], "names": [], "mappings": ";;AAAA"}}}`
-	realToolRun(t, Istanbul, []realToolCase{
+	runParseCases(t, Istanbul, []parseCase{
 		{
 			name: "statements give line hits; the largest count of a line's statements wins; skip counts; fnMap, branchMap, f, b and the rest are skipped",
 			in:   cart,
@@ -388,15 +223,15 @@ func TestIstanbul(t *testing.T) {
 		{name: "count of an unknown statement, s first", in: `{"/a.js": {"s": {"7": 9, "0": 4, "10": 1}, "statementMap": {"0": {"start": {"line": 1}}}}}`,
 			err: `istanbul report at line 1 ($["/a.js"].s["10"]): expected a count for a statement of "statementMap", got one for statement "10", which it does not have`},
 	})
-	realToolEmitError(t, Istanbul, cart)
+	checkEmitError(t, Istanbul, cart)
 }
 
 func FuzzIstanbul(f *testing.F) {
-	realToolSeeds(f, "testdata/istanbul", "nyc/coverage-final.json", "c8/coverage-final.json")
+	addSeeds(f, "testdata/istanbul", "nyc/coverage-final.json", "c8/coverage-final.json")
 	f.Add([]byte(`{"/a.js": {"data": {"statementMap": {"0": {"start": {"line": 2}}}, "s": {"0": 1}}}}`))
 	f.Add([]byte(`{"a.js": {"path": "/x/a.js", "statementMap": {"0": {"start": {"line": 1, "column": 0}}, "1": {"start": {"line": 1}}}, "s": {"0": 0, "1": 2}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		realToolFuzz(t, Istanbul, data, Options{StripPrefix: istanbulFixtureRoot})
+		fuzzParse(t, Istanbul, data, Options{StripPrefix: istanbulFixtureRoot})
 	})
 }
 

@@ -59,13 +59,7 @@ import (
 func init() { parsers[JaCoCo] = parseJaCoCo }
 
 func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
-	sc, err := newXMLScanner(r, JaCoCo, xmlModeStdlib)
-	if err != nil {
-		return err
-	}
 	var (
-		depth     int
-		rooted    bool
 		inPackage bool
 		pkg       string // name of the open <package>
 		pkgDepth  int
@@ -74,95 +68,66 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 		mapped    string // its repository path
 		hits      = lineMap{combine: maxHits}
 	)
-	fail := func(elem []byte, msg string, args ...any) error {
-		line, col := sc.tokPos()
-		return &ParseError{Format: JaCoCo, Line: line, Element: fmt.Sprintf("<%s> at column %d", elem, col), Msg: fmt.Sprintf(msg, args...)}
-	}
-	for {
-		kind, err := sc.next()
-		if err != nil {
-			return err
+	start := func(sc *xmlScanner, name []byte, depth int) error {
+		switch string(name) {
+		case "package":
+			if inPackage {
+				return sc.failElem(name, "expected </package> before another <package> (packages do not nest)")
+			}
+			n, ok := sc.attrString("name")
+			if !ok {
+				return sc.failElem(name, `expected a name="<package folder>" attribute, e.g. name="com/acme/shop"`)
+			}
+			inPackage, pkgDepth = true, depth
+			pkg = strings.Trim(strings.TrimSpace(strings.ReplaceAll(n, "\\", "/")), "/")
+		case "sourcefile":
+			if !inPackage {
+				return sc.failElem(name, "expected <sourcefile> inside a <package>")
+			}
+			if inFile {
+				return sc.failElem(name, "expected </sourcefile> before another <sourcefile>")
+			}
+			n, _ := sc.attrString("name")
+			n = strings.TrimSpace(n)
+			if n == "" {
+				return sc.failElem(name, `expected a name="<file name>" attribute, e.g. name="Cart.java"`)
+			}
+			filePath = n
+			if pkg != "" {
+				filePath = pkg + "/" + n
+			}
+			p, ok := MapPath(filePath, opt)
+			if !ok {
+				return sc.failElem(name, "expected a source file inside the repository, got %q (package %q)", filePath, pkg)
+			}
+			inFile, mapped = true, p
+		case "line":
+			if !inFile {
+				return sc.failElem(name, "expected <line> inside a <sourcefile>")
+			}
+			nr, h, msg := jacocoLine(sc.attrs)
+			if msg != "" {
+				return sc.failElem(name, "%s in %s", msg, filePath)
+			}
+			hits.add(nr, h)
 		}
-		switch kind {
-		case xmlEOF:
-			if !rooted {
-				line, _ := sc.tokPos()
-				return &ParseError{Format: JaCoCo, Line: line, Msg: "expected the root element <report> of a JaCoCo XML report"}
-			}
-			return nil
-		case xmlStart:
-			name := xmlLocal(sc.name)
-			depth++
-			if depth == 1 {
-				if rooted {
-					return fail(name, "expected nothing after the </report> that ends the report")
-				}
-				if string(name) != "report" {
-					return fail(name, "expected the root element <report> of a JaCoCo XML report")
-				}
-				rooted = true
-				continue
-			}
-			switch string(name) {
-			case "package":
-				if inPackage {
-					return fail(name, "expected </package> before another <package> (packages do not nest)")
-				}
-				n, ok := sc.attrString("name")
-				if !ok {
-					return fail(name, `expected a name="<package folder>" attribute, e.g. name="com/acme/shop"`)
-				}
-				inPackage, pkgDepth = true, depth
-				pkg = strings.Trim(strings.TrimSpace(strings.ReplaceAll(n, "\\", "/")), "/")
-			case "sourcefile":
-				if !inPackage {
-					return fail(name, "expected <sourcefile> inside a <package>")
-				}
-				if inFile {
-					return fail(name, "expected </sourcefile> before another <sourcefile>")
-				}
-				n, _ := sc.attrString("name")
-				n = strings.TrimSpace(n)
-				if n == "" {
-					return fail(name, `expected a name="<file name>" attribute, e.g. name="Cart.java"`)
-				}
-				filePath = n
-				if pkg != "" {
-					filePath = pkg + "/" + n
-				}
-				p, ok := MapPath(filePath, opt)
-				if !ok {
-					return fail(name, "expected a source file inside the repository, got %q (package %q)", filePath, pkg)
-				}
-				inFile, mapped = true, p
-			case "line":
-				if !inFile {
-					return fail(name, "expected <line> inside a <sourcefile>")
-				}
-				nr, h, msg := jacocoLine(sc.attrs)
-				if msg != "" {
-					return fail(name, "%s in %s", msg, filePath)
-				}
-				hits.add(nr, h)
-			}
-		case xmlEnd:
-			switch string(xmlLocal(sc.name)) {
-			case "sourcefile":
-				if inFile {
-					f := hits.file(mapped)
-					inFile = false
-					if err := emit(f); err != nil {
-						return err
-					}
-				}
-			case "package":
-				if inPackage && depth == pkgDepth {
-					inPackage = false
-				}
-			}
-			depth--
-		}
+		return nil
 	}
+	end := func(_ *xmlScanner, name []byte, depth int) error {
+		switch string(name) {
+		case "sourcefile":
+			if inFile {
+				inFile = false
+				return emit(hits.file(mapped))
+			}
+		case "package":
+			if inPackage && depth == pkgDepth {
+				inPackage = false
+			}
+		}
+		return nil
+	}
+	return readXMLReport(r, &xmlReport{format: JaCoCo, mode: xmlModeStdlib, root: "report", title: "JaCoCo XML report", start: start, end: end})
 }
 
 // jacocoLine reads a <line>'s nr and its hits (see the file comment).

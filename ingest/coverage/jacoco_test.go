@@ -74,22 +74,22 @@ func readJaCoCoCounters(t *testing.T, name string) jacocoCounters {
 // folders become the repository paths of the sources.
 func TestJaCoCoRealTool(t *testing.T) {
 	const report = "testdata/jacoco/jacoco.xml"
-	files := realToolFixture(t, JaCoCo, report, Options{AddPrefix: "src"})
+	files := parseFixture(t, JaCoCo, report, Options{AddPrefix: "src"})
 	tool := readJaCoCoCounters(t, report)
 	want := []string{"src/Tool.java", "src/com/acme/Main.java", "src/com/acme/shop/Cart.java", "src/com/acme/util/Money.java"}
-	if got := realToolPaths(files); !reflect.DeepEqual(got, want) {
+	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
 		t.Fatalf("paths %v, want %v", got, want)
 	}
 	for _, p := range want {
 		if _, err := os.Stat(filepath.Join("testdata/jacoco", p)); err != nil {
 			t.Errorf("%s is not a source of the fixture: %v", p, err)
 		}
-		c, m := realToolCount(files[p])
+		c, m := countLines(files[p])
 		if w := tool.PerFile[p[len("src/"):]]; c != w.Covered || m != w.Missed {
 			t.Errorf("%s: Plumb %d covered, %d missed; JaCoCo LINE covered=%d missed=%d", p, c, m, w.Covered, w.Missed)
 		}
 	}
-	c, m := realToolTotal(files)
+	c, m := countFiles(files)
 	if c != tool.Total.Covered || m != tool.Total.Missed {
 		t.Errorf("Plumb %d covered, %d missed; JaCoCo LINE covered=%d missed=%d", c, m, tool.Total.Covered, tool.Total.Missed)
 	}
@@ -126,7 +126,7 @@ func TestJaCoCo(t *testing.T) {
   <counter type="LINE" missed="2" covered="3"/>
 </report>`
 	const cart = `<report><package name="com/acme"><sourcefile name="Foo.java"><line nr="1" mi="0" ci="1"/></sourcefile></package></report>`
-	realToolRun(t, JaCoCo, []realToolCase{
+	runParseCases(t, JaCoCo, []parseCase{
 		{
 			name: "every element: ci > 0 covered with hits ci, mi > 0 missed, neither or absent not coverable; class, method, counter, group and sessioninfo ignored; the default package",
 			in:   report,
@@ -182,15 +182,15 @@ func TestJaCoCo(t *testing.T) {
 		{name: "negative mi", in: `<report><package name="a"><sourcefile name="A.java"><line nr="1" mi="-1"/></sourcefile></package></report>`, err: `jacoco report at line 1 (<line> at column 53): expected mi="<instructions>" with a whole number, got "-1" in a/A.java`},
 		{name: "ci not a number", in: "<report>\n <package name=\"a\">\n  <sourcefile name=\"A.java\">\n   <line nr=\"1\" ci=\"one\"/></sourcefile></package></report>", err: `jacoco report at line 4 (<line> at column 4): expected ci="<instructions>" with a whole number, got "one" in a/A.java`},
 	})
-	realToolEmitError(t, JaCoCo, report)
+	checkEmitError(t, JaCoCo, report)
 }
 
 func FuzzJaCoCo(f *testing.F) {
-	realToolSeeds(f, "testdata/jacoco", "jacoco.xml")
+	addSeeds(f, "testdata/jacoco", "jacoco.xml")
 	f.Add([]byte(`<report><package name="a/b"><sourcefile name="C.java"><line nr="2" mi="1" ci="0"/><line nr="3" mi="0" ci="2"/></sourcefile></package></report>`))
 	f.Add([]byte(`<!DOCTYPE report PUBLIC "-//JACOCO//DTD Report 1.1//EN" "report.dtd"><report><group name="g"><package name=""><sourcefile name="T.java"><line nr="1"/></sourcefile></package></group></report>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		realToolFuzz(t, JaCoCo, data, Options{AddPrefix: "src/main/java"})
+		fuzzParse(t, JaCoCo, data, Options{AddPrefix: "src/main/java"})
 	})
 }
 

@@ -2,7 +2,6 @@ package coverage
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -11,108 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// Helpers shared by the LCOV, Go and Cobertura tests (prefixed: the package
-// has other formats' files and tests by other hands).
-
-// dense returns a parsed file in the dense form (the tests compare hits
-// that way), after checking its sparse form if it has one: lines ascending,
-// each once, from 1 to Total, hits of at least 0.
-func dense(f File) File {
-	if !f.Sparse() {
-		return f
-	}
-	prev := 0
-	for _, l := range f.Lines {
-		if l.Line <= prev || l.Line > f.Total || l.Hits < 0 {
-			panic(fmt.Sprintf("%s: malformed sparse hits: line %d after %d (total %d), hits %d", f.Path, l.Line, prev, f.Total, l.Hits))
-		}
-		prev = l.Line
-	}
-	if f.Hits != nil {
-		panic(fmt.Sprintf("%s: both forms", f.Path))
-	}
-	return File{Path: f.Path, Hits: f.Dense()}
-}
-
-// lcovTestParse parses input and returns the files emitted, in order.
-func lcovTestParse(f Format, input string, opt Options) ([]File, error) {
-	var files []File
-	err := Parse(strings.NewReader(input), f, opt, func(file File) error {
-		file = dense(file)
-		if len(file.Hits) == 0 {
-			file.Hits = nil
-		}
-		files = append(files, file)
-		return nil
-	})
-	return files, err
-}
-
-// lcovTestCheck asserts the invariants every emitted file satisfies.
-func lcovTestCheck(t testing.TB, files []File) {
-	t.Helper()
-	for _, f := range files {
-		if f.Path == "" || strings.HasPrefix(f.Path, "/") || strings.HasPrefix(f.Path, "../") || f.Path == ".." {
-			t.Fatalf("path %q is not repository-relative", f.Path)
-		}
-		for i, h := range f.Hits {
-			if h < -1 {
-				t.Fatalf("%s line %d: hits %d < -1", f.Path, i+1, h)
-			}
-		}
-	}
-}
-
-// lcovTestWantErr asserts err is a *ParseError at line with msg in its text.
-func lcovTestWantErr(t *testing.T, err error, format Format, line int, msg string) {
-	t.Helper()
-	var pe *ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v (%T), want a *ParseError", err, err)
-	}
-	if pe.Format != format || pe.Line != line || !strings.Contains(pe.Error(), msg) {
-		t.Fatalf("err = %q (format %s, line %d), want format %s, line %d, containing %q", pe.Error(), pe.Format, pe.Line, format, line, msg)
-	}
-}
-
-// lcovTestCounts totals covered (> 0) and missed (0) lines, merging files
-// emitted more than once line by line as the store does.
-func lcovTestCounts(files []File) (covered, missed int, perFile map[string][2]int) {
-	merged := map[string][]int64{}
-	for _, f := range files {
-		m := merged[f.Path]
-		for len(m) < len(f.Hits) {
-			m = append(m, -1)
-		}
-		for i, h := range f.Hits {
-			switch {
-			case h < 0:
-			case m[i] < 0:
-				m[i] = h
-			default:
-				m[i] += h
-			}
-		}
-		merged[f.Path] = m
-	}
-	perFile = map[string][2]int{}
-	for p, hits := range merged {
-		var c, m int
-		for _, h := range hits {
-			switch {
-			case h > 0:
-				c++
-			case h == 0:
-				m++
-			}
-		}
-		perFile[p] = [2]int{c, m}
-		covered += c
-		missed += m
-	}
-	return covered, missed, perFile
-}
 
 func TestParseLCOV(t *testing.T) {
 	tests := []struct {
@@ -150,7 +47,7 @@ func TestParseLCOV(t *testing.T) {
 	}, {
 		name:  "a record without DA and a file in two records",
 		input: "SF:a.c\nLF:0\nend_of_record\nSF:b.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,2\nend_of_record\n",
-		want:  []File{{Path: "a.c"}, {Path: "b.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{2}}},
+		want:  []File{{Path: "a.c", Hits: []int64{}}, {Path: "b.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{2}}},
 	}, {
 		name:  "out of order lines",
 		input: "SF:a.c\nDA:5,1\nDA:2,7\nend_of_record\n",
@@ -174,14 +71,14 @@ func TestParseLCOV(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := lcovTestParse(LCOV, tt.input, tt.opt)
+			got, err := parseFiles(LCOV, tt.input, tt.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got  %v\nwant %v", got, tt.want)
 			}
-			lcovTestCheck(t, got)
+			checkFiles(t, got)
 		})
 	}
 }
@@ -222,8 +119,8 @@ func TestParseLCOVErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := lcovTestParse(LCOV, tt.input, Options{StripPrefix: "/build"})
-			lcovTestWantErr(t, err, LCOV, tt.line, tt.msg)
+			_, err := parseFiles(LCOV, tt.input, Options{StripPrefix: "/build"})
+			wantParseError(t, err, LCOV, tt.line, tt.msg)
 		})
 	}
 }
@@ -232,7 +129,7 @@ func TestParseLCOVLongIgnoredLine(t *testing.T) {
 	// A C++ function name can be long; records Plumb ignores may exceed the
 	// buffer and are skipped.
 	long := "FN:3," + strings.Repeat("templated<", lcovBufSize/5) + "\n"
-	got, err := lcovTestParse(LCOV, "SF:a.cc\n"+long+"DA:3,1\nend_of_record\n", Options{})
+	got, err := parseFiles(LCOV, "SF:a.cc\n"+long+"DA:3,1\nend_of_record\n", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,15 +139,7 @@ func TestParseLCOVLongIgnoredLine(t *testing.T) {
 }
 
 func TestParseLCOVEmitError(t *testing.T) {
-	stop := errors.New("store full")
-	n := 0
-	err := Parse(strings.NewReader("SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,1\nend_of_record\n"), LCOV, Options{}, func(File) error {
-		n++
-		return stop
-	})
-	if err != stop || n != 1 {
-		t.Fatalf("err %v after %d files, want the emit error after 1", err, n)
-	}
+	checkEmitError(t, LCOV, "SF:a.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,1\nend_of_record\n")
 }
 
 // lcovTestSummary reads "lines......: 75.0% (21 of 28 lines)" from
@@ -278,12 +167,12 @@ func TestLCOVRealTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := lcovTestParse(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
+	files, err := parseFiles(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lcovTestCheck(t, files)
-	covered, missed, perFile := lcovTestCounts(files)
+	checkFiles(t, files)
+	covered, missed, perFile := lineCounts(files)
 	wantCovered, wantValid := lcovTestSummary(t, "testdata/lcov/lcov-summary.txt")
 	if covered != wantCovered || missed != wantValid-wantCovered {
 		t.Fatalf("covered %d, missed %d; lcov --summary says %d of %d lines", covered, missed, wantCovered, wantValid)
@@ -315,7 +204,7 @@ func FuzzLCOV(f *testing.F) {
 			files = append(files, file)
 			return nil
 		})
-		lcovTestCheck(t, files)
+		checkFiles(t, files)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {

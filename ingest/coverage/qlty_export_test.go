@@ -35,7 +35,7 @@ func TestParseQltyExport(t *testing.T) {
 		t.Errorf("files %+v, want %+v", files, want)
 	}
 	// The ordinary qlty format still wants its hits.
-	if _, err := parseAll(t, Qlty, `{"path":"a.go"}`, Options{}); err == nil || !strings.Contains(err.Error(), `no "hits"`) {
+	if _, err := parseFiles(Qlty, `{"path":"a.go"}`, Options{}); err == nil || !strings.Contains(err.Error(), `no "hits"`) {
 		t.Errorf("qlty format without hits: %v", err)
 	}
 	for name, tc := range map[string]struct{ in, err string }{

@@ -10,16 +10,6 @@ import (
 	"testing"
 )
 
-func parseAll(t testing.TB, f Format, input string, opt Options) ([]File, error) {
-	t.Helper()
-	var files []File
-	err := Parse(strings.NewReader(input), f, opt, func(file File) error {
-		files = append(files, dense(file))
-		return nil
-	})
-	return files, err
-}
-
 func TestQlty(t *testing.T) {
 	tests := []struct {
 		name, in string
@@ -42,7 +32,7 @@ func TestQlty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files, err := parseAll(t, Qlty, tt.in, Options{})
+			files, err := parseFiles(Qlty, tt.in, Options{})
 			if tt.err != "" {
 				var pe *ParseError
 				if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.err) {
@@ -59,7 +49,7 @@ func TestQlty(t *testing.T) {
 		})
 	}
 	// Path mapping applies.
-	files, err := parseAll(t, Qlty, `{"path":"/build/src/a.go","hits":["1"]}`, Options{StripPrefix: "/build", AddPrefix: "web"})
+	files, err := parseFiles(Qlty, `{"path":"/build/src/a.go","hits":["1"]}`, Options{StripPrefix: "/build", AddPrefix: "web"})
 	if err != nil || len(files) != 1 || files[0].Path != "web/src/a.go" {
 		t.Errorf("mapped: %+v %v", files, err)
 	}
@@ -96,7 +86,7 @@ func TestQltyFixtureMatchesLCOV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lcovFiles, err := parseAll(t, LCOV, string(raw), Options{})
+	lcovFiles, err := parseFiles(LCOV, string(raw), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +113,7 @@ func TestQltyFixtureMatchesLCOV(t *testing.T) {
 	if f, err := Detect(q); f != Qlty || err != nil {
 		t.Fatalf("fixture detected as %q, %v", f, err)
 	}
-	qltyFiles, err := parseAll(t, Qlty, string(q), Options{})
+	qltyFiles, err := parseFiles(Qlty, string(q), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +156,7 @@ func FuzzQlty(f *testing.F) {
 	f.Add(`{"path":"a","hits":["99999999999999999999"]}`)
 	f.Add("\n\n{\"path\":\"../x\"}\r\n")
 	f.Fuzz(func(t *testing.T, input string) {
-		files, err := parseAll(t, Qlty, input, Options{StripPrefix: "x", AddPrefix: "p"})
+		files, err := parseFiles(Qlty, input, Options{StripPrefix: "x", AddPrefix: "p"})
 		for _, file := range files {
 			if file.Path == "" || strings.HasPrefix(file.Path, "../") || !strings.HasPrefix(file.Path, "p/") {
 				t.Fatalf("path %q", file.Path)

@@ -45,6 +45,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
 func init() { parsers[SimpleCov] = parseSimpleCov }
@@ -445,25 +447,7 @@ func (j *simplecovJSON) members(f func(key string) error) error {
 }
 
 // skip reads one value whole.
-func (j *simplecovJSON) skip() error {
-	depth := 0
-	for {
-		t, err := j.token()
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
+func (j *simplecovJSON) skip() error { return jsonstream.Skip(j.token) }
 
 // end checks that nothing follows the top-level value.
 func (j *simplecovJSON) end() error {

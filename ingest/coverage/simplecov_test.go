@@ -21,7 +21,7 @@ const simplecovFixtureRoot = "/tmp/plumb-fixture/ruby"
 // percentage also in its .last_run.json), in total and per file.
 func TestSimpleCovRealTool(t *testing.T) {
 	const dir = "testdata/simplecov"
-	files := realToolFixture(t, SimpleCov, filepath.Join(dir, ".resultset.json"), Options{StripPrefix: simplecovFixtureRoot})
+	files := parseFixture(t, SimpleCov, filepath.Join(dir, ".resultset.json"), Options{StripPrefix: simplecovFixtureRoot})
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestSimpleCovRealTool(t *testing.T) {
 		t.Fatalf("the fixture should merge two commands, SimpleCov merged %q", sum.CommandName)
 	}
 	want := []string{"lib/shop/cart.rb", "lib/shop/money.rb", "lib/shop/unused.rb"}
-	if got := realToolPaths(files); !reflect.DeepEqual(got, want) {
+	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
 		t.Fatalf("paths %v, want %v", got, want)
 	}
 	if len(sum.Files) != len(want) {
@@ -54,11 +54,11 @@ func TestSimpleCovRealTool(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "project", p)); err != nil {
 			t.Errorf("%s is not a file of the fixture's project: %v", p, err)
 		}
-		if c, m := realToolCount(files[p]); c != f.CoveredLines || m != f.MissedLines {
+		if c, m := countLines(files[p]); c != f.CoveredLines || m != f.MissedLines {
 			t.Errorf("%s: Plumb %d covered, %d missed; SimpleCov %d, %d", p, c, m, f.CoveredLines, f.MissedLines)
 		}
 	}
-	c, m := realToolTotal(files)
+	c, m := countFiles(files)
 	if c != sum.CoveredLines || m != sum.MissedLines {
 		t.Errorf("Plumb %d covered, %d missed; SimpleCov covered_lines=%d missed_lines=%d", c, m, sum.CoveredLines, sum.MissedLines)
 	}
@@ -101,7 +101,7 @@ func TestSimpleCov(t *testing.T) {
   }
 }`
 	const line = `{"x": {"coverage": {"/a.rb": {"lines": [%s]}}}}`
-	realToolRun(t, SimpleCov, []realToolCase{
+	runParseCases(t, SimpleCov, []parseCase{
 		{
 			name: ".resultset.json: every command's files in order (the store adds them up), branches, methods and timestamp skipped",
 			in:   resultset,
@@ -172,18 +172,18 @@ func TestSimpleCov(t *testing.T) {
 		{name: "filename that is no file", in: `{"files": [{"filename": "", "coverage": []}]}`, err: `simplecov report at line 1 ($.files[0].filename): expected a file inside the repository, got ""`},
 		{name: "files element with bad lines", in: "{\"files\": [\n{\"filename\": \"/a.rb\",\n \"coverage\": {\"lines\": [\n1,\ntrue]}}]}", err: `simplecov report at line 5 ($.files[0].coverage.lines[1]): expected null or a whole number of hits for line 2, got true`},
 	})
-	realToolEmitError(t, SimpleCov, resultset)
+	checkEmitError(t, SimpleCov, resultset)
 }
 
 func fmtLine(format, lines string) string { return strings.Replace(format, "%s", lines, 1) }
 
 func FuzzSimpleCov(f *testing.F) {
-	realToolSeeds(f, "testdata/simplecov", ".resultset.json")
+	addSeeds(f, "testdata/simplecov", ".resultset.json")
 	f.Add([]byte(`{"meta": {}, "coverage": {"/app/a.rb": {"lines": [null, 1]}, "/app/b.rb": [0]}}`))
 	f.Add([]byte(`{"files": [{"filename": "/app/a.rb", "coverage": [null, 1, 0]}, {"coverage": {"lines": [2]}, "filename": "b.rb"}]}`))
 	f.Add([]byte(`{"coverage": {"timestamp": 1, "coverage": {"/app/a.rb": {"lines": [2]}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		realToolFuzz(t, SimpleCov, data, Options{StripPrefix: simplecovFixtureRoot})
+		fuzzParse(t, SimpleCov, data, Options{StripPrefix: simplecovFixtureRoot})
 	})
 }
 

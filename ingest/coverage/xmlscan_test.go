@@ -201,7 +201,7 @@ func TestJaCoCoCloverReadInPieces(t *testing.T) {
 // the root element, directives anywhere; what it rejects they reject with
 // its message.
 func TestJaCoCoCloverXMLDetails(t *testing.T) {
-	realToolRun(t, JaCoCo, []realToolCase{
+	runParseCases(t, JaCoCo, []parseCase{
 		{
 			name: "references and carriage returns in attribute values, an internal DTD subset, text and comments outside the root",
 			in: "<?xml version=\"1.0\"?>\n<!DOCTYPE report [<!ENTITY x \"y\"> <!-- a quote: ' --> ]>\nbefore\n" +
@@ -221,7 +221,7 @@ func TestJaCoCoCloverXMLDetails(t *testing.T) {
 		{name: "a newline where a name is due", in: "<report>\n<\n</report>", err: `jacoco report at line 2 (column 0): expected well-formed XML: expected element name after <`},
 		{name: "a tag longer than 4 MiB", in: `<report name="` + strings.Repeat("x", xmlMaxToken) + `"/>`, err: `jacoco report at line 1 (column 1): expected markup and text runs shorter than 4 MiB`},
 	})
-	realToolRun(t, Clover, []realToolCase{
+	runParseCases(t, Clover, []parseCase{
 		{
 			name: "CDATA, a prefix and an unknown element around the lines",
 			in:   "<c:coverage xmlns:c=\"urn:c\"><c:project><file path=\"/a&#47;b.js\"><![CDATA[<line num=\"9\"/>]]><x><line num=\"2\" count=\"&#x31;\" type=\"stmt\"/></x></file></c:project></c:coverage>",

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
 // This file holds the JSON plumbing: a reader that knows the line and column
@@ -267,23 +269,7 @@ func (s *stream) key(path string) (string, bool, error) {
 
 // skip reads and drops one value, token by token (no buffering).
 func (s *stream) skip(path string) error {
-	depth := 0
-	for {
-		t, err := s.token(path)
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
+	return jsonstream.Skip(func() (json.Token, error) { return s.token(path) })
 }
 
 // bytes returns the kept bytes [from, to), or nil when they are gone. The

@@ -1,3 +1,9 @@
+-- 0005_dropin: the drop-in migration, what Plumb needs to stand in for the
+-- original service without its clients noticing (user profile fields, pull
+-- request numbers on coverage uploads, whole-project totals per snapshot).
+-- The name stays: schema_migrations records applied migrations by file name
+-- (sqlstore/db.go, migrate), so a rename would run it again.
+--
 -- What the original service's clients read (docs/api.md, "The rest of the
 -- original service's surface").
 
