@@ -245,7 +245,7 @@ var pathParamPattern = regexp.MustCompile(`\{([^{}]+)\}`)
 // paths builds the paths object from the endpoints table, in table order.
 func paths() *omap[*pathItem] {
 	m := newOmap[*pathItem]()
-	all := append(append(append(append(append(append(slices.Clone(endpoints), surfaceEndpoints...), pullEndpoints...), gateEndpoints...), codeHostEndpoints...), ingestEndpoints...), pullIngestEndpoints...)
+	all := v1Endpoints()
 	for i := range all {
 		ep := &all[i]
 		item, ok := m.get(ep.path)
