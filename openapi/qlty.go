@@ -96,14 +96,6 @@ var qltyEndpoints = []endpoint{
 func qltyPaths(m *omap[*pathItem]) {
 	for i := range qltyEndpoints {
 		ep := &qltyEndpoints[i]
-		item, ok := m.get(ep.path)
-		if !ok {
-			item = &pathItem{}
-			for _, match := range pathParamPattern.FindAllStringSubmatch(ep.path, -1) {
-				item.Parameters = append(item.Parameters, paramRef(match[1]))
-			}
-			m.set(ep.path, item)
-		}
 		op := ep.operation()
 		noToken := ep.method == http.MethodPut
 		responses := newOmap[*response]()
@@ -132,12 +124,7 @@ func qltyPaths(m *omap[*pathItem]) {
 		if noToken {
 			op.Security = &[]secReq{}
 		}
-		switch ep.method {
-		case http.MethodPut:
-			item.Put = op
-		case http.MethodPost:
-			item.Post = op
-		}
+		itemFor(m, ep.path).set(ep.method, op)
 	}
 }
 
