@@ -1,10 +1,12 @@
-package openapi
+package openapi_test
 
 import (
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/openapi"
 )
 
 // The Reference reads what Document serves: the same operations, every
@@ -16,10 +18,10 @@ func TestReferenceReadsTheDocument(t *testing.T) {
 			Schemas map[string]json.RawMessage `json:"schemas"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(Document(), &doc); err != nil {
+	if err := json.Unmarshal(openapi.Document(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	ref := ReadReference()
+	ref := openapi.ReadReference()
 	n := 0
 	for _, item := range doc.Paths {
 		for method := range item {
@@ -70,21 +72,7 @@ func TestReferenceReadsTheDocument(t *testing.T) {
 	if len(ref.Schemas) != len(doc.Components.Schemas) {
 		t.Errorf("the reference has %d schemas, the document %d", len(ref.Schemas), len(doc.Components.Schemas))
 	}
-	if i := slices.IndexFunc(ref.Schemas, func(s NamedSchema) bool { return s.Name == "IssueList" }); i < 0 {
+	if i := slices.IndexFunc(ref.Schemas, func(s openapi.NamedSchema) bool { return s.Name == "IssueList" }); i < 0 {
 		t.Error("no IssueList schema")
 	}
-}
-
-func jsonEqual(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if err := json.Unmarshal(a, &x); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &y); err != nil {
-		return false
-	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return string(xb) == string(yb)
 }
