@@ -2,268 +2,55 @@ package api
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"log"
 	"net"
 	"net/http"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/protoerr"
 )
 
-// The connection layer under the handler. Go's HTTP server accepts a
-// request with both Transfer-Encoding: chunked and Content-Length: it drops
-// Content-Length, reads the chunked body, and keeps the connection for the
-// next request. RFC 9112 §6.1 asks a server to close the connection after
-// answering such a request (a proxy in front may have framed the body by
-// Content-Length: what follows the chunked body is then a smuggled request).
-// The server removes Content-Length before the handler sees the request, so
-// the connection watches the request heads itself.
-//
-// The same connection answers, with the spec's error body, the requests the
-// server refuses before any handler runs (protocolerrors.go): it keeps the
-// head being read, and until a handler takes the request, a response of
-// status 400 or more that the server writes is the server's own refusal.
-
-// The server's limits on a request head, which the connection layer's
-// answers name.
+// The server's limits on a request head, which the answers of the
+// connection layer (internal/protoerr) name.
 const (
 	maxHeaderBytes    = 64 << 10
 	readHeaderTimeout = 10 * time.Second
 	// readTimeout bounds the reading of a whole request (an upload's report
 	// extends it).
 	readTimeout = 60 * time.Second
-	// headLimit is what Go's server reads of a request head before it
-	// answers 431: MaxHeaderBytes plus 4096 bytes of slack.
-	headLimit = maxHeaderBytes + 4096
 )
 
 // NewHTTPServer is the http.Server for the API: its timeouts, and the
 // hooks that WrapListener's connections need. Serve it on
 // WrapListener(listener), and only there: the connection layer is what
 // turns the errors Go's server writes by itself into the spec's error body
-// (protocolerrors.go).
+// (internal/protoerr).
 func NewHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
-	return &http.Server{
-		Handler:           edgeHandler(h),
+	return protoerr.Configure(&http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          errorLog,
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			if wc, ok := c.(*watchedConn); ok {
-				wc.edge.Store(true)
-				return context.WithValue(ctx, connKey, wc)
-			}
-			return ctx
-		},
-		// A connection goes idle once a response is finished and the
-		// request's body is drained: what it reads next is a new head.
-		ConnState: func(c net.Conn, state http.ConnState) {
-			if wc, ok := c.(*watchedConn); ok && state == http.StateIdle {
-				wc.awaitHead()
-			}
-		},
-	}
+	}, errorAnswer)
+}
+
+// errorAnswer is the spec's error body for the connection layer's answers.
+func errorAnswer(h http.Header, status int, detail string) []byte {
+	setErrorHeaders(h)
+	var body bytes.Buffer
+	encodeErrorBody(&body, status, []string{detail})
+	return body.Bytes()
 }
 
 // WrapListener returns a listener whose connections notice a request head
 // that has both Transfer-Encoding and Content-Length (the server then closes
 // such a connection after its response), and answer the requests Go's
 // server refuses before any handler runs with the spec's error body.
-func WrapListener(l net.Listener) net.Listener { return &watchingListener{l} }
-
-type watchingListener struct{ net.Listener }
-
-func (l *watchingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &watchedConn{Conn: c}, nil
-}
-
-const connKey ctxKey = 2
-
-// watchedConn scans the bytes it reads for header lines. It cannot tell a
-// header block from a body, so a body line that looks like one of the two
-// fields may close a connection that could have stayed open: a harmless
-// error, where the opposite one is not.
-type watchedConn struct {
-	net.Conn
-	// line: the start of the current line (enough to name a field).
-	line []byte
-	// In the current block (since the last empty line): the fields seen.
-	te, cl bool
-	// ambiguous: some request head had both fields.
-	ambiguous atomic.Bool
-
-	// edge: the connection is served by NewHTTPServer's server, whose
-	// handler reports when it takes a request. Only then does it answer
-	// refusals itself (under another server, every response would look like
-	// one written before any handler).
-	edge atomic.Bool
-	// handling: a handler has the current request. Until it does, what the
-	// connection reads is a request head (kept in head, at most headLimit
-	// bytes, to name what is wrong with it) and what the server writes is
-	// its own answer to a request it refused. mu guards head and the
-	// connection's own writes; it is never held during a read.
-	handling atomic.Bool
-	mu       sync.Mutex
-	head     []byte
-	// answered: the connection wrote its own answer; the server's later
-	// writes are dropped and its reads end.
-	answered atomic.Bool
-}
-
-func (c *watchedConn) Read(p []byte) (int, error) {
-	if c.answered.Load() {
-		return 0, io.EOF
-	}
-	n, err := c.Conn.Read(p)
-	c.scanAll(p[:n])
-	if c.handling.Load() || !c.edge.Load() {
-		return n, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := headLimit - len(c.head); room > 0 {
-		c.head = append(c.head, p[:min(n, room)]...)
-	}
-	if a := unfinishedHead(c.head, err); a != nil && !c.handling.Load() && !c.answered.Load() {
-		c.writeAnswer(a)
-		return 0, io.EOF
-	}
-	return n, err
-}
-
-func (c *watchedConn) scanAll(p []byte) {
-	for _, b := range p {
-		c.scan(b)
-	}
-}
-
-// Write passes the handlers' responses through. Before a handler has the
-// request, a response of status 400 or more is the server's own refusal
-// (text/plain, or an empty 417): it goes out as the spec's error body
-// instead, with the same status (414 for a request line over the limit).
-func (c *watchedConn) Write(p []byte) (int, error) {
-	if c.handling.Load() || !c.edge.Load() {
-		return c.Conn.Write(p)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.answered.Load() {
-		return len(p), nil
-	}
-	status, said, ok := serverRefusal(p)
-	if !ok {
-		return c.Conn.Write(p)
-	}
-	if err := c.writeAnswer(refusalAnswer(status, said, c.head)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// writeAnswer writes one of the connection's own answers; c.mu is held.
-func (c *watchedConn) writeAnswer(a *protocolError) error {
-	c.answered.Store(true)
-	_, err := c.Conn.Write(a.response())
-	return err
-}
-
-// CloseWrite lets the server half-close the connection after a 431, as it
-// does on a bare TCP connection, so the answer is not lost to a reset.
-func (c *watchedConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return nil
-}
-
-// handlerStarted: a handler has the request; the head is no longer needed.
-func (c *watchedConn) handlerStarted() {
-	c.handling.Store(true)
-	c.mu.Lock()
-	c.head = nil
-	c.mu.Unlock()
-}
-
-// awaitHead: the previous exchange is over; what comes next is a head.
-func (c *watchedConn) awaitHead() {
-	c.mu.Lock()
-	c.head = nil
-	c.mu.Unlock()
-	c.handling.Store(false)
-}
-
-func (c *watchedConn) scan(b byte) {
-	if b == '\n' {
-		line := bytes.TrimRight(c.line, "\r")
-		switch {
-		case len(line) == 0:
-			// An empty line ends a header block.
-			if c.te && c.cl {
-				c.ambiguous.Store(true)
-			}
-			c.te, c.cl = false, false
-		case hasFieldName(line, "transfer-encoding"):
-			c.te = true
-		case hasFieldName(line, "content-length"):
-			c.cl = true
-		}
-		c.line = c.line[:0]
-		return
-	}
-	if len(c.line) < 32 {
-		c.line = append(c.line, b)
-	}
-}
-
-func hasFieldName(line []byte, name string) bool {
-	return len(line) > len(name) && bytes.EqualFold(line[:len(name)], []byte(name)) &&
-		(line[len(name)] == ':' || line[len(name)] == ' ' || line[len(name)] == '\t')
-}
+func WrapListener(l net.Listener) net.Listener { return protoerr.WrapListener(l) }
 
 // closeIfAmbiguous asks the server to close the connection after this
 // response when a request head on it had both framing fields.
-func closeIfAmbiguous(w http.ResponseWriter, r *http.Request) {
-	if c, ok := r.Context().Value(connKey).(*watchedConn); ok && c.ambiguous.Load() {
-		w.Header().Set("Connection", "close")
-	}
-}
-
-// edgeHandler tells the connection that a handler has the request, then
-// answers, with the error body, what Go's server passes on but no route can
-// serve: a request target that is not a path ("*" other than in OPTIONS *,
-// which the server answers itself, or CONNECT's host:port) and HTTP/2's
-// connection preface (h2c with prior knowledge), which this server does not
-// speak.
-func edgeHandler(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, ok := r.Context().Value(connKey).(*watchedConn); ok {
-			c.handlerStarted()
-		}
-		var a *protocolError
-		switch {
-		case r.Method == "PRI" && r.RequestURI == "*":
-			a = refuse(http.StatusHTTPVersionNotSupported, "This server does not speak HTTP/2 over plain TCP (h2c): send HTTP/1.1 requests.")
-		case r.Method == http.MethodConnect && !strings.HasPrefix(r.RequestURI, "/"):
-			a = refuse(http.StatusBadRequest, "This server is not a proxy and does not take CONNECT %s: send requests for its own paths, "+
-				"for example GET /user.", quote(r.RequestURI))
-		case !strings.HasPrefix(r.URL.Path, "/"):
-			a = refuse(http.StatusBadRequest, "The request target %s is not a path: send a path starting with /, for example GET /user.", quote(r.RequestURI))
-		}
-		if a != nil {
-			w.Header().Set("Connection", "close")
-			WriteErrorBody(w, a.status, a.detail)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
+func closeIfAmbiguous(w http.ResponseWriter, r *http.Request) { protoerr.CloseIfAmbiguous(w, r) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/openapi"
 )
 
 // handlerFunc serves one matched route. Returning an error writes it as the
@@ -15,19 +16,56 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 
 // route is one method and path template, e.g. "/gh/{owner}/projects/{project}".
 type route struct {
-	method   string
-	segments []string // literal segments, or "{name}" for a parameter
-	public   bool     // needs no token
-	ingest   bool     // an ingestion endpoint: upload tokens are accepted too
-	ownAuth  bool     // authenticates and counts itself (the qlty CLI's routes, qltycoverage.go)
-	formats  []format // response formats the route can produce (first is the default)
-	handle   handlerFunc
+	method      string
+	operationID string   // the OpenAPI operation it serves; "" for a route outside the document
+	segments    []string // literal segments, or "{name}" for a parameter
+	public      bool     // needs no token
+	ingest      bool     // an ingestion endpoint: upload tokens are accepted too
+	ownAuth     bool     // authenticates and counts itself (the qlty CLI's routes, qltycoverage.go)
+	formats     []format // response formats the route can produce (first is the default)
+	handle      handlerFunc
 }
 
 // router matches requests against the route table. It owns 404 and 405, so
 // both carry the spec's error body.
 type router struct {
 	routes []*route
+}
+
+// operation adds the route of the OpenAPI operation with this id: the
+// method and path come from the openapi package's endpoint tables, the one
+// list of documented routes, with each path parameter under the short name
+// handlers read (pathParamName: {ownerKeyOrId} is params["owner"]).
+func (rt *router) operation(id string, formats []format, h handlerFunc) *route {
+	op, ok := openapi.Lookup(id)
+	if !ok {
+		panic("api: no OpenAPI operation " + id)
+	}
+	segs := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
+	for i, seg := range segs {
+		if strings.HasPrefix(seg, "{") {
+			segs[i] = "{" + handlerParamName(seg[1:len(seg)-1]) + "}"
+		}
+	}
+	r := rt.add(op.Method, "/"+strings.Join(segs, "/"), formats, h)
+	r.operationID = id
+	return r
+}
+
+// handlerParamName is the short name of an OpenAPI path parameter.
+func handlerParamName(documented string) string {
+	for short, name := range pathParamName {
+		if name == documented {
+			return short
+		}
+	}
+	panic("api: no short name for path parameter " + documented)
+}
+
+// undocumented adds a route deliberately outside the OpenAPI document
+// (the probes /healthz and /readyz, docs/api.md).
+func (rt *router) undocumented(method, path string, formats []format, h handlerFunc) *route {
+	return rt.add(method, path, formats, h)
 }
 
 func (rt *router) add(method, path string, formats []format, h handlerFunc) *route {

@@ -10,69 +10,71 @@ import (
 	"github.com/plumbhq/plumb/openapi"
 )
 
-// routes is the whole route table.
+// routes is the whole route table. Each route names the OpenAPI operation
+// it serves; the openapi package's endpoint tables give its method and path
+// (routes_test.go proves the two sets are the same). Only the probes are
+// outside the document, and say so.
 func (s *Server) routes() {
 	rt := &s.router
-	const project = "/gh/{owner}/projects/{project}"
+	op := rt.operation
 
-	rt.add("GET", "/openapi.json", jsonOnly, s.handleOpenAPI).public = true
-	rt.add("GET", "/healthz", jsonOnly, s.handleHealthz).public = true
-	rt.add("GET", "/readyz", jsonOnly, s.handleReadyz).public = true
-	rt.add("GET", "/rate_limit", jsonOnly, s.handleRateLimit)
+	op("getOpenAPIDocument", jsonOnly, s.handleOpenAPI).public = true
+	rt.undocumented("GET", "/healthz", jsonOnly, s.handleHealthz).public = true
+	rt.undocumented("GET", "/readyz", jsonOnly, s.handleReadyz).public = true
+	op("getRateLimit", jsonOnly, s.handleRateLimit)
 
-	rt.add("GET", "/workspaces", allFormats, s.handleListWorkspaces)
+	op("listWorkspaces", allFormats, s.handleListWorkspaces)
 
 	// The original service's surface beyond the specification (docs/api.md).
-	rt.add("GET", "/user", jsonOnly, s.handleGetUser)
-	rt.add("GET", "/workspaces/{owner}", jsonOnly, s.handleGetWorkspace)
-	rt.add("GET", "/gh/{owner}/projects", allFormats, s.handleListProjects)
-	rt.add("GET", project, jsonOnly, s.handleGetProject)
-	rt.add("GET", project+"/metrics", jsonOnly, s.handleProjectMetrics)
-	rt.add("GET", project+"/metrics/series", allFormats, s.handleProjectSeries)
-	rt.add("GET", project+"/issues/counts", jsonOnly, s.handleIssueCounts)
+	op("getUser", jsonOnly, s.handleGetUser)
+	op("getWorkspace", jsonOnly, s.handleGetWorkspace)
+	op("listProjects", allFormats, s.handleListProjects)
+	op("getProject", jsonOnly, s.handleGetProject)
+	op("getProjectMetrics", jsonOnly, s.handleProjectMetrics)
+	op("getProjectMetricSeries", allFormats, s.handleProjectSeries)
+	op("getIssueCounts", jsonOnly, s.handleIssueCounts)
 
-	rt.add("POST", "/gh/{owner}/applications", jsonOnly, s.handleCreateApplication)
-	rt.add("GET", "/gh/{owner}/applications", allFormats, s.handleListApplications)
-	rt.add("GET", "/gh/{owner}/applications/{application}", jsonOnly, s.handleGetApplication)
+	op("createApplication", jsonOnly, s.handleCreateApplication)
+	op("listApplications", allFormats, s.handleListApplications)
+	op("getApplication", jsonOnly, s.handleGetApplication)
 
-	rt.add("GET", project+"/issues", allFormats, s.handleListIssues)
-	rt.add("GET", project+"/builds", allFormats, s.handleListBuilds)
-	rt.add("GET", project+"/builds/{build}", jsonOnly, s.handleGetBuild)
+	op("listIssues", allFormats, s.handleListIssues)
+	op("listBuilds", allFormats, s.handleListBuilds)
+	op("getBuild", jsonOnly, s.handleGetBuild)
 
-	rt.add("GET", project+"/files", jsonOnly, s.handleFileMetrics)
-	rt.add("GET", project+"/coverage/file", jsonOnly, s.handleFileCoverage)
+	op("getFileMetrics", jsonOnly, s.handleFileMetrics)
+	op("getFileCoverage", jsonOnly, s.handleFileCoverage)
 
-	rt.add("GET", project+"/components", allFormats, s.handleListComponents)
-	rt.add("POST", project+"/components", jsonOnly, s.handleCreateComponent)
-	rt.add("PUT", project+"/components/{component}", jsonOnly, s.handleReplaceComponent)
-	rt.add("DELETE", project+"/components/{component}", jsonOnly, s.handleDeleteComponent)
-	rt.add("GET", project+"/components/{component}/metrics", jsonOnly, s.handleComponentMetrics)
-	rt.add("GET", project+"/components/{component}/metrics/series", allFormats, s.handleComponentSeries)
+	op("listComponents", allFormats, s.handleListComponents)
+	op("createComponent", jsonOnly, s.handleCreateComponent)
+	op("replaceComponent", jsonOnly, s.handleReplaceComponent)
+	op("deleteComponent", jsonOnly, s.handleDeleteComponent)
+	op("getComponentMetrics", jsonOnly, s.handleComponentMetrics)
+	op("getComponentMetricSeries", allFormats, s.handleComponentSeries)
 
 	// Pull requests (docs/pull-requests.md).
-	rt.add("GET", project+"/compare", compareFormats, s.handleCompare)
-	rt.add("GET", project+"/pulls/{pull}", compareFormats, s.handlePullRequest)
-	rt.add("GET", project+"/gate", jsonOnly, s.handleGetGate)
-	rt.add("PUT", project+"/gate", jsonOnly, s.handlePutGate)
-	rt.add("GET", project+"/code-host", jsonOnly, s.handleGetCodeHost)
-	rt.add("PUT", project+"/code-host", jsonOnly, s.handlePutCodeHost)
+	op("compareCommits", compareFormats, s.handleCompare)
+	op("comparePullRequest", compareFormats, s.handlePullRequest)
+	op("getQualityGate", jsonOnly, s.handleGetGate)
+	op("replaceQualityGate", jsonOnly, s.handlePutGate)
+	op("getCodeHost", jsonOnly, s.handleGetCodeHost)
+	op("replaceCodeHost", jsonOnly, s.handlePutCodeHost)
 
 	// Ingestion (docs/ingest.md): user tokens of project admins, or the
 	// project's upload tokens.
-	const ingest = "/ingest" + project
 	for _, r := range []*route{
-		rt.add("POST", ingest+"/coverage", jsonOnly, s.handleUploadCoverage),
-		rt.add("POST", ingest+"/sarif", jsonOnly, s.handleUploadSARIF),
-		rt.add("POST", ingest+"/analyses", jsonOnly, s.handleUploadAnalysis),
-		rt.add("GET", ingest+"/analyses", jsonOnly, s.handleAnalysedCommits),
-		rt.add("POST", ingest+"/builds", jsonOnly, s.handleCreateBuild),
-		rt.add("POST", ingest+"/changes", jsonOnly, s.handleUploadChange),
-		rt.add("GET", ingest+"/gate", jsonOnly, s.handleGateStatus),
-		rt.add("POST", ingest+"/builds/{build}/status", jsonOnly, s.handleUpdateBuild),
-		rt.add("GET", ingest+"/upload-tokens", jsonOnly, s.handleListUploadTokens),
-		rt.add("POST", ingest+"/upload-tokens", jsonOnly, s.handleCreateUploadToken),
-		rt.add("GET", ingest+"/upload-tokens/{uploadToken}", jsonOnly, s.handleGetUploadToken),
-		rt.add("DELETE", ingest+"/upload-tokens/{uploadToken}", jsonOnly, s.handleRevokeUploadToken),
+		op("uploadCoverage", jsonOnly, s.handleUploadCoverage),
+		op("uploadSarif", jsonOnly, s.handleUploadSARIF),
+		op("uploadAnalysis", jsonOnly, s.handleUploadAnalysis),
+		op("listAnalysedCommits", jsonOnly, s.handleAnalysedCommits),
+		op("createBuild", jsonOnly, s.handleCreateBuild),
+		op("uploadChange", jsonOnly, s.handleUploadChange),
+		op("evaluateQualityGate", jsonOnly, s.handleGateStatus),
+		op("reportBuildStatus", jsonOnly, s.handleUpdateBuild),
+		op("listUploadTokens", jsonOnly, s.handleListUploadTokens),
+		op("createUploadToken", jsonOnly, s.handleCreateUploadToken),
+		op("getUploadToken", jsonOnly, s.handleGetUploadToken),
+		op("revokeUploadToken", jsonOnly, s.handleRevokeUploadToken),
 	} {
 		r.ingest = true
 	}
@@ -80,13 +82,12 @@ func (s *Server) routes() {
 	// The qlty CLI's coverage uploads (docs/migrate-from-qlty.md), at the
 	// paths it calls below QLTY_API_URL: they authenticate themselves.
 	for _, r := range []*route{
-		rt.add("POST", "/coverage", jsonOnly, s.qltyRoute(s.handleQltyPublish)),
-		rt.add("POST", "/coverage/complete", jsonOnly, s.qltyRoute(s.handleQltyComplete)),
-		rt.add("PUT", "/coverage/uploads/{upload}", jsonOnly, s.qltyRoute(s.handleQltyUpload)),
+		op("qltyPublishCoverage", jsonOnly, s.qltyRoute(s.handleQltyPublish)),
+		op("qltyCompleteCoverage", jsonOnly, s.qltyRoute(s.handleQltyComplete)),
+		op("qltyUploadCoverageZip", jsonOnly, s.qltyRoute(s.handleQltyUpload)),
 	} {
 		r.ownAuth = true
 	}
-
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, c *call) error {

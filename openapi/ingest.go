@@ -27,7 +27,21 @@ const (
 	ingest404 = "The workspace or project does not exist or is not visible to the token's user; with an upload token, any project but the token's own (its existence is not revealed)."
 	ingest409 = "The Idempotency-Key was used before with a different request line (method, path and query) or a different body (byte for byte as sent), or the first request with it is still running; a request that failed leaves no key behind."
 	ingest413 = "The report is larger than the upload limit (PLUMB_MAX_UPLOAD_BYTES, 2 GiB by default), as sent or once decompressed; nothing is stored."
+	// The 413 and 415 of an operation with a JSON request body.
+	body413 = "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES)."
+	json415 = "The body is not sent as application/json."
 )
+
+// snapshotUpload is ep, an upload that stores a snapshot of a commit: 201
+// with the SnapshotResult, idempotent, and the upload errors.
+func snapshotUpload(ep endpoint) endpoint {
+	ep.idempotent = true
+	ep.status = http.StatusCreated
+	ep.okDesc = "The snapshot was stored."
+	ep.result = ref("SnapshotResult")
+	ep.errors = []int{400, 403, 404, 409}
+	return ep
+}
 
 func uploadErrors(bad400, bad415 string) map[int]string {
 	return map[int]string{400: bad400, 401: ingest401, 403: ingest403, 404: ingest404, 409: ingest409, 413: ingest413, 415: bad415}
@@ -54,26 +68,21 @@ var ingestEndpoints = []endpoint{
 				"the body is not valid gzip, or the report is empty, of no format Plumb reads, or malformed: the detail names the line (or XML element or JSON path) and what was expected. Nothing is stored.",
 			"The Content-Encoding is neither gzip nor identity."),
 	},
-	{
+	snapshotUpload(endpoint{
 		method: http.MethodPost, path: ingest + "/sarif", id: "uploadSarif", tag: tagIngestion,
 		summary: "Upload SARIF findings",
 		description: "Stores the results of one SARIF 2.1.0 log as a new snapshot of the commit: the issues of the tools in this log replace those tools' issues " +
 			"in the commit's latest snapshot, other tools' issues are kept, and the files' figures are unchanged. An issue keeps the status its fingerprint has " +
 			"(an ignored issue stays ignored). A default-branch snapshot at least as new as the current one becomes the project's current state, whose issues the v1 API lists. " +
 			"The body may be gzip-compressed.",
-		query:      []string{"ingestCommitSha", "ingestBranchRequired", "ingestAnalyzedAt", "ingestStripPrefix", "ingestAddPrefix", "ingestRepoRoot"},
-		report:     "One SARIF 2.1.0 log (JSON), optionally gzip-compressed; any Content-Type.",
-		idempotent: true,
-		status:     http.StatusCreated,
-		okDesc:     "The snapshot was stored.",
-		result:     ref("SnapshotResult"),
-		errors:     []int{400, 403, 404, 409},
+		query:  []string{"ingestCommitSha", "ingestBranchRequired", "ingestAnalyzedAt", "ingestStripPrefix", "ingestAddPrefix", "ingestRepoRoot"},
+		report: "One SARIF 2.1.0 log (JSON), optionally gzip-compressed; any Content-Type.",
 		errorDetail: uploadErrors(
 			"A query parameter is invalid (commitSha missing or not 7 to 64 hex digits, branch missing, analyzedAt not RFC 3339, an Idempotency-Key over 200 characters), "+
 				"the body is not valid gzip, or the SARIF log is malformed: the detail names the JSON path (such as runs[0].results[3]), the line and column, and what was expected. Nothing is stored.",
 			"The Content-Encoding is neither gzip nor identity."),
-	},
-	{
+	}),
+	snapshotUpload(endpoint{
 		method: http.MethodPost, path: ingest + "/analyses", id: "uploadAnalysis", tag: tagIngestion,
 		summary: "Upload an analysis snapshot",
 		description: "Stores an analysis of a commit: per-file figures (physical lines, lines of code, cognitive complexity, duplicated lines) and the issues of any number of SARIF logs. " +
@@ -81,18 +90,13 @@ var ingestEndpoints = []endpoint{
 			"A default-branch snapshot at least as new as the current one becomes the project's current state (file metrics, component metrics, issues); an older one enters the metric history at its analyzedAt. " +
 			"Issues of the commit's earlier snapshot on the branch (such as a SARIF upload before it) are kept for every tool the analysis brings no issues of; `keptIssues` and `replacedIssues` say which. " +
 			"The body may be gzip-compressed.",
-		query:      []string{"ingestStripPrefix", "ingestAddPrefix", "ingestRepoRoot"},
-		body:       "AnalysisUpload",
-		idempotent: true,
-		status:     http.StatusCreated,
-		okDesc:     "The snapshot was stored.",
-		result:     ref("SnapshotResult"),
-		errors:     []int{400, 403, 404, 409},
+		query: []string{"ingestStripPrefix", "ingestAddPrefix", "ingestRepoRoot"},
+		body:  "AnalysisUpload",
 		errorDetail: uploadErrors(
 			"The body is not JSON of the documented shape (an unknown field, a wrong type), commitSha (7 to 64 hex digits) or branch is missing, analyzedAt is not RFC 3339, "+
 				"a file is listed twice or has negative or inconsistent figures, or a SARIF log is malformed (the detail names sarif[i] and the JSON path). Nothing is stored.",
 			"The body is not sent as application/json, or its Content-Encoding is neither gzip nor identity."),
-	},
+	}),
 	{
 		method: http.MethodGet, path: ingest + "/analyses", id: "listAnalysedCommits", tag: tagIngestion,
 		summary: "Which commits already have an analysis",
@@ -125,8 +129,8 @@ var ingestEndpoints = []endpoint{
 			400: "A field is missing or invalid (type, branchName, commitSha, a status other than submitted, starting or running, a pullRequestNumber that is not a positive integer), " +
 				"the body is not one JSON object, or the Idempotency-Key is over 200 characters; one error object per problem.",
 			401: ingest401, 403: ingest403, 404: ingest404, 409: ingest409,
-			413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
-			415: "The body is not sent as application/json.",
+			413: body413,
+			415: json415,
 		},
 	},
 	{
@@ -145,8 +149,8 @@ var ingestEndpoints = []endpoint{
 			401: ingest401, 403: ingest403,
 			404: ingest404 + " Or the build is not one of the project's.",
 			409: "The build cannot move to that status: the detail names the statuses it can still become, or says it has ended.",
-			413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
-			415: "The body is not sent as application/json.",
+			413: body413,
+			415: json415,
 		},
 	},
 	{
@@ -202,8 +206,8 @@ func tokenAdminErrors(bad400 string) map[int]string {
 		401: ingest401,
 		403: "A user token whose user is not an admin of the project, or an upload token (upload tokens cannot manage tokens).",
 		404: ingest404 + " Or the upload token is not one of the project's.",
-		413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
-		415: "The body is not sent as application/json.",
+		413: body413,
+		415: json415,
 	}
 }
 

@@ -3,7 +3,10 @@
 //
 // The document is assembled from small builders: schemas, parameters,
 // headers and error responses are defined once under components and
-// referenced; the paths come from one table of endpoints.
+// referenced; the paths come from one table of endpoints. That table is
+// also where the api package's route table takes each route's method and
+// path, by operation id (Operations, Lookup), and ReadReference gives
+// readers of the document (the web's API reference page) a typed view.
 package openapi
 
 import (

@@ -137,18 +137,26 @@ func TestDocumentIsDeterministicCompactJSON(t *testing.T) {
 	}
 }
 
+// docSection is the text of the section of docs/file under the level-2
+// heading, up to the next one.
+func docSection(t *testing.T, file, heading string) string {
+	t.Helper()
+	data, err := os.ReadFile("../docs/" + file)
+	if err != nil {
+		t.Fatalf("reading docs/%s: %v", file, err)
+	}
+	_, section, ok := strings.Cut(string(data), "## "+heading)
+	if !ok {
+		t.Fatalf("docs/%s has no %s section", file, heading)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	return section
+}
+
 // docsPaths parses the path table of docs/api.md: path -> methods.
 func docsPaths(t *testing.T) map[string][]string {
 	t.Helper()
-	data, err := os.ReadFile("../docs/api.md")
-	if err != nil {
-		t.Fatalf("reading docs/api.md: %v", err)
-	}
-	_, section, ok := strings.Cut(string(data), "## Paths")
-	if !ok {
-		t.Fatal("docs/api.md has no Paths section")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := docSection(t, "api.md", "Paths")
 	code := regexp.MustCompile("`([^`]+)`")
 	out := map[string][]string{}
 	for _, line := range strings.Split(section, "\n") {

@@ -245,33 +245,43 @@ var pathParamPattern = regexp.MustCompile(`\{([^{}]+)\}`)
 // paths builds the paths object from the endpoints table, in table order.
 func paths() *omap[*pathItem] {
 	m := newOmap[*pathItem]()
-	all := append(append(append(append(append(append(slices.Clone(endpoints), surfaceEndpoints...), pullEndpoints...), gateEndpoints...), codeHostEndpoints...), ingestEndpoints...), pullIngestEndpoints...)
+	all := v1Endpoints()
 	for i := range all {
 		ep := &all[i]
-		item, ok := m.get(ep.path)
-		if !ok {
-			item = &pathItem{}
-			for _, match := range pathParamPattern.FindAllStringSubmatch(ep.path, -1) {
-				item.Parameters = append(item.Parameters, paramRef(match[1]))
-			}
-			m.set(ep.path, item)
-		}
-		op := ep.operation()
-		switch ep.method {
-		case http.MethodGet:
-			item.Get = op
-		case http.MethodPut:
-			item.Put = op
-		case http.MethodPost:
-			item.Post = op
-		case http.MethodDelete:
-			item.Delete = op
-		default:
-			panic("openapi: unsupported method " + ep.method)
-		}
+		itemFor(m, ep.path).set(ep.method, ep.operation())
 	}
 	qltyPaths(m)
 	return m
+}
+
+// itemFor is the path item of path, added (with its path parameters) when
+// m has none yet.
+func itemFor(m *omap[*pathItem], path string) *pathItem {
+	item, ok := m.get(path)
+	if !ok {
+		item = &pathItem{}
+		for _, match := range pathParamPattern.FindAllStringSubmatch(path, -1) {
+			item.Parameters = append(item.Parameters, paramRef(match[1]))
+		}
+		m.set(path, item)
+	}
+	return item
+}
+
+// set makes op the item's operation for method.
+func (item *pathItem) set(method string, op *operation) {
+	switch method {
+	case http.MethodGet:
+		item.Get = op
+	case http.MethodPut:
+		item.Put = op
+	case http.MethodPost:
+		item.Post = op
+	case http.MethodDelete:
+		item.Delete = op
+	default:
+		panic("openapi: unsupported method " + method)
+	}
 }
 
 func (ep *endpoint) operation() *operation {

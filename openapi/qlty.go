@@ -42,8 +42,8 @@ var qltyEndpoints = []endpoint{
 				"or an API token names no project or a project key that is in several of the user's workspaces.",
 			401: qlty401, 403: qlty403, 404: qlty404,
 			409: "A part's report is being published right now; publish the part again once it is done.",
-			413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
-			415: "The body is not sent as application/json.",
+			413: body413,
+			415: json415,
 			429: qlty429,
 		},
 	},
@@ -62,8 +62,8 @@ var qltyEndpoints = []endpoint{
 			401: qlty401, 403: qlty403,
 			404: qlty404 + " Or no report of that commit and coverage tag is waiting, or none of its parts has arrived.",
 			409: "Another request has been publishing the report for over a minute; retry.",
-			413: "The body is larger than the request body limit (PLUMB_MAX_BODY_BYTES).",
-			415: "The body is not sent as application/json.",
+			413: body413,
+			415: json415,
 			429: qlty429,
 		},
 	},
@@ -96,14 +96,6 @@ var qltyEndpoints = []endpoint{
 func qltyPaths(m *omap[*pathItem]) {
 	for i := range qltyEndpoints {
 		ep := &qltyEndpoints[i]
-		item, ok := m.get(ep.path)
-		if !ok {
-			item = &pathItem{}
-			for _, match := range pathParamPattern.FindAllStringSubmatch(ep.path, -1) {
-				item.Parameters = append(item.Parameters, paramRef(match[1]))
-			}
-			m.set(ep.path, item)
-		}
 		op := ep.operation()
 		noToken := ep.method == http.MethodPut
 		responses := newOmap[*response]()
@@ -132,12 +124,7 @@ func qltyPaths(m *omap[*pathItem]) {
 		if noToken {
 			op.Security = &[]secReq{}
 		}
-		switch ep.method {
-		case http.MethodPut:
-			item.Put = op
-		case http.MethodPost:
-			item.Post = op
-		}
+		itemFor(m, ep.path).set(ep.method, op)
 	}
 }
 

@@ -1,7 +1,6 @@
 package openapi_test
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -21,15 +20,7 @@ func isQltyPath(path string) bool {
 // path -> methods.
 func qltyDocsPaths(t *testing.T) map[string][]string {
 	t.Helper()
-	data, err := os.ReadFile("../docs/migrate-from-qlty.md")
-	if err != nil {
-		t.Fatalf("reading docs/migrate-from-qlty.md: %v", err)
-	}
-	_, section, ok := strings.Cut(string(data), "## Endpoints")
-	if !ok {
-		t.Fatal("docs/migrate-from-qlty.md has no Endpoints section")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := docSection(t, "migrate-from-qlty.md", "Endpoints")
 	row := regexp.MustCompile("^\\| `([A-Z]+) (/[^`?]*)[^`]*` \\|")
 	out := map[string][]string{}
 	for _, line := range strings.Split(section, "\n") {

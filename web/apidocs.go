@@ -3,7 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -11,8 +11,9 @@ import (
 )
 
 // The HTML API reference at /docs/api, rendered from Plumb's own OpenAPI
-// document (the one GET /openapi.json serves): every operation with its
-// parameters, request body, responses and examples, then every schema.
+// document (the one GET /openapi.json serves, read as openapi.Reference):
+// every operation with its parameters, request body and responses, then
+// every schema.
 // Public, like /openapi.json; a small script filters it as one types.
 
 type apiDoc struct {
@@ -40,7 +41,7 @@ type apiParam struct {
 }
 
 type apiMedia struct {
-	Type, Schema, SchemaRef, Example string
+	Type, Schema, SchemaRef string
 }
 
 type apiResponse struct {
@@ -52,216 +53,143 @@ type apiSchema struct {
 	Name, JSON string
 }
 
-var (
-	apiDocOnce sync.Once
-	apiDocData apiDoc
-	apiDocErr  error
-)
+var apiDocData = sync.OnceValue(func() apiDoc { return buildAPIDoc(openapi.ReadReference()) })
 
 func (s *Server) handleAPIDocs(w http.ResponseWriter, r *http.Request) {
-	apiDocOnce.Do(func() { apiDocData, apiDocErr = buildAPIDoc(openapi.Document()) })
-	if apiDocErr != nil {
-		s.log.Error("API reference", "error", apiDocErr)
-		s.renderError(w, r, http.StatusInternalServerError, "The API reference could not be built.")
-		return
-	}
 	v, _ := s.signedIn(w, r)
 	v.Title = "API reference"
 	v.Crumbs = []crumb{{"API reference", ""}}
-	v.Data = apiDocData
+	v.Data = apiDocData()
 	s.render(w, r, http.StatusOK, "apidocs", v)
 }
 
-type obj = map[string]any
-
-func str(m obj, k string) string { s, _ := m[k].(string); return s }
-
-func pretty(v any) string {
-	b, _ := json.MarshalIndent(v, "", "  ")
+// indented is v as indented JSON with its object keys sorted (and <, >, &
+// escaped, as encoding/json does): the form the page shows schemas in. The
+// model is typed; only this formatting goes through a generic value, to
+// sort the keys.
+func indented(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var generic any
+	if err := json.Unmarshal(b, &generic); err != nil {
+		return ""
+	}
+	b, _ = json.MarshalIndent(generic, "", "  ")
 	return string(b)
 }
 
-// resolve follows a local $ref ("#/components/parameters/pageLimit").
-func resolve(doc obj, v any) obj {
-	m, _ := v.(obj)
-	for i := 0; i < 8 && m != nil; i++ {
-		ref := str(m, "$ref")
-		if !strings.HasPrefix(ref, "#/") {
-			return m
-		}
-		var cur any = doc
-		for _, part := range strings.Split(ref[2:], "/") {
-			cm, _ := cur.(obj)
-			cur = cm[part]
-		}
-		m, _ = cur.(obj)
-	}
-	return m
-}
-
-func schemaName(m obj) string {
-	if ref := str(m, "$ref"); strings.HasPrefix(ref, "#/components/schemas/") {
-		return strings.TrimPrefix(ref, "#/components/schemas/")
-	}
-	if items, ok := m["items"].(obj); ok {
-		if n := schemaName(items); n != "" {
+// schemaName is the named schema s refers to, itself or as its items.
+func schemaName(s *openapi.Schema) string {
+	for ; s != nil; s = s.Items() {
+		if n := s.Ref(); n != "" {
 			return n
 		}
 	}
 	return ""
 }
 
-func typeOf(m obj) string {
-	if m == nil {
+// typeOf is how the page names a parameter's type.
+func typeOf(s *openapi.Schema) string {
+	if s == nil {
 		return ""
 	}
-	if n := schemaName(m); n != "" {
+	if n := schemaName(s); n != "" {
 		return n
 	}
-	switch t := m["type"].(type) {
-	case string:
-		if t == "array" {
-			if items, ok := m["items"].(obj); ok {
-				return "array of " + typeOf(items)
-			}
+	switch t := s.Types(); len(t) {
+	case 0:
+		return "object"
+	case 1:
+		if t[0] == "array" && s.Items() != nil {
+			return "array of " + typeOf(s.Items())
 		}
-		if e, ok := m["enum"].([]any); ok {
+		if e := s.Enum(); len(e) > 0 {
 			var vals []string
 			for _, x := range e {
 				b, _ := json.Marshal(x)
 				vals = append(vals, string(b))
 			}
-			return t + " (" + strings.Join(vals, ", ") + ")"
+			return t[0] + " (" + strings.Join(vals, ", ") + ")"
 		}
-		return t
-	case []any:
-		var parts []string
-		for _, x := range t {
-			parts = append(parts, x.(string))
-		}
-		return strings.Join(parts, " or ")
+		return t[0]
+	default:
+		return strings.Join(t, " or ")
 	}
-	return "object"
 }
 
-func media(doc obj, content any) []apiMedia {
-	cm, _ := content.(obj)
-	var types []string
-	for t := range cm {
-		types = append(types, t)
-	}
-	sort.Strings(types)
+// media lists a body's media types, sorted.
+func media(content []openapi.MediaDoc) []apiMedia {
 	var out []apiMedia
-	for _, t := range types {
-		m, _ := cm[t].(obj)
-		am := apiMedia{Type: t}
-		if sch, ok := m["schema"].(obj); ok {
-			am.SchemaRef = schemaName(sch)
-			if am.SchemaRef == "" || str(sch, "$ref") == "" {
-				am.Schema = pretty(sch)
+	for _, m := range content {
+		am := apiMedia{Type: m.Type}
+		if m.Schema != nil {
+			am.SchemaRef = schemaName(m.Schema)
+			if am.SchemaRef == "" || m.Schema.Ref() == "" {
+				am.Schema = indented(m.Schema)
 			}
-		}
-		if ex, ok := m["example"]; ok {
-			am.Example = pretty(ex)
-		} else if exs, ok := m["examples"].(obj); ok {
-			var parts []string
-			for name, e := range exs {
-				if em, ok := resolve(doc, e)["value"]; ok {
-					parts = append(parts, "// "+name+"\n"+pretty(em))
-				}
-			}
-			sort.Strings(parts)
-			am.Example = strings.Join(parts, "\n\n")
 		}
 		out = append(out, am)
 	}
+	slices.SortFunc(out, func(a, b apiMedia) int { return strings.Compare(a.Type, b.Type) })
 	return out
 }
 
-func buildAPIDoc(raw []byte) (apiDoc, error) {
-	var doc obj
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return apiDoc{}, err
-	}
-	info, _ := doc["info"].(obj)
-	d := apiDoc{Title: str(info, "title"), Version: str(info, "version"), Description: str(info, "description")}
+// methodOrder is the order of an path's operations on the page.
+var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+
+func buildAPIDoc(ref openapi.Reference) apiDoc {
+	d := apiDoc{Title: ref.Title, Version: ref.Version, Description: ref.Description}
 	groups := map[string]*apiGroup{}
 	var order []string
-	tags, _ := doc["tags"].([]any)
-	for _, t := range tags {
-		tm, _ := t.(obj)
-		name := str(tm, "name")
-		groups[name] = &apiGroup{Name: name, Description: str(tm, "description")}
-		order = append(order, name)
+	for _, t := range ref.Tags {
+		groups[t.Name] = &apiGroup{Name: t.Name, Description: t.Description}
+		order = append(order, t.Name)
 	}
-	paths, _ := doc["paths"].(obj)
-	var pathNames []string
-	for p := range paths {
-		pathNames = append(pathNames, p)
-	}
-	sort.Strings(pathNames)
-	for _, p := range pathNames {
-		item, _ := paths[p].(obj)
-		for _, method := range []string{"get", "post", "put", "patch", "delete"} {
-			op, ok := item[method].(obj)
-			if !ok {
-				continue
-			}
-			o := apiOp{ID: str(op, "operationId"), Method: strings.ToUpper(method), Path: p, Summary: str(op, "summary"), Description: str(op, "description")}
-			params, _ := op["parameters"].([]any)
-			if common, ok := item["parameters"].([]any); ok {
-				params = append(common, params...)
-			}
-			for _, x := range params {
-				pm := resolve(doc, x)
-				sch, _ := pm["schema"].(obj)
-				req, _ := pm["required"].(bool)
-				o.Params = append(o.Params, apiParam{Name: str(pm, "name"), In: str(pm, "in"), Type: typeOf(sch), Description: str(pm, "description"), Required: req})
-			}
-			if rb := resolve(doc, op["requestBody"]); rb != nil {
-				o.Body = media(doc, rb["content"])
-			}
-			resps, _ := op["responses"].(obj)
-			var codes []string
-			for c := range resps {
-				codes = append(codes, c)
-			}
-			sort.Strings(codes)
-			for _, c := range codes {
-				rm := resolve(doc, resps[c])
-				o.Responses = append(o.Responses, apiResponse{Status: c, Description: str(rm, "description"), Media: media(doc, rm["content"])})
-			}
-			o.Search = strings.ToLower(strings.Join([]string{o.ID, o.Method, o.Path, o.Summary, o.Description}, " "))
-			for _, pa := range o.Params {
-				o.Search += " " + strings.ToLower(pa.Name)
-			}
-			tag := "Other"
-			if ts, ok := op["tags"].([]any); ok && len(ts) > 0 {
-				tag, _ = ts[0].(string)
-			}
-			g := groups[tag]
-			if g == nil {
-				g = &apiGroup{Name: tag}
-				groups[tag] = g
-				order = append(order, tag)
-			}
-			g.Ops = append(g.Ops, o)
+	ops := slices.Clone(ref.Operations)
+	slices.SortStableFunc(ops, func(a, b openapi.OperationDoc) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
 		}
+		return slices.Index(methodOrder, a.Method) - slices.Index(methodOrder, b.Method)
+	})
+	for _, op := range ops {
+		o := apiOp{ID: op.ID, Method: op.Method, Path: op.Path, Summary: op.Summary, Description: op.Description}
+		for _, pm := range op.Parameters {
+			o.Params = append(o.Params, apiParam{Name: pm.Name, In: pm.In, Type: typeOf(pm.Schema), Description: pm.Description, Required: pm.Required})
+		}
+		o.Body = media(op.Body)
+		resps := slices.Clone(op.Responses)
+		slices.SortFunc(resps, func(a, b openapi.ResponseDoc) int { return strings.Compare(a.Status, b.Status) })
+		for _, r := range resps {
+			o.Responses = append(o.Responses, apiResponse{Status: r.Status, Description: r.Description, Media: media(r.Media)})
+		}
+		o.Search = strings.ToLower(strings.Join([]string{o.ID, o.Method, o.Path, o.Summary, o.Description}, " "))
+		for _, pa := range o.Params {
+			o.Search += " " + strings.ToLower(pa.Name)
+		}
+		tag := "Other"
+		if len(op.Tags) > 0 {
+			tag = op.Tags[0]
+		}
+		g := groups[tag]
+		if g == nil {
+			g = &apiGroup{Name: tag}
+			groups[tag] = g
+			order = append(order, tag)
+		}
+		g.Ops = append(g.Ops, o)
 	}
 	for _, name := range order {
 		if len(groups[name].Ops) > 0 {
 			d.Groups = append(d.Groups, *groups[name])
 		}
 	}
-	comps, _ := doc["components"].(obj)
-	schemas, _ := comps["schemas"].(obj)
-	var names []string
-	for n := range schemas {
-		names = append(names, n)
+	schemas := slices.Clone(ref.Schemas)
+	slices.SortFunc(schemas, func(a, b openapi.NamedSchema) int { return strings.Compare(a.Name, b.Name) })
+	for _, sc := range schemas {
+		d.Schemas = append(d.Schemas, apiSchema{Name: sc.Name, JSON: indented(sc.Schema)})
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		d.Schemas = append(d.Schemas, apiSchema{Name: n, JSON: pretty(schemas[n])})
-	}
-	return d, nil
+	return d
 }

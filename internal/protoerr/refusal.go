@@ -1,4 +1,4 @@
-package api
+package protoerr
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Protocol errors: requests that Go's HTTP server refuses before any handler
+// Refusals: requests that Go's HTTP server refuses before any handler
 // runs. The server writes those answers itself, straight to the connection,
 // as text/plain ("400 Bad Request", "431 Request Header Fields Too Large",
 // "501 Not Implemented", "505 HTTP Version Not Supported") or as an empty
@@ -40,19 +40,17 @@ func refuse(status int, format string, args ...any) *protocolError {
 
 // response is the whole answer: the error body, its length, and
 // Connection: close (the server closes the connection after it).
-func (a *protocolError) response() []byte {
-	var body bytes.Buffer
-	encodeErrorBody(&body, a.status, []string{a.detail})
+func (cf *config) response(a *protocolError) []byte {
 	h := http.Header{}
-	setErrorHeaders(h)
+	body := cf.body(h, a.status, a.detail)
 	h.Set("Connection", "close")
-	h.Set("Content-Length", strconv.Itoa(body.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\n", a.status, http.StatusText(a.status))
 	h.Write(&b)
 	b.WriteString("\r\n")
-	b.Write(body.Bytes())
+	b.Write(body)
 	return b.Bytes()
 }
 
@@ -80,7 +78,7 @@ func serverRefusal(p []byte) (status int, said string, ok bool) {
 // handshake sent to this plain-HTTP port (answered at once), or a head still
 // incomplete when the read deadline passed (408). Otherwise nil: the server
 // reads on, or drops an idle connection without an answer.
-func unfinishedHead(head []byte, err error) *protocolError {
+func (cf *config) unfinishedHead(head []byte, err error) *protocolError {
 	// A TLS record: content type 22 (handshake), version 3.x.
 	if len(head) >= 2 && head[0] == 0x16 && head[1] == 0x03 {
 		return refuse(http.StatusBadRequest, "This server speaks plain HTTP and the client started a TLS handshake: "+
@@ -95,7 +93,7 @@ func unfinishedHead(head []byte, err error) *protocolError {
 		return nil
 	}
 	return refuse(http.StatusRequestTimeout, "The request's head (request line and header fields) did not arrive within %d seconds: "+
-		"send the whole head at once, ending with an empty line.", int(readHeaderTimeout/time.Second))
+		"send the whole head at once, ending with an empty line.", int(cf.readHeaderTimeout/time.Second))
 }
 
 // headEnd is the offset just past the empty line that ends a head, or -1.
@@ -116,13 +114,13 @@ func headEnd(head []byte) int {
 }
 
 // refusalAnswer is the error body for the server's refusal of head.
-func refusalAnswer(status int, said string, head []byte) *protocolError {
-	if a := unfinishedHead(head, nil); a != nil {
+func (cf *config) refusalAnswer(status int, said string, head []byte) *protocolError {
+	if a := cf.unfinishedHead(head, nil); a != nil {
 		return a
 	}
 	switch status {
 	case http.StatusRequestHeaderFieldsTooLarge:
-		return headTooLarge(head)
+		return cf.headTooLarge(head)
 	case http.StatusHTTPVersionNotSupported:
 		const speaks = "this server speaks HTTP/1.1 (and HTTP/1.0): send the request as HTTP/1.1."
 		if _, _, proto, ok := requestLine(head); ok {
@@ -150,8 +148,8 @@ func refusalAnswer(status int, said string, head []byte) *protocolError {
 // headTooLarge: the head passed Go's limit. When the request line is most of
 // it, the answer is 414 URI Too Long, which tells the client what to
 // shorten; otherwise 431.
-func headTooLarge(head []byte) *protocolError {
-	limit := headLimit >> 10
+func (cf *config) headTooLarge(head []byte) *protocolError {
+	limit := cf.headLimit >> 10
 	line, _, complete := bytes.Cut(head, []byte("\n"))
 	if len(head) > 0 && (!complete || len(line) > len(head)/2) {
 		return refuse(http.StatusRequestURITooLong, "The request's URL is too long: the request line and header fields may "+

@@ -1,9 +1,11 @@
-package api
+package protoerr
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Whatever head a client sends, and whatever Go's server said of it, the
@@ -11,6 +13,7 @@ import (
 // and never a panic (the head is hostile input; the HTTP tests of each kind
 // are in cmd/plumb/protocolerrors_test.go).
 func FuzzRefusalAnswer(f *testing.F) {
+	cf := testConfig()
 	for _, seed := range []string{
 		"GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
 		"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
@@ -31,12 +34,25 @@ func FuzzRefusalAnswer(f *testing.F) {
 		if status < 400 || status > 599 {
 			return
 		}
-		a := refusalAnswer(status, said, []byte(head))
+		a := cf.refusalAnswer(status, said, []byte(head))
 		if a.status < 400 || http.StatusText(a.status) == "" || !strings.HasSuffix(a.detail, ".") || strings.Count(a.detail, "\n") > 0 {
 			t.Fatalf("answer %d %q", a.status, a.detail)
 		}
-		if got, _, ok := serverRefusal(a.response()); !ok || got != a.status {
+		if got, _, ok := serverRefusal(cf.response(a)); !ok || got != a.status {
 			t.Fatalf("the answer does not read back: %d %v", got, ok)
 		}
 	})
+}
+
+// testConfig is a server's configuration with a plain JSON error body.
+func testConfig() *config {
+	return &config{
+		body: func(h http.Header, status int, detail string) []byte {
+			h.Set("Content-Type", "application/json")
+			b, _ := json.Marshal(map[string]any{"status": status, "detail": detail})
+			return b
+		},
+		readHeaderTimeout: 10 * time.Second,
+		headLimit:         64<<10 + 4096,
+	}
 }
