@@ -6,20 +6,14 @@ import (
 	"net/http"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // Upload tokens are managed by the project's admins with their user tokens
 // (docs/ingest.md): an upload token can upload, never manage tokens.
 
-type uploadTokenView struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	CreatedBy  string  `json:"createdBy"`
-	CreatedAt  string  `json:"createdAt"`
-	LastUsedAt *string `json:"lastUsedAt"`
-	RevokedAt  *string `json:"revokedAt"`
-}
+type uploadTokenView = apiv1.UploadToken
 
 func newUploadTokenView(t sqlstore.UploadToken) uploadTokenView {
 	return uploadTokenView{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: ts(t.CreatedAt),
@@ -28,10 +22,7 @@ func newUploadTokenView(t sqlstore.UploadToken) uploadTokenView {
 
 // createdUploadTokenView is the answer to a create: the token's secret is
 // shown this once.
-type createdUploadTokenView struct {
-	uploadTokenView
-	Token string `json:"token"`
-}
+type createdUploadTokenView = apiv1.CreatedUploadToken
 
 // tokenAdminProject resolves the project of an upload-token operation: the
 // project must be visible (404) and the caller a project admin using a user
