@@ -129,7 +129,7 @@ func (c *Client) do(ctx context.Context, r *request, out any) error {
 			wait = c.backoff(attempt)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return fmt.Errorf("gave up on %s: %s, and the next try (in %s) would pass the deadline: %w", r.op, c.redact(problem), wait.Round(time.Second), context.DeadlineExceeded)
+			return &stopError{fmt.Sprintf("gave up on %s: %s, and the next try (in %s) would pass the deadline", r.op, c.redact(problem), wait.Round(time.Second)), context.DeadlineExceeded}
 		}
 		if c.onRetry != nil {
 			c.onRetry(Retry{Op: r.op, Problem: c.redact(problem), Wait: wait, Retry: attempt, Retries: c.retries})
@@ -155,10 +155,20 @@ func (c *Client) refusal(r *request, res result) *Error {
 
 func stopped(r *request, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%s: timed out: %w", r.op, err)
+		return &stopError{r.op + ": timed out", err}
 	}
-	return fmt.Errorf("%s: interrupted: %w", r.op, err)
+	return &stopError{r.op + ": interrupted", err}
 }
+
+// stopError is a call stopped by its context: its text says so without the
+// context's own words, and it unwraps to the context's error.
+type stopError struct {
+	msg string
+	err error
+}
+
+func (e *stopError) Error() string { return e.msg }
+func (e *stopError) Unwrap() error { return e.err }
 
 // redact removes the token from a message, should the server or a library
 // ever echo it.
