@@ -220,6 +220,7 @@ type ContentError struct {
 	Err error
 }
 
+// Error says what could not be read and why.
 func (e *ContentError) Error() string { return fmt.Sprintf("reading %s: %v", e.Op, e.Err) }
 
 // Unwrap returns the cause.
