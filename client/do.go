@@ -76,11 +76,8 @@ var errAttemptOver = errors.New("attempt over")
 // back-off, and decodes a 2xx JSON answer into out. Every attempt carries
 // the same Idempotency-Key.
 func (c *Client) do(ctx context.Context, r *request, out any) error {
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
 	key := c.idempotencyKey()
 	target := c.base + r.path
 	if len(r.query) > 0 {
@@ -138,6 +135,14 @@ func (c *Client) do(ctx context.Context, r *request, out any) error {
 			return stopped(r, err)
 		}
 	}
+}
+
+// bound applies WithTimeout's bound to a call.
+func (c *Client) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.timeout > 0 {
+		return context.WithTimeout(ctx, c.timeout)
+	}
+	return ctx, func() {}
 }
 
 // refusal is the *Error of an answer, its texts without the token.

@@ -31,7 +31,10 @@ func (c *Client) Projects(ctx context.Context, workspace string) ([]apiv1.Projec
 }
 
 // listAll reads every page of a list, 100 elements a request.
+// WithTimeout bounds the whole list, not each page.
 func listAll[T any](ctx context.Context, c *Client, op, path string) ([]T, error) {
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
 	all := []T{}
 	for offset := 0; ; {
 		var page struct {
