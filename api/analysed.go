@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 	"strings"
+
+	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // maxAnalysedCommits bounds the commits one GET …/analyses asks about, so
@@ -12,19 +14,9 @@ const maxAnalysedCommits = 100
 // analysedCommitsView answers GET …/analyses: which of the commits asked
 // about already have an analysis on the branch (plumb analyze --history
 // skips them), and the project's default branch.
-type analysedCommitsView struct {
-	Branch        string             `json:"branch"`
-	DefaultBranch string             `json:"defaultBranch"`
-	Data          []analysedCommitID `json:"data"`
-}
+type analysedCommitsView = apiv1.AnalysedCommits
 
-type analysedCommitID struct {
-	ID         string `json:"id"`
-	CommitSHA  string `json:"commitSha"`
-	AnalyzedAt string `json:"analyzedAt"`
-	Current    bool   `json:"current"`
-	History    bool   `json:"history"`
-}
+type analysedCommitID = apiv1.AnalysedCommit
 
 // handleAnalysedCommits lists, of the commits in commitSha (up to 100; none
 // is valid and only names the branches), those with an analysis on branch

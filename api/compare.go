@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -588,5 +589,5 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 			lines += r.End - r.Start + 1
 		}
 	}
-	return writeJSON(w, http.StatusCreated, map[string]any{"commitSha": ch.CommitSHA, "files": len(ch.Files), "changedLines": lines})
+	return writeJSON(w, http.StatusCreated, apiv1.ChangeReceived{CommitSHA: ch.CommitSHA, Files: len(ch.Files), ChangedLines: lines})
 }

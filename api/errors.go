@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -33,15 +34,9 @@ var statusOf = map[string]int{
 // titleOf gives the reason phrase used as an error's title.
 func titleOf(status int) string { return http.StatusText(status) }
 
-type errorObject struct {
-	Status string `json:"status"`
-	Title  string `json:"title"`
-	Detail string `json:"detail"`
-}
+type errorObject = apiv1.ErrorObject
 
-type errorBody struct {
-	Errors []errorObject `json:"errors"`
-}
+type errorBody = apiv1.ErrorBody
 
 // writeError writes err as the spec's error body. Internal errors are logged
 // with the request id and shown without detail.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/compare"
 )
 
@@ -86,13 +87,7 @@ func prefixed(prefix string, list []string) []string {
 }
 
 // gateStatusView is the gate's outcome for a head commit.
-type gateStatusView struct {
-	compare.GateResult
-	BaseCommitSHA string   `json:"baseCommitSha"`
-	HeadCommitSHA string   `json:"headCommitSha"`
-	PatchCoverage *float64 `json:"patchCoverage"`
-	CoverageDelta *float64 `json:"coverageDelta"`
-}
+type gateStatusView = apiv1.GateStatus
 
 // handleGateStatus evaluates the gate for a head commit (plumb gate, with
 // the CI's upload token).

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/ingest/coverage"
 	"github.com/plumbhq/plumb/ingest/sarif"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -439,18 +440,7 @@ func (s *Server) bodyHash(w http.ResponseWriter, r *http.Request) (string, error
 	return hex.EncodeToString(hb.sum.Sum(nil)), nil
 }
 
-type coverageUploadView struct {
-	ID           string `json:"id"`
-	CommitSHA    string `json:"commitSha"`
-	Branch       string `json:"branch"`
-	Tag          string `json:"tag"`
-	CoverageTag  string `json:"coverageTag"`
-	Format       string `json:"format"`
-	Files        int    `json:"files"`
-	CoveredLines int64  `json:"coveredLines"`
-	MissedLines  int64  `json:"missedLines"`
-	UploadedAt   string `json:"uploadedAt"`
-}
+type coverageUploadView = apiv1.CoverageUpload
 
 // commitSHAPattern is a commit SHA as uploads give it (docs/ingest.md).
 var commitSHAPattern = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
@@ -581,21 +571,7 @@ func formatNames() []string {
 	return out
 }
 
-type snapshotView struct {
-	ID         string `json:"id"`
-	CommitSHA  string `json:"commitSha"`
-	Branch     string `json:"branch"`
-	AnalyzedAt string `json:"analyzedAt"`
-	Issues     int    `json:"issues"`
-	Current    bool   `json:"current"`
-	// History: the snapshot entered the default branch's metric history
-	// (current, or older than the current one and placed at its time).
-	History bool `json:"history"`
-	// Kept and Replaced: per tool, the issues of the commit's earlier
-	// snapshot on the branch kept or replaced by this upload.
-	Kept     map[string]int `json:"keptIssues"`
-	Replaced map[string]int `json:"replacedIssues"`
-}
+type snapshotView = apiv1.Snapshot
 
 func newSnapshotView(snap plumb.Snapshot, issues int) snapshotView {
 	return snapshotView{ID: snap.ID, CommitSHA: snap.CommitSHA, Branch: snap.Branch, AnalyzedAt: ts(snap.AnalyzedAt), Issues: issues,

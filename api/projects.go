@@ -6,20 +6,12 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/metric"
 )
 
 // projectView is the Project object of the original service's surface.
-type projectView struct {
-	ID            string `json:"id"`
-	Key           string `json:"key"`
-	WorkspaceID   string `json:"workspaceId"`
-	WorkspaceKey  string `json:"workspaceKey"`
-	DefaultBranch string `json:"defaultBranch"`
-	ProviderURL   string `json:"providerUrl"`
-	CreatedAt     string `json:"createdAt"`
-	UpdatedAt     string `json:"updatedAt"`
-}
+type projectView = apiv1.Project
 
 // newProjectView makes the Project object. Its providerUrl is the
 // workspace's provider URL followed by the project key (the repository on

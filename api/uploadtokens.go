@@ -6,19 +6,13 @@ import (
 	"net/http"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // Upload tokens are managed by the project's admins with their user tokens
 // (docs/ingest.md): an upload token can upload, never manage tokens.
 
-type uploadTokenView struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	CreatedBy  string  `json:"createdBy"`
-	CreatedAt  string  `json:"createdAt"`
-	LastUsedAt *string `json:"lastUsedAt"`
-	RevokedAt  *string `json:"revokedAt"`
-}
+type uploadTokenView = apiv1.UploadToken
 
 func newUploadTokenView(t plumb.UploadToken) uploadTokenView {
 	return uploadTokenView{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: ts(t.CreatedAt),
@@ -27,10 +21,7 @@ func newUploadTokenView(t plumb.UploadToken) uploadTokenView {
 
 // createdUploadTokenView is the answer to a create: the token's secret is
 // shown this once.
-type createdUploadTokenView struct {
-	uploadTokenView
-	Token string `json:"token"`
-}
+type createdUploadTokenView = apiv1.CreatedUploadToken
 
 // tokenAdminProject resolves the project of an upload-token operation: the
 // project must be visible (404) and the caller a project admin using a user
@@ -96,7 +87,7 @@ func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request,
 	s.log.Info("upload token created", "request_id", requestID(r.Context()), "project", p.ID, "upload_token", t.ID, "user", c.user.ID)
 	w.Header().Set("Location", fmt.Sprintf("%s/ingest/gh/%s/projects/%s/upload-tokens/%s", s.baseURL(r), c.params["owner"], c.params["project"], t.ID))
 	w.Header().Set("Cache-Control", "no-store")
-	return writeJSON(w, http.StatusCreated, createdUploadTokenView{newUploadTokenView(t), secret})
+	return writeJSON(w, http.StatusCreated, createdUploadTokenView{UploadToken: newUploadTokenView(t), Token: secret})
 }
 
 func (s *Server) handleRevokeUploadToken(w http.ResponseWriter, r *http.Request, c *call) error {

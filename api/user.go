@@ -4,20 +4,12 @@ import (
 	"net/http"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // userView is GET /user, as the original service answers it: every member
 // a string, "" for an unknown email or URL.
-type userView struct {
-	ID          string `json:"id"`
-	Login       string `json:"login"`
-	Name        string `json:"name"`
-	Email       string `json:"email"`
-	AvatarURL   string `json:"avatarUrl"`
-	ProviderURL string `json:"providerUrl"`
-	CreatedAt   string `json:"createdAt"`
-	UpdatedAt   string `json:"updatedAt"`
-}
+type userView = apiv1.User
 
 func newUserView(u plumb.User) userView {
 	return userView{ID: u.ID, Login: u.Login, Name: u.Name, Email: u.Email, AvatarURL: u.AvatarURL,

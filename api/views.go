@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // The views are the v1 objects exactly as the spec's resource tables list
@@ -19,14 +20,7 @@ func tsPtr(t *time.Time) *string {
 	return &s
 }
 
-type workspaceView struct {
-	ID          string `json:"id"`
-	Key         string `json:"key"`
-	AvatarURL   string `json:"avatarUrl"`
-	ProviderURL string `json:"providerUrl"`
-	CreatedAt   string `json:"createdAt"`
-	UpdatedAt   string `json:"updatedAt"`
-}
+type workspaceView = apiv1.Workspace
 
 func newWorkspaceView(w plumb.Workspace) workspaceView {
 	return workspaceView{ID: w.ID, Key: w.Key, AvatarURL: w.AvatarURL, ProviderURL: w.ProviderURL, CreatedAt: ts(w.CreatedAt), UpdatedAt: ts(w.UpdatedAt)}
@@ -86,25 +80,7 @@ type buildListView struct {
 	QueueSeconds  int64   `json:"queueSeconds"`
 }
 
-type buildView struct {
-	ID                string  `json:"id"`
-	Type              string  `json:"type"`
-	Status            string  `json:"status"`
-	BranchName        string  `json:"branchName"`
-	CommitSHA         string  `json:"commitSha"`
-	CommitMessage     string  `json:"commitMessage"`
-	SubmittedAt       string  `json:"submittedAt"`
-	FinishedAt        *string `json:"finishedAt"`
-	QueueSeconds      int64   `json:"queueSeconds"`
-	StatusReason      *string `json:"statusReason"`
-	Conclusion        *string `json:"conclusion"`
-	ExitCode          *int    `json:"exitCode"`
-	Source            string  `json:"source"`
-	PullRequestNumber *int    `json:"pullRequestNumber"`
-	CommitterLogin    string  `json:"committerLogin"`
-	StartedAt         *string `json:"startedAt"`
-	ExecutionSeconds  *int64  `json:"executionSeconds"`
-}
+type buildView = apiv1.Build
 
 func newBuildListView(b plumb.Build, now time.Time) buildListView {
 	return buildListView{ID: b.ID, Type: b.Type, Status: b.Status, BranchName: b.BranchName, CommitSHA: b.CommitSHA,

@@ -7,12 +7,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/plumbhq/plumb/client"
 )
 
 // apiFlags connect to the server's v1 API with a user's token.
@@ -23,11 +22,11 @@ type apiFlags struct {
 	Retries int           `name:"retries" placeholder:"N" default:"3" help:"Retries on network errors, 429 (after Retry-After) and 502/503/504 (default ${default})."`
 }
 
-func (o *apiFlags) client(e *runEnv) (*client, context.Context, context.CancelFunc, error) {
+func (o *apiFlags) client(e *runEnv) (*client.Client, context.Context, context.CancelFunc, error) {
 	if err := checkToken(o.Token, "your API token"); err != nil {
 		return nil, nil, nil, err
 	}
-	cl, err := newClient(o.URL, o.Token, o.Retries, o.Timeout, "", e.getenv, e.stderr)
+	cl, err := newClient(o.URL, o.Token, o.Retries, o.Timeout, e.getenv, e.stderr)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -58,17 +57,13 @@ func (c *whoamiCmd) Run(e *runEnv) error {
 		return err
 	}
 	defer cancel()
-	var u struct {
-		Login string `json:"login"`
-		Name  string `json:"name"`
-		Email string `json:"email"`
-	}
-	if err := cl.do(ctx, &request{method: http.MethodGet, what: "the token's user", endpoint: "/user", retrySafe: true}, &u); err != nil {
-		return err
-	}
-	workspaces, err := listAll[apiWorkspace](ctx, cl, "the workspaces", "/workspaces")
+	u, err := cl.User(ctx)
 	if err != nil {
-		return err
+		return callError(err)
+	}
+	workspaces, err := cl.Workspaces(ctx)
+	if err != nil {
+		return callError(err)
 	}
 	keys := make([]string, len(workspaces))
 	for i, w := range workspaces {
@@ -112,9 +107,9 @@ func (c *projectsCmd) Run(e *runEnv) error {
 	if ws := strings.TrimSpace(c.Workspace); ws != "" {
 		keys = []string{ws}
 	} else {
-		workspaces, err := listAll[apiWorkspace](ctx, cl, "the workspaces", "/workspaces")
+		workspaces, err := cl.Workspaces(ctx)
 		if err != nil {
-			return err
+			return callError(err)
 		}
 		for _, w := range workspaces {
 			keys = append(keys, w.Key)
@@ -123,47 +118,13 @@ func (c *projectsCmd) Run(e *runEnv) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROJECT\tDEFAULT BRANCH\tID")
 	for _, ws := range keys {
-		projects, err := listAll[apiProject](ctx, cl, "the projects of workspace "+ws, "/gh/"+url.PathEscape(ws)+"/projects")
+		projects, err := cl.Projects(ctx, ws)
 		if err != nil {
-			return err
+			return callError(err)
 		}
 		for _, p := range projects {
 			fmt.Fprintf(tw, "%s/%s\t%s\t%s\n", p.WorkspaceKey, p.Key, firstOf(p.DefaultBranch, "-"), p.ID)
 		}
 	}
 	return tw.Flush()
-}
-
-type apiWorkspace struct {
-	ID  string `json:"id"`
-	Key string `json:"key"`
-}
-
-type apiProject struct {
-	ID            string `json:"id"`
-	Key           string `json:"key"`
-	WorkspaceKey  string `json:"workspaceKey"`
-	DefaultBranch string `json:"defaultBranch"`
-}
-
-// listAll reads every page of a v1 list.
-func listAll[T any](ctx context.Context, cl *client, what, endpoint string) ([]T, error) {
-	var all []T
-	for offset := 0; ; {
-		var page struct {
-			Data []T `json:"data"`
-			Meta struct {
-				HasMore bool `json:"hasMore"`
-			} `json:"meta"`
-		}
-		q := url.Values{"page[limit]": {"100"}, "page[offset]": {strconv.Itoa(offset)}}
-		if err := cl.do(ctx, &request{method: http.MethodGet, what: what, endpoint: endpoint, query: q, retrySafe: true}, &page); err != nil {
-			return nil, err
-		}
-		all = append(all, page.Data...)
-		if !page.Meta.HasMore || len(page.Data) == 0 {
-			return all, nil
-		}
-		offset += len(page.Data)
-	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/cienv"
+	"github.com/plumbhq/plumb/client"
 )
 
 type analyzeCmd struct {
@@ -77,7 +77,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return usageError{fmt.Sprintf("%s is not a directory to analyse", c.Dir)}
 	}
 	// check what uploading needs before the work
-	var cl *client
+	var cl *client.Project
 	var info cienv.Info
 	in := &inputs{stdin: e.stdin}
 	defer in.cleanup()
@@ -154,17 +154,13 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 		return nil
 	}
-	q := url.Values{}
-	c.Paths.set(q)
 	ctx, cancel := c.Conn.withTimeout(ctx)
 	defer cancel()
-	var out snapshotResult
-	err = cl.do(ctx, &request{what: "analysis", endpoint: "/analyses", query: q, contentType: "application/json",
-		body: body, gzip: true, label: "analysis", retrySafe: true, keyed: true}, &out)
+	out, err := cl.UploadAnalysis(ctx, client.Content{Name: "analysis", Write: body}, c.Paths.mapping())
 	if err != nil {
-		return err
+		return callError(err)
 	}
-	fmt.Fprintf(e.stdout, "uploaded analysis: %d files, %d issues found, %d SARIF file(s) added, %s\n", len(doc.Files), len(res.Issues), len(sarifs), out.describe())
+	fmt.Fprintf(e.stdout, "uploaded analysis: %d files, %d issues found, %d SARIF file(s) added, %s\n", len(doc.Files), len(res.Issues), len(sarifs), describe(out))
 	// In a pull request, the change too: it refreshes the pull request's
 	// summary, whose issues have no data until the head has an analysis.
 	sendChange(ctx, cl, info, c.Change, e.stderr)

@@ -3,13 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/plumbhq/plumb/cienv"
+	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/gitrepo"
 )
@@ -22,22 +22,6 @@ import (
 type changeFlags struct {
 	Base     string `name:"base" placeholder:"REF" help:"Base of the change: a branch or commit (default: the pull request's target branch, detected on CI). The change is computed against its merge base with the commit."`
 	NoChange bool   `name:"no-change" help:"Do not send the change (changed lines) with the upload."`
-}
-
-type changeUpload struct {
-	CommitSHA         string               `json:"commitSha"`
-	Branch            string               `json:"branch,omitempty"`
-	BaseCommitSHA     string               `json:"baseCommitSha,omitempty"`
-	BaseBranch        string               `json:"baseBranch,omitempty"`
-	PullRequestNumber int                  `json:"pullRequestNumber,omitempty"`
-	Files             []changeUploadedFile `json:"files"`
-}
-
-type changeUploadedFile struct {
-	Path         string   `json:"path"`
-	PreviousPath string   `json:"previousPath,omitempty"`
-	Status       string   `json:"status"`
-	AddedLines   [][2]int `json:"addedLines,omitempty"`
 }
 
 // computeChange finds the merge base of head with base (a branch, tried as
@@ -154,7 +138,7 @@ func unquotePath(p string) string {
 // sendChange computes and uploads the change of a pull request (or of the
 // commit against --base). It never fails the upload it goes with: problems
 // are warnings on stderr.
-func sendChange(ctx context.Context, cl *client, info cienv.Info, f changeFlags, stderr io.Writer) {
+func sendChange(ctx context.Context, cl *client.Project, info cienv.Info, f changeFlags, stderr io.Writer) {
 	base := f.Base
 	if base == "" {
 		base = info.BaseBranch
@@ -167,28 +151,20 @@ func sendChange(ctx context.Context, cl *client, info cienv.Info, f changeFlags,
 		fmt.Fprintf(stderr, "plumb: warning: the change was not sent (no patch coverage for this commit): %v\n", err)
 		return
 	}
-	up := changeUpload{CommitSHA: info.Commit, Branch: info.Branch, BaseCommitSHA: baseSHA, PullRequestNumber: info.PullRequest, Files: []changeUploadedFile{}}
+	up := client.Change{CommitSHA: info.Commit, Branch: info.Branch, BaseCommitSHA: baseSHA, PullRequestNumber: info.PullRequest}
 	if !isHex(base) {
 		up.BaseBranch = strings.TrimPrefix(base, "refs/heads/")
 	}
 	for _, fc := range files {
-		uf := changeUploadedFile{Path: fc.Path, PreviousPath: fc.PreviousPath, Status: fc.Status}
+		uf := client.ChangedFile{Path: fc.Path, PreviousPath: fc.PreviousPath, Status: fc.Status}
 		for _, r := range fc.AddedLines {
 			uf.AddedLines = append(uf.AddedLines, [2]int{r.Start, r.End})
 		}
 		up.Files = append(up.Files, uf)
 	}
-	data, err := json.Marshal(up)
+	res, err := cl.UploadChange(ctx, up)
 	if err != nil {
-		fmt.Fprintf(stderr, "plumb: warning: the change was not sent: %v\n", err)
-		return
-	}
-	var res struct {
-		Files        int `json:"files"`
-		ChangedLines int `json:"changedLines"`
-	}
-	if err := cl.do(ctx, &request{what: "change", endpoint: "/changes", contentType: "application/json", data: data, retrySafe: true}, &res); err != nil {
-		fmt.Fprintf(stderr, "plumb: warning: the change was not sent (no patch coverage for this commit): %v\n", err)
+		fmt.Fprintf(stderr, "plumb: warning: the change was not sent (no patch coverage for this commit): %v\n", callError(err))
 		return
 	}
 	fmt.Fprintf(stderr, "sent the change against %s (merge base %s): %d files, %d changed lines\n", base, short(baseSHA), res.Files, res.ChangedLines)

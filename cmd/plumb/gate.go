@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/plumbhq/plumb/client"
 )
 
 type gateCmd struct {
@@ -32,46 +31,26 @@ request); 2 usage error; 3 the server could not be reached.`
 
 func (c *gateCmd) Run(e *runEnv) error { return runGate(e.ctx, e, c) }
 
-type gateStatus struct {
-	Status        string   `json:"status"`
-	BaseCommitSHA string   `json:"baseCommitSha"`
-	HeadCommitSHA string   `json:"headCommitSha"`
-	PatchCoverage *float64 `json:"patchCoverage"`
-	CoverageDelta *float64 `json:"coverageDelta"`
-	Conditions    []struct {
-		Condition string `json:"condition"`
-		Status    string `json:"status"`
-		Threshold string `json:"threshold"`
-		Actual    string `json:"actual"`
-	} `json:"conditions"`
-}
-
 // runGate asks the server for the gate's outcome and prints it as a table.
 func runGate(ctx context.Context, e *runEnv, c *gateCmd) error {
 	cl, err := c.Conn.client(e.getenv, e.stderr)
 	if err != nil {
 		return err
 	}
-	head := strings.TrimSpace(c.Head)
-	q := url.Values{}
-	if head == "" {
+	q := client.GateQuery{Head: strings.TrimSpace(c.Head), Base: strings.TrimSpace(c.Base)}
+	if q.Head == "" {
 		info, err := (&commitFlags{}).resolve(e.getenv)
 		if err != nil {
 			return err
 		}
-		head = info.Commit
-		if info.PullRequest > 0 {
-			// the change uploaded for this pull request names the base
-			q.Set("pullRequestNumber", strconv.Itoa(info.PullRequest))
-		}
+		// the change uploaded for this pull request names the base
+		q.Head, q.PullRequestNumber = info.Commit, info.PullRequest
 	}
-	q.Set("head", head)
-	setIf(q, "base", strings.TrimSpace(c.Base))
 	ctx, cancel := c.Conn.withTimeout(ctx)
 	defer cancel()
-	var st gateStatus
-	if err := cl.do(ctx, &request{method: http.MethodGet, what: "the quality gate", endpoint: "/gate", query: q, retrySafe: true}, &st); err != nil {
-		return err
+	st, err := cl.Gate(ctx, q)
+	if err != nil {
+		return callError(err)
 	}
 	fmt.Fprintf(e.stdout, "Quality gate: %s (head %s against base %s)\n\n", strings.ToUpper(st.Status), short(st.HeadCommitSHA), short(st.BaseCommitSHA))
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +14,8 @@ import (
 
 	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/analyze/history"
+	"github.com/plumbhq/plumb/api/apiv1"
+	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/gitrepo"
 )
 
@@ -107,7 +107,7 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	}
 	defer repo.Close()
 
-	var cl *client
+	var cl *client.Project
 	branch := strings.TrimPrefix(strings.TrimSpace(c.Commit.Branch), "refs/heads/")
 	if upload {
 		if cl, err = c.Conn.client(e.getenv, e.stderr); err != nil {
@@ -224,15 +224,11 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			outcome = ", wrote " + historyFile(c.Out, p)
 		}
 		if upload {
-			q := url.Values{}
-			c.Paths.set(q)
 			rctx, cancel := c.Conn.withTimeout(ctx)
-			var out snapshotResult
-			err = cl.do(rctx, &request{what: "analysis of " + short(p.SHA), endpoint: "/analyses", query: q, contentType: "application/json",
-				body: analyzeBody(doc, nil), gzip: true, retrySafe: true, keyed: true}, &out)
+			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: analyzeBody(doc, nil)}, c.Paths.mapping())
 			cancel()
 			if err != nil {
-				return err
+				return callError(err)
 			}
 			outcome = ", uploaded"
 			if !out.History {
@@ -298,25 +294,14 @@ func writeHistoryFile(name string, doc analyze.Document) error {
 const maxAskAnalysed = 100
 
 // analysedCommits is the answer of GET …/analyses.
-type analysedCommits struct {
-	Branch        string `json:"branch"`
-	DefaultBranch string `json:"defaultBranch"`
-	Data          []struct {
-		CommitSHA string `json:"commitSha"`
-	} `json:"data"`
-}
+type analysedCommits = apiv1.AnalysedCommits
 
 // askAnalysed asks the server which of shas have an analysis on branch (""
 // for the default branch).
-func askAnalysed(ctx context.Context, c *analyzeCmd, cl *client, branch string, shas []string, out *analysedCommits) error {
-	q := url.Values{}
-	if branch != "" {
-		q.Set("branch", branch)
-	}
-	if len(shas) > 0 {
-		q.Set("commitSha", strings.Join(shas, ","))
-	}
+func askAnalysed(ctx context.Context, c *analyzeCmd, cl *client.Project, branch string, shas []string, out *analysedCommits) error {
 	rctx, cancel := c.Conn.withTimeout(ctx)
 	defer cancel()
-	return cl.do(rctx, &request{method: http.MethodGet, what: "the commits already analysed", endpoint: "/analyses", query: q, retrySafe: true}, out)
+	var err error
+	*out, err = cl.AnalysedCommits(rctx, branch, shas)
+	return callError(err)
 }

@@ -1,101 +1,29 @@
 package main
 
-// The CI client: plumb upload coverage|sarif|analysis and plumb build
+// The CI commands: plumb upload coverage|sarif|analysis and plumb build
 // start|status|finish send reports and build states to a running server's
 // ingestion endpoints (/ingest/gh/{workspace}/projects/{project}/…).
 
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	mathrand "math/rand/v2"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/cienv"
+	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/ingest/analysis"
 )
-
-// Exit statuses of the upload and build commands (usage errors are 2).
-const (
-	exitRefused = 1 // the server refused the request (4xx other than 429)
-	exitGaveUp  = 3 // retries used up, timed out, network failure or server error (5xx)
-)
-
-// exitError is a failure with its own exit status.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-func (e *exitError) ExitCode() int { return e.code }
-
-const (
-	retryBase     = time.Second      // first back-off
-	retryCap      = 30 * time.Second // longest back-off
-	retryAfterCap = 60 * time.Second // longest wait a Retry-After header may ask for
-	// Files at least this large get a progress bar (on a terminal only).
-	progressMinBytes = 1 << 20
-)
-
-// Hooks that tests replace.
-var (
-	stderrIsTerminal = isTerminal
-	retrySleep       = sleepContext
-	retryJitter      = mathrand.Float64
-	ciGitDir         = "" // where detection runs git; "" is the current directory
-)
-
-// showProgress says whether progress may be drawn on stderr: a terminal,
-// not a dumb one, outside CI (whose logs would keep every frame).
-func showProgress(getenv func(string) string, stderr io.Writer) bool {
-	inCI := getenv("CI") != "" || cienv.DetectEnv(getenv).Provider != ""
-	return stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb"
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// connFlags are the flags that reach a project's ingestion endpoints:
-// server, token, project, --timeout and --retries.
-type connFlags struct {
-	URL     string        `name:"url" placeholder:"URL" default:"http://127.0.0.1:8080" penv:"PLUMB_URL" help:"Server URL (default ${default})."`
-	Token   string        `name:"token" placeholder:"TOKEN" penv:"PLUMB_TOKEN" help:"A project admin's API token or the project's upload token (plbu_…); required."`
-	Project string        `name:"project" placeholder:"WORKSPACE/PROJECT" penv:"PLUMB_PROJECT" help:"The project; required."`
-	Timeout time.Duration `name:"timeout" placeholder:"DURATION" default:"10m" help:"Longest ${timeoutScope=the command} may take, retries included; 0: no limit (default ${default})."`
-	Retries int           `name:"retries" placeholder:"N" default:"5" help:"Retries on network errors, 429 (after Retry-After) and 502/503/504, with exponential back-off; every retry sends the same Idempotency-Key (default ${default})."`
-}
 
 // commitFlags name the commit a report or build is about; each defaults to
 // what the CI or git says.
@@ -104,78 +32,6 @@ type commitFlags struct {
 	Branch string `name:"branch" commit:"" placeholder:"BRANCH" help:"Branch (default: detected)."`
 	Tag    string `name:"tag" commit:"" placeholder:"TAG" help:"Git tag (default: detected)."`
 	PR     string `name:"pr" commit:"" placeholder:"N" help:"Pull request number (default: detected)."`
-}
-
-// client checks the connection flags and returns a client for the project.
-func (o *connFlags) client(getenv func(string) string, stderr io.Writer) (*client, error) {
-	if err := checkToken(o.Token, "a project admin's API token or the project's upload token"); err != nil {
-		return nil, err
-	}
-	ws, proj, ok := strings.Cut(strings.TrimSpace(o.Project), "/")
-	if !ok || ws == "" || proj == "" || strings.Contains(proj, "/") {
-		if o.Project == "" {
-			return nil, usageError{"no project: set PLUMB_PROJECT (or pass --project) to WORKSPACE/PROJECT"}
-		}
-		return nil, usageError{fmt.Sprintf("name the project as WORKSPACE/PROJECT, got %q", o.Project)}
-	}
-	return newClient(o.URL, o.Token, o.Retries, o.Timeout, "/ingest/gh/"+url.PathEscape(ws)+"/projects/"+url.PathEscape(proj), getenv, stderr)
-}
-
-// checkToken refuses an empty token or one with spaces; what says which
-// token the command needs.
-func checkToken(token, what string) error {
-	token = strings.TrimSpace(token)
-	if token == "" {
-		return usageError{"no token: set PLUMB_TOKEN (or pass --token) to " + what}
-	}
-	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return usageError{"the token contains spaces or control characters; check PLUMB_TOKEN or --token"}
-	}
-	return nil
-}
-
-// newClient checks the server URL, retries and timeout, and returns a client
-// whose requests go below the server's URL + path.
-func newClient(rawURL, token string, retries int, timeout time.Duration, path string, getenv func(string) string, stderr io.Writer) (*client, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		shown := "an invalid URL"
-		if err == nil {
-			shown = fmt.Sprintf("%q", u.Redacted())
-		}
-		return nil, usageError{fmt.Sprintf("--url (PLUMB_URL) must be the server's http(s) URL such as https://plumb.example.com, got %s", shown)}
-	}
-	if retries < 0 {
-		return nil, usageError{fmt.Sprintf("--retries must be 0 or more, got %d", retries)}
-	}
-	if timeout < 0 {
-		return nil, usageError{fmt.Sprintf("--timeout must be 0 (no limit) or a positive duration such as 10m, got %s", timeout)}
-	}
-	return &client{
-		base:    strings.TrimRight(u.String(), "/") + path,
-		token:   strings.TrimSpace(token),
-		retries: retries,
-		http: &http.Client{
-			Transport: http.DefaultTransport.(*http.Transport).Clone(),
-			// A redirect would resend the upload elsewhere; say so instead.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		stderr:   stderr,
-		progress: showProgress(getenv, stderr),
-	}, nil
-}
-
-// withTimeout applies --timeout to ctx.
-func (o *connFlags) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	return withTimeout(ctx, o.Timeout)
-}
-
-// withTimeout bounds ctx by a --timeout value; 0 is no limit.
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d == 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithTimeout(ctx, d)
 }
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
@@ -217,386 +73,6 @@ func needBranch(info cienv.Info, what string) error {
 		return nil
 	}
 	return usageError{fmt.Sprintf("could not tell the branch of commit %s, which %s needs: pass --branch", short(info.Commit), what)}
-}
-
-// client sends requests to one project's ingestion endpoints, with retries.
-type client struct {
-	base     string
-	token    string
-	retries  int
-	http     *http.Client
-	stderr   io.Writer
-	progress bool // draw progress bars on stderr
-}
-
-// bodyFunc writes a request body, once per attempt. It reads its files
-// through src, which counts the bytes for the progress bar.
-type bodyFunc func(w io.Writer, src func(io.Reader) io.Reader) error
-
-// request is one logical call; do sends it, retrying as needed.
-type request struct {
-	method      string // POST when empty
-	what        string // for messages: "coverage report cov.out"
-	endpoint    string // below the project: "/coverage"
-	query       url.Values
-	contentType string
-	data        []byte   // a small body sent as is, or
-	body        bodyFunc // a body streamed through a pipe
-	gzip        bool     // compress the streamed body
-	total       int64    // bytes body reads from files, for the progress bar
-	label       string   // the progress bar's label
-	// retrySafe: sending the request again is harmless, even when an
-	// earlier attempt may have reached the server (the server keeps the
-	// Idempotency-Key of uploads; a build status report is a no-op when
-	// repeated). A request that is not retry-safe is retried only when it
-	// surely did not take effect.
-	retrySafe bool
-	// keyed: the server stores the Idempotency-Key, so a 409 after an
-	// attempt with an unknown outcome means that attempt is still running.
-	keyed bool
-}
-
-// result is the outcome of one attempt.
-type result struct {
-	status int
-	header http.Header
-	body   []byte
-	err    error // the request did not complete (network)
-	local  error // reading the files to send failed
-}
-
-// sendError marks a failure to write the request body (the transport went
-// away), as opposed to a failure to read the files.
-type sendError struct{ err error }
-
-func (e *sendError) Error() string { return e.err.Error() }
-func (e *sendError) Unwrap() error { return e.err }
-
-type sendWriter struct{ w io.Writer }
-
-func (s sendWriter) Write(p []byte) (int, error) {
-	n, err := s.w.Write(p)
-	if err != nil {
-		err = &sendError{err}
-	}
-	return n, err
-}
-
-var errAttemptOver = errors.New("attempt over")
-
-// do sends r, retrying on network errors, 429 and 502/503/504 with
-// exponential back-off and jitter, and decodes a 2xx JSON answer into out.
-// Every attempt carries the same Idempotency-Key.
-func (c *client) do(ctx context.Context, r *request, out any) error {
-	key := "plumb-cli-" + rand.Text()
-	target := c.base + r.endpoint
-	if len(r.query) > 0 {
-		target += "?" + r.query.Encode()
-	}
-	ambiguous := false // an earlier attempt may have reached the server
-	for attempt := 1; ; attempt++ {
-		res := c.attempt(ctx, r, target, key)
-		if res.local != nil {
-			return usageError{c.redact(fmt.Sprintf("reading %s: %v", r.what, res.local))}
-		}
-		if err := ctx.Err(); err != nil {
-			return c.stopped(r, err)
-		}
-		var problem string
-		wait := time.Duration(-1) // -1: back off exponentially
-		switch st := res.status; {
-		case res.err != nil:
-			problem = res.err.Error()
-			if !r.retrySafe && !isDialError(res.err) {
-				return &exitError{exitGaveUp, c.redact(fmt.Sprintf("%s failed: %s; not retried, since the server may have acted on it", r.what, problem))}
-			}
-			ambiguous = true
-		case st >= 200 && st < 300:
-			if out != nil {
-				if err := json.Unmarshal(res.body, out); err != nil {
-					return &exitError{exitGaveUp, fmt.Sprintf("%s: the server answered %d with a body that is not the expected JSON: %v", r.what, st, err)}
-				}
-			}
-			return nil
-		case st == http.StatusTooManyRequests, st == http.StatusServiceUnavailable,
-			r.retrySafe && (st == http.StatusBadGateway || st == http.StatusGatewayTimeout),
-			st == http.StatusConflict && r.keyed && ambiguous:
-			problem = serverProblem(st, res.body)
-			wait = retryAfter(res.header)
-			if st == http.StatusBadGateway || st == http.StatusGatewayTimeout {
-				ambiguous = true // a proxy gave up; the server may still be at it
-			}
-		case st >= 300 && st < 400:
-			return &exitError{exitRefused, fmt.Sprintf("%s: the server answered %d %s, redirecting to %q; set --url (PLUMB_URL) to the final address",
-				r.what, st, http.StatusText(st), res.header.Get("Location"))}
-		case st < 500:
-			return &exitError{exitRefused, c.redact(fmt.Sprintf("the server refused %s: %s%s", r.what, serverProblem(st, res.body), hint(st)))}
-		default:
-			return &exitError{exitGaveUp, c.redact(fmt.Sprintf("%s failed on the server: %s", r.what, serverProblem(st, res.body)))}
-		}
-		if attempt > c.retries {
-			return &exitError{exitGaveUp, c.redact(fmt.Sprintf("gave up on %s after %d attempt(s): %s", r.what, attempt, problem))}
-		}
-		if wait < 0 {
-			wait = backoff(attempt)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return &exitError{exitGaveUp, c.redact(fmt.Sprintf("gave up on %s: %s, and the next try (in %s) would pass --timeout", r.what, problem, wait.Round(time.Second)))}
-		}
-		fmt.Fprintf(c.stderr, "plumb: %s: %s; retrying in %s (retry %d of %d)\n", r.what, c.redact(problem), wait.Round(100*time.Millisecond), attempt, c.retries)
-		if err := retrySleep(ctx, wait); err != nil {
-			return c.stopped(r, err)
-		}
-	}
-}
-
-func (c *client) stopped(r *request, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &exitError{exitGaveUp, fmt.Sprintf("%s: timed out (--timeout)", r.what)}
-	}
-	return &exitError{exitGaveUp, fmt.Sprintf("%s: interrupted", r.what)}
-}
-
-// redact removes the token from a message, should the server or a library
-// ever echo it.
-func (c *client) redact(s string) string {
-	if len(c.token) >= 8 {
-		s = strings.ReplaceAll(s, c.token, "[token]")
-	}
-	return s
-}
-
-// attempt sends r once.
-func (c *client) attempt(ctx context.Context, r *request, target, key string) result {
-	var body io.Reader
-	var pr *io.PipeReader
-	var done chan struct{}
-	var local error
-	var bar *progressBar
-	switch {
-	case r.body != nil:
-		if c.progress && r.total >= progressMinBytes {
-			bar = newProgressBar(c.stderr, r.label, r.total)
-		}
-		var pw *io.PipeWriter
-		pr, pw = io.Pipe()
-		done = make(chan struct{})
-		go func() {
-			defer close(done)
-			err := writeBody(pw, r, bar)
-			var se *sendError
-			if err != nil && !errors.As(err, &se) {
-				local = err
-			}
-			pw.CloseWithError(err)
-		}()
-		body = pr
-	case r.data != nil:
-		body = bytes.NewReader(r.data)
-	}
-	req, err := http.NewRequestWithContext(ctx, firstOf(r.method, http.MethodPost), target, body)
-	if err != nil {
-		if pr != nil {
-			pr.CloseWithError(errAttemptOver)
-			<-done
-		}
-		return result{err: err}
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "plumb-cli")
-	if r.retrySafe {
-		// Not on a request that is not retry-safe: the server ignores the
-		// key there, and Go's transport would take it as leave to replay.
-		req.Header.Set("Idempotency-Key", key)
-	}
-	if r.contentType != "" {
-		req.Header.Set("Content-Type", r.contentType)
-	}
-	if r.gzip {
-		req.Header.Set("Content-Encoding", "gzip")
-	}
-	var res result
-	resp, err := c.http.Do(req)
-	if err != nil {
-		res.err = err
-	} else {
-		res.status, res.header = resp.StatusCode, resp.Header
-		res.body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
-		if err != nil {
-			res = result{err: fmt.Errorf("reading the answer: %w", err)}
-		}
-	}
-	if pr != nil {
-		pr.CloseWithError(errAttemptOver) // stops the writer if the server answered early
-		<-done
-		res.local = local
-	}
-	if bar != nil {
-		bar.finish()
-	}
-	return res
-}
-
-func writeBody(pw io.Writer, r *request, bar *progressBar) error {
-	var w io.Writer = sendWriter{pw}
-	var zw *gzip.Writer
-	if r.gzip {
-		// The fastest level: reports are repetitive text that compresses
-		// well anyway, and CPU time would otherwise bound the upload.
-		zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
-		w = zw
-	}
-	src := func(rd io.Reader) io.Reader { return &countReader{r: rd, bar: bar} }
-	if err := r.body(w, src); err != nil {
-		return err
-	}
-	if zw != nil {
-		return zw.Close()
-	}
-	return nil
-}
-
-type countReader struct {
-	r   io.Reader
-	bar *progressBar
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	if n > 0 && c.bar != nil {
-		c.bar.add(n)
-	}
-	return n, err
-}
-
-func isDialError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// backoff is the wait before retry n (1-based): exponential from retryBase,
-// capped at retryCap, with jitter over its upper half.
-func backoff(n int) time.Duration {
-	d := retryCap
-	if n < 16 {
-		d = min(retryBase<<(n-1), retryCap)
-	}
-	return d/2 + time.Duration(retryJitter()*float64(d/2))
-}
-
-// retryAfter reads a Retry-After header (seconds or an HTTP date), capped at
-// retryAfterCap; -1 when there is none.
-func retryAfter(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return -1
-	}
-	var d time.Duration
-	if n, err := strconv.Atoi(v); err == nil {
-		d = time.Duration(max(n, 0)) * time.Second
-	} else if t, err := http.ParseTime(v); err == nil {
-		d = max(time.Until(t), 0)
-	} else {
-		return -1
-	}
-	return min(d, retryAfterCap)
-}
-
-// serverProblem is an error answer as text: the status and the details of
-// the JSON error body.
-func serverProblem(status int, body []byte) string {
-	msg := fmt.Sprintf("%d %s", status, http.StatusText(status))
-	var eb struct {
-		Errors []struct {
-			Title  string `json:"title"`
-			Detail string `json:"detail"`
-		} `json:"errors"`
-	}
-	if json.Unmarshal(body, &eb) == nil {
-		var details []string
-		for _, e := range eb.Errors {
-			if d := firstOf(strings.TrimSpace(e.Detail), strings.TrimSpace(e.Title)); d != "" {
-				details = append(details, d)
-			}
-		}
-		if len(details) > 0 {
-			return msg + ": " + strings.Join(details, "; ")
-		}
-	}
-	return msg
-}
-
-func hint(status int) string {
-	switch status {
-	case http.StatusUnauthorized:
-		return " (check the token in PLUMB_TOKEN or --token)"
-	case http.StatusNotFound:
-		return " (check --project and --url)"
-	}
-	return ""
-}
-
-// progressBar draws "label [=====     ] 42%  4.2 MiB / 10.0 MiB  1.3 MiB/s"
-// on one terminal line.
-type progressBar struct {
-	w            io.Writer
-	label        string
-	total, sent  int64
-	start, drawn time.Time
-	width        int
-}
-
-func newProgressBar(w io.Writer, label string, total int64) *progressBar {
-	now := time.Now()
-	p := &progressBar{w: w, label: label, total: total, start: now}
-	p.draw(now)
-	return p
-}
-
-func (p *progressBar) add(n int) {
-	p.sent += int64(n)
-	if now := time.Now(); now.Sub(p.drawn) >= 150*time.Millisecond || p.sent >= p.total {
-		p.draw(now)
-	}
-}
-
-func (p *progressBar) finish() {
-	p.draw(time.Now())
-	fmt.Fprintln(p.w)
-}
-
-func (p *progressBar) draw(now time.Time) {
-	p.drawn = now
-	frac := 1.0
-	if p.total > 0 {
-		frac = min(1, float64(p.sent)/float64(p.total))
-	}
-	const width = 30
-	fill := int(frac * width)
-	rate := float64(p.sent) / max(now.Sub(p.start).Seconds(), 1e-3)
-	line := fmt.Sprintf("%s [%s%s] %3.0f%%  %s / %s  %s/s", p.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill),
-		frac*100, humanBytes(float64(p.sent)), humanBytes(float64(p.total)), humanBytes(rate))
-	pad := ""
-	if len(line) < p.width {
-		pad = strings.Repeat(" ", p.width-len(line))
-	}
-	p.width = len(line)
-	fmt.Fprint(p.w, "\r"+line+pad)
-}
-
-func humanBytes(n float64) string {
-	if n < 1024 {
-		return fmt.Sprintf("%.0f B", n)
-	}
-	const units = "KMGTP"
-	i := -1
-	for n >= 1024 && i < len(units)-1 {
-		n /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.1f %ciB", n, units[i])
 }
 
 // inputs opens the files named on the command line. "-" (stdin) and other
@@ -670,24 +146,19 @@ func (in *inputs) cleanup() {
 	}
 }
 
-// fileBody streams a file as it is.
-func fileBody(path string) bodyFunc {
-	return func(w io.Writer, src func(io.Reader) io.Reader) error {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		_, err = io.CopyBuffer(w, src(f), make([]byte, 64<<10))
-		return err
+// content is the file as an upload's content, named as the command line
+// names it.
+func (f inputFile) content() (client.Content, error) {
+	ct, err := client.File(f.path)
+	if err != nil {
+		return ct, usageError{fmt.Sprintf("cannot read %s: %v", f.name, err)}
 	}
+	ct.Name = f.name
+	return ct, nil
 }
 
-func setIf(q url.Values, name, value string) {
-	if value != "" {
-		q.Set(name, value)
-	}
-}
+// bodyFunc writes an upload's content (client.Content.Write).
+type bodyFunc = func(w io.Writer, src func(io.Reader) io.Reader) error
 
 func short(sha string) string {
 	if len(sha) > 12 {
@@ -721,18 +192,6 @@ func checkTimeFlag(flag, s string) error {
 	return nil
 }
 
-type coverageResult struct {
-	ID           string `json:"id"`
-	CommitSHA    string `json:"commitSha"`
-	Branch       string `json:"branch"`
-	Tag          string `json:"tag"`
-	CoverageTag  string `json:"coverageTag"`
-	Format       string `json:"format"`
-	Files        int    `json:"files"`
-	CoveredLines int64  `json:"coveredLines"`
-	MissedLines  int64  `json:"missedLines"`
-}
-
 // uploadCoverage sends one coverage report.
 func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
@@ -753,32 +212,23 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if err != nil {
 		return err
 	}
-	q := url.Values{}
-	q.Set("commitSha", info.Commit)
-	setIf(q, "branch", info.Branch)
-	setIf(q, "tag", info.Tag)
-	setIf(q, "coverageTag", c.CoverageTag)
-	setIf(q, "uploadedAt", c.UploadedAt)
-	if info.PullRequest > 0 {
-		q.Set("pullRequestNumber", strconv.Itoa(info.PullRequest))
-	}
-	setIf(q, "format", c.Format)
-	setIf(q, "stripPrefix", c.StripPrefix)
-	setIf(q, "addPrefix", c.AddPrefix)
 	module := c.ModulePath
 	if module == "" {
 		// Go cover profiles name files by import path: the module path of
 		// the go.mod in the working directory makes them repository-relative.
 		module = goModulePath("go.mod")
 	}
-	setIf(q, "modulePath", module)
-	ctx, cancel := o.withTimeout(ctx)
-	defer cancel()
-	var res coverageResult
-	err = cl.do(ctx, &request{what: "coverage report " + file.name, endpoint: "/coverage", query: q, contentType: "application/octet-stream",
-		body: fileBody(file.path), gzip: true, total: file.size, label: file.name, retrySafe: true, keyed: true}, &res)
+	report, err := file.content()
 	if err != nil {
 		return err
+	}
+	ctx, cancel := o.withTimeout(ctx)
+	defer cancel()
+	res, err := cl.UploadCoverage(ctx, report, client.CoverageOptions{CommitSHA: info.Commit, Branch: info.Branch, Tag: info.Tag,
+		CoverageTag: c.CoverageTag, UploadedAt: c.UploadedAt, PullRequestNumber: info.PullRequest, Format: c.Format,
+		StripPrefix: c.StripPrefix, AddPrefix: c.AddPrefix, ModulePath: module})
+	if err != nil {
+		return callError(err)
 	}
 	pct := ""
 	if all := res.CoveredLines + res.MissedLines; all > 0 {
@@ -790,23 +240,11 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	return nil
 }
 
-type snapshotResult struct {
-	ID         string         `json:"id"`
-	CommitSHA  string         `json:"commitSha"`
-	Branch     string         `json:"branch"`
-	AnalyzedAt string         `json:"analyzedAt"`
-	Issues     int            `json:"issues"`
-	Current    bool           `json:"current"`
-	History    bool           `json:"history"`
-	Kept       map[string]int `json:"keptIssues"`
-	Replaced   map[string]int `json:"replacedIssues"`
-}
-
 // describe is the summary line of a SARIF or analysis upload. Only the
 // default branch has a current state and a history (history is true for
 // every default-branch snapshot): a snapshot of another branch (a pull
 // request's, a feature branch's) is neither, whatever came before it.
-func (s snapshotResult) describe() string {
+func describe(s apiv1.Snapshot) string {
 	cur := ""
 	switch {
 	case !s.Current && s.History:
@@ -846,10 +284,8 @@ type pathFlags struct {
 	RepoRoot    string `name:"repo-root" placeholder:"DIR" help:"Checkout directory that absolute SARIF paths are relative to."`
 }
 
-func (p *pathFlags) set(q url.Values) {
-	setIf(q, "stripPrefix", p.StripPrefix)
-	setIf(q, "addPrefix", p.AddPrefix)
-	setIf(q, "repoRoot", p.RepoRoot)
+func (p *pathFlags) mapping() client.PathMapping {
+	return client.PathMapping{StripPrefix: p.StripPrefix, AddPrefix: p.AddPrefix, RepoRoot: p.RepoRoot}
 }
 
 // uploadSARIF sends SARIF files, one upload each.
@@ -879,21 +315,18 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	if err := needBranch(info, "a SARIF upload"); err != nil {
 		return err
 	}
-	q := url.Values{}
-	q.Set("commitSha", info.Commit)
-	q.Set("branch", info.Branch)
-	setIf(q, "analyzedAt", c.AnalyzedAt)
-	c.Paths.set(q)
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	for _, f := range files {
-		var res snapshotResult
-		err := cl.do(ctx, &request{what: "SARIF file " + f.name, endpoint: "/sarif", query: q, contentType: "application/json",
-			body: fileBody(f.path), gzip: true, total: f.size, label: f.name, retrySafe: true, keyed: true}, &res)
+		sarif, err := f.content()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.name, res.describe())
+		res, err := cl.UploadSARIF(ctx, sarif, client.SARIFOptions{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, Paths: c.Paths.mapping()})
+		if err != nil {
+			return callError(err)
+		}
+		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.name, describe(res))
 	}
 	return nil
 }
@@ -1066,42 +499,23 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err := needBranch(info, "an analysis upload"); err != nil {
 		return err
 	}
-	q := url.Values{}
-	c.Paths.set(q)
 	head := analysisHead{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	var res snapshotResult
-	err = cl.do(ctx, &request{what: "analysis", endpoint: "/analyses", query: q, contentType: "application/json",
-		body: analysisBody(head, stats.path, sarifPaths), gzip: true, total: total, label: "analysis", retrySafe: true, keyed: true}, &res)
+	doc := client.Content{Name: "analysis", Size: total, Write: analysisBody(head, stats.path, sarifPaths)}
+	res, err := cl.UploadAnalysis(ctx, doc, c.Paths.mapping())
 	if err != nil {
-		return err
+		return callError(err)
 	}
-	fmt.Fprintf(stdout, "uploaded analysis: %d files, %d removed, %d SARIF file(s), %s\n", nfiles, nremoved, len(sarifPaths), res.describe())
+	fmt.Fprintf(stdout, "uploaded analysis: %d files, %d removed, %d SARIF file(s), %s\n", nfiles, nremoved, len(sarifPaths), describe(res))
 	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
-}
-
-type buildResult struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`
-	Status string `json:"status"`
 }
 
 // buildStart creates a build and prints only its id.
 func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	var body struct {
-		Type              string `json:"type"`
-		BranchName        string `json:"branchName"`
-		CommitSHA         string `json:"commitSha"`
-		CommitMessage     string `json:"commitMessage,omitempty"`
-		Source            string `json:"source,omitempty"`
-		PullRequestNumber int    `json:"pullRequestNumber,omitempty"`
-		CommitterLogin    string `json:"committerLogin,omitempty"`
-		Status            string `json:"status,omitempty"`
-	}
-	body.Type, body.Status, body.CommitMessage, body.Source, body.CommitterLogin = c.Type, c.Status, c.Message, c.Source, c.Committer
+	body := client.NewBuild{Type: c.Type, Status: c.Status, CommitMessage: c.Message, Source: c.Source, CommitterLogin: c.Committer}
 	if body.Status == "" {
 		body.Status = "running" // the job that starts the build is running
 	}
@@ -1120,17 +534,13 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 	if body.CommitMessage == "" {
 		body.CommitMessage = cienv.CommitMessage(getenv, ciGitDir, info.Commit)
 	}
-	data, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	var b buildResult
-	// Creating a build is not idempotent: it is retried only when it surely
-	// did not happen (see request.retrySafe).
-	if err := cl.do(ctx, &request{what: "the new build", endpoint: "/builds", contentType: "application/json", data: data}, &b); err != nil {
-		return err
+	// Creating a build is not idempotent: the client retries it only when
+	// it surely did not happen.
+	b, err := cl.StartBuild(ctx, body)
+	if err != nil {
+		return callError(err)
 	}
 	if b.ID == "" {
 		return &exitError{exitGaveUp, "the new build: the server's answer has no build id"}
@@ -1153,11 +563,7 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	if strings.TrimSpace(c.ID) == "" {
 		return usageError{fmt.Sprintf("usage: plumb build %s %s", verb, shape)}
 	}
-	var body struct {
-		Status       string  `json:"status"`
-		StatusReason *string `json:"statusReason,omitempty"`
-		ExitCode     *int    `json:"exitCode,omitempty"`
-	}
+	var body client.BuildStatus
 	if exitArg != "" {
 		n, err := strconv.Atoi(exitArg)
 		if err != nil {
@@ -1185,41 +591,26 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	id := strings.TrimSpace(c.ID)
-	endpoint := "/builds/" + url.PathEscape(id) + "/status"
 	if final && status == "succeeded" {
 		// A build succeeds from running: one still submitted or starting
 		// (build start --status submitted, or a job that never said it was
 		// running) is moved to running first. A build already running
 		// takes this as a no-op; one that has ended answers 409, and the
 		// final report below gives the answer (a no-op if it is the same).
-		run := []byte(`{"status":"running"}`)
-		err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: endpoint, contentType: "application/json", data: run, retrySafe: true}, nil)
+		_, err := cl.SetBuildStatus(ctx, id, client.BuildStatus{Status: "running"})
 		if err != nil && !isConflict(err) {
-			return err
+			return callError(err)
 		}
 	}
-	var b buildResult
-	// Reporting the status a build already has changes nothing, so a
-	// repeat is safe.
-	if err := cl.do(ctx, &request{what: "the status report of build " + id, endpoint: endpoint,
-		contentType: "application/json", data: data, retrySafe: true}, &b); err != nil {
-		return err
+	b, err := cl.SetBuildStatus(ctx, id, body)
+	if err != nil {
+		return callError(err)
 	}
 	fmt.Fprintf(stdout, "build %s is %s\n", firstOf(b.ID, id), firstOf(b.Status, status))
 	return nil
-}
-
-// isConflict tells whether the server refused a request with 409 Conflict.
-func isConflict(err error) bool {
-	var e *exitError
-	return errors.As(err, &e) && e.code == exitRefused && strings.Contains(e.msg, "409 Conflict")
 }
 
 // goModulePath returns the module path declared by a go.mod file, or "" when

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/api/apiv1"
+	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
@@ -112,12 +114,14 @@ type cliResult struct {
 func testHooks(t *testing.T) *[]time.Duration {
 	t.Helper()
 	var sleeps []time.Duration
-	oldSleep, oldJitter, oldTerm, oldGit := retrySleep, retryJitter, stderrIsTerminal, ciGitDir
-	retrySleep = func(ctx context.Context, d time.Duration) error { sleeps = append(sleeps, d); return ctx.Err() }
-	retryJitter = func() float64 { return 1 }
+	oldOpts, oldTerm, oldGit := testClientOptions, stderrIsTerminal, ciGitDir
+	testClientOptions = []client.Option{
+		client.WithSleep(func(ctx context.Context, d time.Duration) error { sleeps = append(sleeps, d); return ctx.Err() }),
+		client.WithBackoff(client.Exponential(time.Second, 30*time.Second, func() float64 { return 1 })),
+	}
 	stderrIsTerminal = func(io.Writer) bool { return false }
 	ciGitDir = t.TempDir()
-	t.Cleanup(func() { retrySleep, retryJitter, stderrIsTerminal, ciGitDir = oldSleep, oldJitter, oldTerm, oldGit })
+	t.Cleanup(func() { testClientOptions, stderrIsTerminal, ciGitDir = oldOpts, oldTerm, oldGit })
 	return &sleeps
 }
 
@@ -293,20 +297,6 @@ func TestConflictAfterUnknownOutcomeIsRetried(t *testing.T) {
 	res = runCLI(t, srv, ghPush, "", "upload", "coverage", report)
 	if res.code != 1 || len(srv.requests()) != 1 {
 		t.Errorf("plain 409: exit %d after %d requests", res.code, len(srv.requests()))
-	}
-}
-
-// Back-off doubles from 1 s up to 30 s, with jitter over its upper half.
-func TestBackoff(t *testing.T) {
-	testHooks(t)
-	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 5: 16 * time.Second, 6: 30 * time.Second, 40: 30 * time.Second} {
-		if got := backoff(n); got != want {
-			t.Errorf("backoff(%d) = %v, want %v", n, got, want)
-		}
-	}
-	retryJitter = func() float64 { return 0 }
-	if got := backoff(3); got != 2*time.Second {
-		t.Errorf("backoff(3) with no jitter = %v, want 2s", got)
 	}
 }
 
@@ -764,17 +754,17 @@ func TestUploadCoverageSendsPullRequest(t *testing.T) {
 // no later analysis is involved: issue 19 item 8).
 func TestSnapshotResultDescribe(t *testing.T) {
 	for _, c := range []struct {
-		res  snapshotResult
+		res  apiv1.Snapshot
 		want string
 	}{
-		{snapshotResult{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", Current: true, History: true},
+		{apiv1.Snapshot{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", Current: true, History: true},
 			"3 issues, commit 111111111111 on main, analysed at 2026-03-01T12:00:00Z"},
-		{snapshotResult{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", History: true},
+		{apiv1.Snapshot{Issues: 3, CommitSHA: shaA, Branch: "main", AnalyzedAt: "2026-03-01T12:00:00Z", History: true},
 			"3 issues, commit 111111111111 on main, analysed at 2026-03-01T12:00:00Z; a later analysis of the branch stays current, this one joins the history at its time"},
-		{snapshotResult{Issues: 1, CommitSHA: shaA, Branch: "fix-bug", AnalyzedAt: "2026-03-01T12:00:00Z"},
+		{apiv1.Snapshot{Issues: 1, CommitSHA: shaA, Branch: "fix-bug", AnalyzedAt: "2026-03-01T12:00:00Z"},
 			"1 issues, commit 111111111111 on fix-bug, analysed at 2026-03-01T12:00:00Z; not the default branch: kept for pull requests and comparisons, the project's current state unchanged"},
 	} {
-		if got := c.res.describe(); got != c.want {
+		if got := describe(c.res); got != c.want {
 			t.Errorf("%+v:\n got %s\nwant %s", c.res, got, c.want)
 		}
 	}

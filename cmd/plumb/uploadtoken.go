@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
+
+	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // manageUploadTokens runs "plumb upload-token create|list|revoke": a project
@@ -28,15 +27,11 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 	defer cancel()
 	switch verb {
 	case "create":
-		data, err := json.Marshal(map[string]string{"name": name})
+		// The client does not repeat a create that may have reached the
+		// server (it would make a second token).
+		t, err := cl.CreateUploadToken(ctx, name)
 		if err != nil {
-			return err
-		}
-		var t apiUploadToken
-		// Not retry-safe: a create that may have reached the server is not
-		// repeated (it would make a second token).
-		if err := cl.do(ctx, &request{what: "the new upload token", endpoint: "/upload-tokens", contentType: "application/json", data: data}, &t); err != nil {
-			return err
+			return callError(err)
 		}
 		if t.Token == "" {
 			return &exitError{exitGaveUp, "the new upload token: the server's answer has no token"}
@@ -45,13 +40,13 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		fmt.Fprintln(stdout, t.Token)
 		return nil
 	case "list":
-		tokens, err := listAll[apiUploadToken](ctx, cl, "the upload tokens", "/upload-tokens")
+		tokens, err := cl.UploadTokens(ctx)
 		if err != nil {
-			return err
+			return callError(err)
 		}
 		rows := make([]tokenRow, 0, len(tokens))
 		for _, t := range tokens {
-			row, err := t.row()
+			row, err := tokenRowOf(t)
 			if err != nil {
 				return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
 			}
@@ -60,27 +55,16 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		return printTokens(stdout, rows)
 	default: // revoke
 		id := strings.TrimSpace(id)
-		if err := cl.do(ctx, &request{method: http.MethodDelete, what: "the revocation of upload token " + id,
-			endpoint: "/upload-tokens/" + url.PathEscape(id), retrySafe: true}, nil); err != nil {
-			return err
+		if err := cl.RevokeUploadToken(ctx, id); err != nil {
+			return callError(err)
 		}
 		fmt.Fprintf(stdout, "revoked upload token %s\n", id)
 		return nil
 	}
 }
 
-// apiUploadToken is an upload token as the API answers it.
-type apiUploadToken struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	CreatedBy  string  `json:"createdBy"`
-	CreatedAt  string  `json:"createdAt"`
-	LastUsedAt *string `json:"lastUsedAt"`
-	RevokedAt  *string `json:"revokedAt"`
-	Token      string  `json:"token"`
-}
-
-func (t apiUploadToken) row() (tokenRow, error) {
+// tokenRowOf is an upload token as printTokens shows it.
+func tokenRowOf(t apiv1.UploadToken) (tokenRow, error) {
 	parse := func(field, s string) (time.Time, error) {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
