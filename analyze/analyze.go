@@ -22,6 +22,7 @@ import (
 	"github.com/plumbhq/plumb/analyze/lang"
 	"github.com/plumbhq/plumb/analyze/token"
 	"github.com/plumbhq/plumb/metric"
+	"github.com/plumbhq/plumb/source"
 )
 
 // Options of one analysis.
@@ -243,7 +244,7 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 	if l == nil {
 		return skip("no known language", true)
 	}
-	if isBinary(src) {
+	if source.IsBinary(src) {
 		return skip("binary", true)
 	}
 	if cfg.Generated == nil || !*cfg.Generated {

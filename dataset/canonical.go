@@ -59,6 +59,7 @@ func Canonical(in *Document) *Document {
 	d.Coverage = canonicalCoverage(in.Coverage)
 	d.Components = canonicalComponents(in.Components, projectOrder)
 	d.IdempotencyKeys = canonicalIdempotencyKeys(in.IdempotencyKeys, projectOrder)
+	d.SourceBlobs, d.SourceCommits = canonicalSources(in.SourceBlobs, in.SourceCommits, projectOrder)
 	return d
 }
 

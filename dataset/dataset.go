@@ -15,11 +15,12 @@ import (
 )
 
 // Format and Version identify the document. Version 2 added the users'
-// email, avatarUrl, providerUrl and updatedAt; version 1 documents still
-// read (those fields empty, updatedAt the createdAt).
+// email, avatarUrl, providerUrl and updatedAt; version 3 the sources
+// (sourceBlobs, sourceCommits, a project's sourcesDisabled). Older
+// documents still read (those fields empty, updatedAt the createdAt).
 const (
 	Format     = "plumb-dataset"
-	Version    = 2
+	Version    = 3
 	MinVersion = 1
 )
 
@@ -41,6 +42,9 @@ type Document struct {
 	Coverage        []Coverage       `json:"coverage"`
 	Components      []Component      `json:"components"`
 	IdempotencyKeys []IdempotencyKey `json:"idempotencyKeys"`
+	// The sources (docs/sources.md), left out when there are none.
+	SourceBlobs   []SourceBlob   `json:"sourceBlobs,omitempty"`
+	SourceCommits []SourceCommit `json:"sourceCommits,omitempty"`
 }
 
 // User is a person.
@@ -102,6 +106,8 @@ type Project struct {
 	AdminIDs          []string  `json:"adminIds"`
 	// BadgesPublic: the project's badges answer anyone (docs/web.md).
 	BadgesPublic bool `json:"badgesPublic,omitempty"`
+	// SourcesDisabled: the project keeps no sources (docs/sources.md).
+	SourcesDisabled bool `json:"sourcesDisabled,omitempty"`
 }
 
 // UploadToken is a project-scoped token that can only upload to its
@@ -562,6 +568,10 @@ func Encode(out io.Writer, doc *Document) error {
 		w.Element(&c)
 	})
 	list("idempotencyKeys", len(doc.IdempotencyKeys), func(i int) { w.Element(&doc.IdempotencyKeys[i]) })
+	if len(doc.SourceBlobs) > 0 || len(doc.SourceCommits) > 0 {
+		list("sourceBlobs", len(doc.SourceBlobs), func(i int) { w.Element(&doc.SourceBlobs[i]) })
+		list("sourceCommits", len(doc.SourceCommits), func(i int) { w.WriteSourceCommit(&doc.SourceCommits[i]) })
+	}
 	return w.Close()
 }
 
@@ -608,10 +618,14 @@ func (d *Document) Summary() string {
 	for i := range d.Workspaces {
 		members += len(d.Workspaces[i].Members)
 	}
-	return fmt.Sprintf("%d users, %d tokens, %d workspaces (%d members), %d projects, %d upload tokens, %d applications, "+
+	s := fmt.Sprintf("%d users, %d tokens, %d workspaces (%d members), %d projects, %d upload tokens, %d applications, "+
 		"%d builds (%d build events), %d snapshots (%d issues), %d issue states, %d coverage uploads, %d components, "+
 		"%d idempotency keys",
 		len(d.Users), len(d.Tokens), len(d.Workspaces), members, len(d.Projects), len(d.UploadTokens), len(d.Applications),
 		len(d.Builds), len(d.BuildEvents), len(d.Snapshots), issues, len(d.IssueStates), len(d.Coverage), len(d.Components),
 		len(d.IdempotencyKeys))
+	if len(d.SourceBlobs) > 0 || len(d.SourceCommits) > 0 {
+		s += fmt.Sprintf(", %d source contents of %d commits", len(d.SourceBlobs), len(d.SourceCommits))
+	}
+	return s
 }

@@ -43,6 +43,7 @@ func (d *Document) Validate() error {
 	v.checkCoverage(d.Coverage)
 	v.checkComponents(d.Components)
 	v.checkIdempotencyKeys(d.IdempotencyKeys)
+	v.checkSources(d.SourceBlobs, d.SourceCommits)
 	return v.err()
 }
 

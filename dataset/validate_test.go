@@ -27,7 +27,7 @@ func TestValidate(t *testing.T) {
 		want   []string // substrings of one detail each
 	}{
 		{"format", func(d *dataset.Document) { d.Format = "other" }, []string{`document: format "other"`}},
-		{"version", func(d *dataset.Document) { d.Version = 3 }, []string{"document: version 3 is not supported"}},
+		{"version", func(d *dataset.Document) { d.Version = dataset.Version + 1 }, []string{"document: version 4 is not supported"}},
 		{"version 0", func(d *dataset.Document) { d.Version = 0 }, []string{"document: version 0 is not supported"}},
 		{"user email", func(d *dataset.Document) { d.Users[0].Email = "nope" }, []string{"email \"nope\" is not valid"}},
 		{"user avatar", func(d *dataset.Document) { d.Users[1].AvatarURL = "/a.png" }, []string{"avatar URL \"/a.png\" is not valid"}},

@@ -21,6 +21,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/source"
 )
 
 //go:embed migrations
@@ -47,6 +48,8 @@ type DB struct {
 	stageHook   func(ctx context.Context, kind string) error
 	publishHook func(ctx context.Context, kind string)
 	tempDir     string
+
+	sources sourceOptions
 }
 
 // Options tunes a database.
@@ -69,6 +72,11 @@ type Options struct {
 	// TempDir holds the temporary files of writes that sort on disk (the
 	// system's temporary folder when empty).
 	TempDir string
+	// SourceLimits are the limits on kept sources (docs/sources.md).
+	SourceLimits source.Limits
+	// RefuseSources: the server keeps no source; opening the database
+	// deletes those kept.
+	RefuseSources bool
 }
 
 // published runs the test hook (Options.PublishHook) of a published write.
@@ -135,6 +143,10 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 		issueIndexes: newIssueIndexCache(8), compareIssues: newSnapshotIssueCache(maxCachedIssues), tokenTouched: map[string]time.Time{}, instance: NewID()}
 	db.setStaging(opt)
 	if err := db.migrate(ctx, "sqlite"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.openSources(ctx, opt); err != nil {
 		db.Close()
 		return nil, err
 	}

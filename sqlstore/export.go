@@ -25,10 +25,21 @@ const exportPage = 256
 // with a million issues exports in bounded memory. Token secrets are never
 // exported (they are not stored); tokens carry their hash.
 func (db *DB) Export(ctx context.Context, w io.Writer) error {
-	return db.readTx(ctx, func(tx *sql.Tx) error { return exportTx(ctx, tx, w) })
+	return db.ExportWith(ctx, w, ExportOptions{})
 }
 
-func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
+// ExportOptions tunes an export.
+type ExportOptions struct {
+	// WithoutSource leaves the sources out (a smaller backup; docs/sources.md).
+	WithoutSource bool
+}
+
+// ExportWith is Export with options.
+func (db *DB) ExportWith(ctx context.Context, w io.Writer, opt ExportOptions) error {
+	return db.readTx(ctx, func(tx *sql.Tx) error { return exportTx(ctx, tx, w, opt) })
+}
+
+func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer, opt ExportOptions) error {
 	doc, err := loadRecords(ctx, tx)
 	if err != nil {
 		return err
@@ -72,6 +83,11 @@ func exportTx(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 			return err
 		}
 		w.CloseList()
+	}
+	if !opt.WithoutSource {
+		if err := exportSources(ctx, tx, w, doc.Projects); err != nil {
+			return err
+		}
 	}
 	return w.Close()
 }
@@ -181,11 +197,14 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	})
 	admins := loadGroups(l, `SELECT project_id, user_id FROM project_admins`, scanPair)
 	publicBadges := loadGroups(l, `SELECT id, '' FROM projects WHERE badges_public = 1`, scanPair)
+	noSources := loadGroups(l, `SELECT id, '' FROM projects WHERE sources_disabled = 1`, scanPair)
 	doc.Projects = load(l, `SELECT `+projectColumns+` FROM projects p`, func(rows scanner) (dataset.Project, error) {
 		p, err := scanProject(rows)
 		_, public := publicBadges[p.ID]
+		_, disabled := noSources[p.ID]
 		return dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
-			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID]), BadgesPublic: public}, err
+			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID]), BadgesPublic: public,
+			SourcesDisabled: disabled}, err
 	})
 	doc.UploadTokens = load(l, `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens`,
 		scanUploadTokenRecord)

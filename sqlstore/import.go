@@ -83,7 +83,7 @@ func (db *DB) importTx(ctx context.Context, tx *sql.Tx, doc *dataset.Document) e
 	im := importer{db: db, ctx: ctx, tx: tx}
 	for _, write := range []func(*dataset.Document) error{
 		im.users, im.tokens, im.workspaces, im.projects, im.uploadTokens, im.applications,
-		im.snapshots, im.builds, im.buildEvents, im.issueStates, im.coverage, im.components, im.idempotencyKeys,
+		im.snapshots, im.builds, im.buildEvents, im.issueStates, im.coverage, im.components, im.idempotencyKeys, im.sources,
 	} {
 		if err := write(doc); err != nil {
 			return err
@@ -171,8 +171,9 @@ func (im importer) projects(doc *dataset.Document) error {
 			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}); err != nil {
 			return fmt.Errorf("import project %s: %w", p.ID, err)
 		}
-		if p.BadgesPublic {
-			if err := im.exec(`UPDATE projects SET badges_public = 1 WHERE id = $1`, p.ID); err != nil {
+		if p.BadgesPublic || p.SourcesDisabled {
+			if err := im.exec(`UPDATE projects SET badges_public = $2, sources_disabled = $3 WHERE id = $1`, p.ID,
+				boolInt(p.BadgesPublic), boolInt(p.SourcesDisabled)); err != nil {
 				return fmt.Errorf("import project %s: %w", p.ID, err)
 			}
 		}

@@ -59,6 +59,10 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (*DB, error) {
 		pool.Close()
 		return nil, err
 	}
+	if err := db.openSources(ctx, opt); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	return db, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
+	"github.com/plumbhq/plumb/source"
 )
 
 // T0 is the time Rich's records are dated from.
@@ -190,4 +191,29 @@ func Rich() *dataset.Document {
 			{ProjectID: p(1), Key: "ci-run-1", RequestHash: strings.Repeat("f7", 32), Status: 422, Body: "", CreatedAt: T0.Add(day(10))},
 		},
 	}
+}
+
+// WithSources adds sources to a document (Rich, say) and returns it: for
+// the commit of its first snapshot, two files with the same content, one
+// with its own, a file too large and a binary one; the contents given as
+// text, one of them empty.
+func WithSources(d *dataset.Document) *dataset.Document {
+	s := d.Snapshots[0]
+	blob := func(content string) dataset.SourceBlob {
+		return dataset.SourceBlob{ProjectID: s.ProjectID, BlobID: source.BlobID([]byte(content)), Origin: source.OriginUpload,
+			CreatedAt: s.AnalyzedAt, Size: int64(len(content)), Content: content}
+	}
+	main, util, empty := blob("package main\n\nfunc main() {}\n"), blob("package util // été\n"), blob("")
+	util.Origin = source.OriginGitHub
+	d.SourceBlobs = append(d.SourceBlobs, main, util, empty)
+	d.SourceCommits = append(d.SourceCommits, dataset.SourceCommit{ProjectID: s.ProjectID, CommitSHA: s.CommitSHA, CreatedAt: s.AnalyzedAt,
+		Files: []dataset.SourceFile{
+			{Path: "cmd/main.go", State: "ok", BlobID: main.BlobID, Size: main.Size},
+			{Path: "util/util.go", State: "ok", BlobID: util.BlobID, Size: util.Size},
+			{Path: "copy/main.go", State: "ok", BlobID: main.BlobID, Size: main.Size},
+			{Path: "empty.go", State: "ok", BlobID: empty.BlobID, Size: 0},
+			{Path: "data/big.json", State: "too_large", Size: 5 << 20},
+			{Path: "logo.png", State: "binary", Size: 1234},
+		}})
+	return d
 }

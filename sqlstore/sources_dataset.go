@@ -1,0 +1,101 @@
+package sqlstore
+
+// Sources in the dataset document (docs/sources.md): an export writes each
+// project's kept contents (as the zstd frames kept) and its commits' file
+// states after the other lists, unless there are none or the export is made
+// without them; an import writes them back as they were.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"fmt"
+
+	"github.com/plumbhq/plumb/dataset"
+)
+
+// exportSources writes the lists sourceBlobs and sourceCommits, project by
+// project, one content and one commit's files at a time; nothing when the
+// database keeps no source.
+func exportSources(ctx context.Context, tx *sql.Tx, w *dataset.Writer, projects []dataset.Project) error {
+	var kept bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM source_blobs) OR EXISTS (SELECT 1 FROM source_commits)`).Scan(&kept); err != nil || !kept {
+		return err
+	}
+	w.OpenList("sourceBlobs", true)
+	err := projectRecords(ctx, tx, w, projects, `SELECT project_id, blob_id, origin, created_at, size, compressed FROM source_blobs
+		WHERE project_id = $1 ORDER BY blob_id`, func(rows scanner) (dataset.SourceBlob, error) {
+		var b dataset.SourceBlob
+		var at int64
+		var z []byte
+		err := rows.Scan(&b.ProjectID, &b.BlobID, &b.Origin, &at, &b.Size, &z)
+		b.CreatedAt, b.Zstd = fromUnix(at), base64.StdEncoding.EncodeToString(z)
+		return b, err
+	})()
+	if err != nil {
+		return err
+	}
+	w.CloseList()
+	w.OpenList("sourceCommits", true)
+	for _, p := range projects {
+		commits, err := queryRecords(ctx, tx, `SELECT project_id, commit_sha, created_at FROM source_commits WHERE project_id = $1 ORDER BY commit_sha`,
+			[]any{p.ID}, func(rows scanner) (dataset.SourceCommitHead, error) {
+				var h dataset.SourceCommitHead
+				var at int64
+				err := rows.Scan(&h.ProjectID, &h.CommitSHA, &at)
+				h.CreatedAt = fromUnix(at)
+				return h, err
+			})
+		if err != nil {
+			return err
+		}
+		for _, h := range commits {
+			w.OpenRecord(h)
+			w.OpenList("files", true)
+			if err := writeRecords(ctx, tx, w, `SELECT path, state, coalesce(blob_id, ''), size FROM source_files
+				WHERE project_id = $1 AND commit_sha = $2 ORDER BY path`, []any{h.ProjectID, h.CommitSHA}, func(rows scanner) (dataset.SourceFile, error) {
+				var f dataset.SourceFile
+				err := rows.Scan(&f.Path, &f.State, &f.BlobID, &f.Size)
+				return f, err
+			}); err != nil {
+				return err
+			}
+			w.CloseList()
+			w.CloseRecord()
+		}
+	}
+	w.CloseList()
+	return w.Err()
+}
+
+// sources writes the kept contents (as the zstd frames the document gives,
+// or its text compressed) and the commits' file states of a valid document.
+func (im importer) sources(doc *dataset.Document) error {
+	for i := range doc.SourceBlobs {
+		b := &doc.SourceBlobs[i]
+		z, err := b.Frame()
+		if err == nil {
+			err = im.exec(`INSERT INTO source_blobs (project_id, blob_id, size, compressed, origin, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+				b.ProjectID, b.BlobID, b.Size, z, b.Origin, unix(b.CreatedAt))
+		}
+		if err != nil {
+			return fmt.Errorf("import source %s of project %s: %w", b.BlobID, b.ProjectID, err)
+		}
+	}
+	for _, c := range doc.SourceCommits {
+		if err := im.exec(`INSERT INTO source_commits (project_id, commit_sha, created_at) VALUES ($1, $2, $3)`, c.ProjectID, c.CommitSHA, unix(c.CreatedAt)); err != nil {
+			return fmt.Errorf("import the sources of commit %s of project %s: %w", c.CommitSHA, c.ProjectID, err)
+		}
+		for _, f := range c.Files {
+			var blob any
+			if f.BlobID != "" {
+				blob = f.BlobID
+			}
+			if err := im.exec(`INSERT INTO source_files (project_id, commit_sha, path, state, blob_id, size) VALUES ($1, $2, $3, $4, $5, $6)`,
+				c.ProjectID, c.CommitSHA, f.Path, f.State, blob, f.Size); err != nil {
+				return fmt.Errorf("import the source of %s at commit %s of project %s: %w", f.Path, c.CommitSHA, c.ProjectID, err)
+			}
+		}
+	}
+	return nil
+}
