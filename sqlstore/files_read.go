@@ -116,6 +116,21 @@ func snapshotSeq(ctx context.Context, q querier, projectID, id string) (int64, e
 // issues when no figures are kept), however many directories the caller
 // builds from them.
 func (db *DB) TreeFiles(ctx context.Context, projectID string, at plumb.FilesAt, prefix, componentID string) ([]plumb.TreeFile, error) {
+	return db.treeFiles(ctx, projectID, at, `substr(p.path, 1, length($2)) = $2`, prefix, componentID)
+}
+
+// FileFigures returns one file's figures at at (found false when the commit
+// has neither figures, open issues nor coverage of it).
+func (db *DB) FileFigures(ctx context.Context, projectID string, at plumb.FilesAt, path string) (f plumb.TreeFile, found bool, err error) {
+	files, err := db.treeFiles(ctx, projectID, at, `p.path = $2`, path, "")
+	if err != nil || len(files) == 0 {
+		return plumb.TreeFile{Path: path}, false, err
+	}
+	return files[0], true, nil
+}
+
+// treeFiles reads the files whose path passes pathCond (on $2, pathArg).
+func (db *DB) treeFiles(ctx context.Context, projectID string, at plumb.FilesAt, pathCond, pathArg, componentID string) ([]plumb.TreeFile, error) {
 	var out []plumb.TreeFile
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
 		byID := map[int64]int{}
@@ -128,8 +143,8 @@ func (db *DB) TreeFiles(ctx context.Context, projectID string, at plumb.FilesAt,
 			}
 			return &out[i]
 		}
-		where := `p.project_id = $1 AND substr(p.path, 1, length($2)) = $2`
-		args := []any{projectID, prefix}
+		where := `p.project_id = $1 AND ` + pathCond
+		args := []any{projectID, pathArg}
 		if componentID != "" {
 			where += ` AND p.id IN (SELECT path_id FROM component_paths WHERE component_id = $3)`
 			args = append(args, componentID)

@@ -160,6 +160,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/components/{component}", s.form(s.handleUpdateComponent))
 	m.HandleFunc("POST "+project+"/components/{component}/delete", s.form(s.handleDeleteComponent))
 	m.HandleFunc("GET "+project+"/coverage", s.page(s.handleCoverage))
+	m.HandleFunc("GET "+project+"/files", s.page(s.handleFiles))
+	m.HandleFunc("GET "+project+"/files/{path...}", s.page(s.handleFiles))
 	m.HandleFunc("GET "+project+"/settings", s.page(s.handleProjectSettings))
 	m.HandleFunc("POST "+project+"/upload-tokens", s.form(s.handleCreateUploadToken))
 	m.HandleFunc("POST "+project+"/upload-tokens/{id}/revoke", s.form(s.handleRevokeUploadToken))
