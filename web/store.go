@@ -80,7 +80,6 @@ type pageStore interface {
 	EachIssue(ctx context.Context, projectID string, f plumb.IssueFilter, fn func(plumb.Issue) error) error
 	ResolveReference(ctx context.Context, projectID, ref string) (string, error)
 	FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.FileCoverageEntry, err error)
-	PathsWithCoverage(ctx context.Context, projectID, ref string, paths []string) (map[string]bool, error)
 	CoveredPaths(ctx context.Context, projectID, ref, prefix string, limit int) (string, []string, error)
 }
 
