@@ -175,7 +175,9 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 	n := max(len(lines), len(hits))
 	byLine := map[int][]plumb.Issue{}
 	for _, is := range issues {
-		if is.StartLine != nil && *is.StartLine >= 1 && (*is.StartLine <= n || n == 0) {
+		// Without source an issue's line is shown (with its coverage); with
+		// source, a line past its end is not a line of the file.
+		if is.StartLine != nil && *is.StartLine >= 1 && (len(lines) == 0 || *is.StartLine <= len(lines)) {
 			byLine[*is.StartLine] = append(byLine[*is.StartLine], is)
 			n = max(n, *is.StartLine)
 		} else {

@@ -90,10 +90,10 @@ func (s *site) person(t testing.TB, login, password string) {
 type browser struct {
 	*http.Client
 	site *site
-	t    *testing.T
+	t    testing.TB
 }
 
-func (s *site) browser(t *testing.T) *browser {
+func (s *site) browser(t testing.TB) *browser {
 	jar, _ := cookiejar.New(nil)
 	return &browser{Client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		site: s, t: t}
