@@ -39,6 +39,7 @@ type TreeFile struct {
 // too_large, binary, absent, disabled).
 type FileSource struct {
 	State   string
+	BlobID  string // an "ok" content's git blob id: the same id, the same text
 	Origin  string // where an "ok" content came from (upload, github, gitlab…)
 	Size    int64
 	Content []byte

@@ -81,8 +81,13 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 	var lines []string
 	var fns map[int][]cognitive.Function
 	if d.Source.State == string(source.StateOK) {
-		lines, d.Lexer = highlight(path, string(d.Source.Content))
-		fns = functionsAt(path, d.Source.Content)
+		// The lexer is chosen by the file's name: the path is part of the key.
+		content := d.Source.Content
+		rs := s.rendered.get(renderKey{id, d.Source.BlobID, path}, func() *renderedSource {
+			lines, lexer := highlight(path, string(content))
+			return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, content)}
+		})
+		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
 	}
 	d.NoSource = noSourceReason(d.Source)
 	d.Lines = d.render(lines, hits, issues, fns)

@@ -59,6 +59,8 @@ type Server struct {
 	pruned  time.Time  // when the sign-in counters were last pruned
 	cop     *http.CrossOriginProtection
 	oidc    *oidcClient
+	// rendered keeps highlighted sources by blob id (files_cache.go).
+	rendered *renderCache
 }
 
 // New returns the web server with every dependency given explicitly.
@@ -69,7 +71,8 @@ func New(store Store, log *slog.Logger, cfg Config) (*Server, error) {
 	if cfg.LoginAttempts <= 0 {
 		cfg.LoginAttempts = 5
 	}
-	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection()}
+	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection(),
+		rendered: newRenderCache(renderCacheBytes)}
 	s.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused (cross-site request forgery protection). Reload the page and send it again.")
 	}))
