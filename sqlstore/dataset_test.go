@@ -785,7 +785,7 @@ func TestImportDecodeErrors(t *testing.T) {
 		{`{"format":"plumb-dataset","version":1,"users":{}}`, "users has a JSON object where []dataset.User belongs"},
 		{`{"format":"plumb-dataset","version":1,"userz":[]}`, `unknown field "userz"`},
 		{`{"format":"other","version":1}`, `format "other" is not "plumb-dataset"`},
-		{`{"format":"plumb-dataset","version":7}`, "version 7 is not supported; this Plumb reads versions 1 to 2"},
+		{`{"format":"plumb-dataset","version":7}`, "version 7 is not supported; this Plumb reads versions 1 to 3"},
 		{`{"format":"plumb-dataset","version":1} {}`, "data after the end"},
 		{`{"format":"plumb-dataset","version":1,"users":[{"id":"` + did(kUser, 1) + `","login":"a","name":"","createdAt":"yesterday"}]}`, "cannot be read"},
 	} {
@@ -797,7 +797,7 @@ func TestImportDecodeErrors(t *testing.T) {
 	// A minimal document imports (every list may be left out); a version 1
 	// document exports as version 2.
 	dCheck(t, db.Import(ctx, strings.NewReader(`{"format":"plumb-dataset","version":1}`)))
-	want := "{\"format\":\"plumb-dataset\",\"version\":2,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"uploadTokens\":[],\n" +
+	want := "{\"format\":\"plumb-dataset\",\"version\":3,\n\"users\":[],\n\"tokens\":[],\n\"workspaces\":[],\n\"projects\":[],\n\"uploadTokens\":[],\n" +
 		"\"applications\":[],\n\"builds\":[],\n\"buildEvents\":[],\n\"snapshots\":[],\n\"issueStates\":[],\n\"coverage\":[],\n\"components\":[],\n" +
 		"\"idempotencyKeys\":[]}\n"
 	if got := string(dExport(t, db)); got != want {
@@ -818,7 +818,7 @@ func TestImportVersion1Users(t *testing.T) {
 		t.Errorf("imported version 1 user: %+v", u)
 	}
 	want := `"users":[` + "\n" + `{"id":"` + did(kUser, 1) + `","login":"ada","name":"Ada","email":"","avatarUrl":"","providerUrl":"","createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}` + "\n]"
-	if got := string(dExport(t, db)); !strings.Contains(got, `"version":2,`) || !strings.Contains(got, want) {
+	if got := string(dExport(t, db)); !strings.Contains(got, `"version":3,`) || !strings.Contains(got, want) {
 		t.Errorf("export:\n%s\nwant it to contain %s", got, want)
 	}
 }

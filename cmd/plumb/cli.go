@@ -168,7 +168,8 @@ func (c *migrateCmd) Run(e *runEnv) error {
 
 type exportCmd struct {
 	dbCmd
-	Out string `name:"out" placeholder:"FILE" help:"Write to this file (complete or not at all) instead of stdout."`
+	Out           string `name:"out" placeholder:"FILE" help:"Write to this file (complete or not at all) instead of stdout."`
+	WithoutSource bool   `name:"without-source" help:"Leave the kept sources out (a smaller backup; docs/sources.md)."`
 }
 
 func (exportCmd) Help() string {
@@ -181,7 +182,9 @@ Examples:
 }
 
 func (c *exportCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdExport(ctx, db, c.Out, e.stdout) })
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return cmdExport(ctx, db, c.Out, c.WithoutSource, e.stdout)
+	})
 }
 
 type importCmd struct {

@@ -25,11 +25,12 @@ import (
 // cmdExport writes the whole dataset to stdout, or with --out to a file,
 // which appears complete or not at all (written to a temporary file in the
 // same folder, synced, then renamed).
-func cmdExport(ctx context.Context, db *sqlstore.DB, out string, stdout io.Writer) error {
+func cmdExport(ctx context.Context, db *sqlstore.DB, out string, withoutSource bool, stdout io.Writer) error {
+	opt := sqlstore.ExportOptions{WithoutSource: withoutSource}
 	if out == "" || out == "-" {
-		return db.Export(ctx, stdout)
+		return db.ExportWith(ctx, stdout, opt)
 	}
-	n, err := exportToFile(ctx, db, out)
+	n, err := exportToFile(ctx, db, out, opt)
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func cmdExport(ctx context.Context, db *sqlstore.DB, out string, stdout io.Write
 // exportToFile exports into a temporary file next to path and renames it
 // to path once it is complete and synced. The file is readable by its owner
 // only: it holds token hashes.
-func exportToFile(ctx context.Context, db *sqlstore.DB, path string) (int64, error) {
+func exportToFile(ctx context.Context, db *sqlstore.DB, path string, opt sqlstore.ExportOptions) (int64, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("export: %w", err)
@@ -51,7 +52,7 @@ func exportToFile(ctx context.Context, db *sqlstore.DB, path string) (int64, err
 		os.Remove(tmp)
 		return 0, err
 	}
-	if err := db.Export(ctx, f); err != nil {
+	if err := db.ExportWith(ctx, f, opt); err != nil {
 		return fail(fmt.Errorf("export: %w", err))
 	}
 	if err := f.Sync(); err != nil {
