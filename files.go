@@ -15,6 +15,10 @@ type FilesAt struct {
 	// the metric history), or "" (only the default branch's are kept).
 	Figures  string
 	Coverage bool // whether the commit has coverage
+	// Version changes whenever what the file pages read of the commit
+	// does (a new analysis or coverage upload, an issue's status): a key
+	// for what is made of it.
+	Version string
 }
 
 // Where a FilesAt's per-file figures come from.

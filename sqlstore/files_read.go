@@ -95,6 +95,17 @@ func (db *DB) FilesAt(ctx context.Context, projectID, ref string) (plumb.FilesAt
 			return err
 		}
 		at.Coverage = n > 0
+		var lastUpload sql.NullInt64
+		var issuesVersion int64
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT max(seq) FROM coverage_uploads WHERE project_id = $1 AND commit_sha = $2 AND pending = 0),
+			(SELECT issues_version FROM projects WHERE id = $1)`, projectID, at.SHA).Scan(&lastUpload, &issuesVersion); err != nil {
+			return err
+		}
+		var components int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(updated_at), 0) FROM components WHERE project_id = $1`, projectID).Scan(&components); err != nil {
+			return err
+		}
+		at.Version = fmt.Sprintf("%s/%d/%d/%d/%d", at.SHA, seq.Int64, lastUpload.Int64, issuesVersion, components)
 		return nil
 	})
 	return at, err

@@ -35,9 +35,9 @@ func sOpen(t *testing.T, now *time.Time, opt Options) (*DB, string) {
 	dCheck(t, err)
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	dCheck(t, err)
 	return db, p.ID
 }
@@ -213,11 +213,11 @@ func TestSourcesRefused(t *testing.T) {
 	dsn := sqltest.DSN(t)
 	db, err := Open(ctx, dsn, Options{Now: func() time.Time { return now }})
 	dCheck(t, err)
-	_, err = db.CreateWorkspace(ctx, WorkspaceInput{Key: "acme"})
+	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	dCheck(t, err)
-	p, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "web"})
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	dCheck(t, err)
-	q, err := db.CreateProject(ctx, ProjectInput{Workspace: "acme", Key: "api"})
+	q, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "api"})
 	dCheck(t, err)
 	for _, id := range []string{p.ID, q.ID} {
 		_, err = db.PutSources(ctx, id, sShaA, "upload", sFiles("a.go", "package a\n"))

@@ -83,9 +83,9 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 	if d.Source.State == string(source.StateOK) {
 		// The lexer is chosen by the file's name: the path is part of the key.
 		content := d.Source.Content
-		rs := s.rendered.get(renderKey{id, d.Source.BlobID, path}, func() *renderedSource {
+		rs, _ := s.rendered.get(renderKey{id, d.Source.BlobID, path}, func() (*renderedSource, error) {
 			lines, lexer := highlight(path, string(content))
-			return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, content)}
+			return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, content)}, nil
 		})
 		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
 	}

@@ -98,7 +98,7 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request, v *view, dir
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	files, err := s.store.TreeFiles(ctx, fs.Project.ID, fs.At, prefix, componentID)
+	files, err := s.treeFiles(r, fs, componentID, prefix)
 	if err != nil {
 		return "", err
 	}
@@ -211,4 +211,32 @@ func (fs *filesScope) missing() []string {
 		out = append(out, "No coverage for this commit: coverage comes from CI with `plumb upload coverage FILE`.")
 	}
 	return out
+}
+
+// treeFiles are the commit's files under prefix, in path order: the
+// commit's whole list read once per version of its data (files_cache.go),
+// the prefix's range found by binary search.
+func (s *Server) treeFiles(r *http.Request, fs *filesScope, componentID, prefix string) ([]plumb.TreeFile, error) {
+	all, err := s.trees.get(treeKey{fs.Project.ID, fs.At.Version, componentID}, func() ([]plumb.TreeFile, error) {
+		files, err := s.store.TreeFiles(r.Context(), fs.Project.ID, fs.At, "", componentID)
+		slices.SortFunc(files, func(a, b plumb.TreeFile) int { return strings.Compare(a.Path, b.Path) })
+		return files, err
+	})
+	if err != nil || prefix == "" {
+		return all, err
+	}
+	lo, _ := slices.BinarySearchFunc(all, prefix, func(f plumb.TreeFile, p string) int { return strings.Compare(f.Path, p) })
+	hi := lo
+	for hi < len(all) && strings.HasPrefix(all[hi].Path, prefix) {
+		hi++
+	}
+	return all[lo:hi], nil
+}
+
+func treeSize(files []plumb.TreeFile) int {
+	n := 0
+	for _, f := range files {
+		n += len(f.Path) + 96
+	}
+	return n
 }

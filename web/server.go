@@ -59,8 +59,9 @@ type Server struct {
 	pruned  time.Time  // when the sign-in counters were last pruned
 	cop     *http.CrossOriginProtection
 	oidc    *oidcClient
-	// rendered keeps highlighted sources by blob id (files_cache.go).
-	rendered *renderCache
+	// rendered and trees keep what the file pages make (files_cache.go).
+	rendered *lruCache[renderKey, *renderedSource]
+	trees    *lruCache[treeKey, []plumb.TreeFile]
 }
 
 // New returns the web server with every dependency given explicitly.
@@ -72,7 +73,7 @@ func New(store Store, log *slog.Logger, cfg Config) (*Server, error) {
 		cfg.LoginAttempts = 5
 	}
 	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection(),
-		rendered: newRenderCache(renderCacheBytes)}
+		rendered: newLRU[renderKey](renderCacheBytes, renderedSize), trees: newLRU[treeKey](treeCacheBytes, treeSize)}
 	s.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused (cross-site request forgery protection). Reload the page and send it again.")
 	}))
