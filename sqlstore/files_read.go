@@ -144,12 +144,12 @@ func (db *DB) FileFigures(ctx context.Context, projectID string, at plumb.FilesA
 func (db *DB) treeFiles(ctx context.Context, projectID string, at plumb.FilesAt, pathCond, pathArg, componentID string) ([]plumb.TreeFile, error) {
 	var out []plumb.TreeFile
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
-		byID := map[int64]int{}
-		add := func(id int64, path string) *plumb.TreeFile {
-			i, ok := byID[id]
+		byPath := map[string]int{}
+		add := func(path string) *plumb.TreeFile {
+			i, ok := byPath[path]
 			if !ok {
 				i = len(out)
-				byID[id] = i
+				byPath[path] = i
 				out = append(out, plumb.TreeFile{Path: path})
 			}
 			return &out[i]
@@ -168,7 +168,7 @@ func (db *DB) treeFiles(ctx context.Context, projectID string, at plumb.FilesAt,
 				if err := rows.Scan(&id, &path, &f.Lines, &f.LOC, &f.Complexity, &f.DuplicatedLines, &f.OpenIssues); err != nil {
 					return err
 				}
-				t := add(id, path)
+				t := add(path)
 				f.Path, f.Figures = path, true
 				*t = f
 				return nil
@@ -194,23 +194,30 @@ func (db *DB) treeFiles(ctx context.Context, projectID string, at plumb.FilesAt,
 				WHERE `+where+` AND v.snapshot_seq = $`+fmt.Sprint(len(args)+1), seq); err != nil {
 				return err
 			}
-		default:
-			if at.SnapshotID != "" {
-				// No figures kept: the open issues still count.
-				err := eachRow(ctx, tx, `SELECT p.id, p.path, count(*) FROM issues i JOIN paths p ON p.project_id = $1 AND p.path = i.path
-					WHERE `+where+` AND i.snapshot_seq = $`+fmt.Sprint(len(args)+1)+` AND i.status = 'open' GROUP BY p.id, p.path`,
-					append(args[:len(args):len(args)], seq), func(rows *sql.Rows) error {
-						var id, n int64
-						var path string
-						if err := rows.Scan(&id, &path, &n); err != nil {
-							return err
-						}
-						add(id, path).OpenIssues = n
-						return nil
-					})
-				if err != nil {
-					return err
-				}
+		}
+		if at.SnapshotID != "" {
+			// The open issues of files without figures (a SARIF log names
+			// files the analysis did not measure, and a branch's analysis
+			// keeps no figures) still count, by the issues' own paths.
+			iwhere := strings.ReplaceAll(pathCond, "p.path", "i.path")
+			if componentID != "" {
+				iwhere += ` AND p.id IN (SELECT path_id FROM component_paths WHERE component_id = $3)`
+			}
+			err := eachRow(ctx, tx, `SELECT i.path, count(*) FROM issues i LEFT JOIN paths p ON p.project_id = $1 AND p.path = i.path
+				WHERE `+iwhere+` AND i.snapshot_seq = $`+fmt.Sprint(len(args)+1)+` AND i.status = 'open' GROUP BY i.path`,
+				append(args[:len(args):len(args)], seq), func(rows *sql.Rows) error {
+					var n int64
+					var path string
+					if err := rows.Scan(&path, &n); err != nil {
+						return err
+					}
+					if f := add(path); !f.Figures {
+						f.OpenIssues = n
+					}
+					return nil
+				})
+			if err != nil {
+				return err
 			}
 		}
 		if !at.Coverage {
@@ -224,7 +231,7 @@ func (db *DB) treeFiles(ctx context.Context, projectID string, at plumb.FilesAt,
 				if err := rows.Scan(&id, &path, &covered, &missed); err != nil {
 					return err
 				}
-				t := add(id, path)
+				t := add(path)
 				t.Coverage, t.Covered, t.Missed = true, covered, missed
 				return nil
 			})

@@ -19,6 +19,7 @@ import (
 // filesScope is a file page's context: the project and the commit shown.
 type filesScope struct {
 	*scope
+	Action   string // the page's own path: its GET forms' action
 	Ref      string // the ref as typed ("" the default branch)
 	Resolved string // what it resolves to
 	RefLabel string
@@ -38,7 +39,7 @@ func (s *Server) filesOf(r *http.Request, v *view, path string) (*filesScope, er
 			return nil, plumb.Errorf(plumb.EINVALID, "%s", strings.Replace(strings.Join(plumb.ErrorDetails(err), " "), "source path", "The path", 1))
 		}
 	}
-	fs := &filesScope{scope: sc, Ref: strings.TrimSpace(r.URL.Query().Get("ref"))}
+	fs := &filesScope{scope: sc, Action: r.URL.EscapedPath(), Ref: strings.TrimSpace(r.URL.Query().Get("ref"))}
 	ctx := r.Context()
 	found := map[string]plumb.FilesAt{}
 	ref, err := resolveRef(fs.Ref, sc.Project.DefaultBranch, func(ref string) (bool, error) {
