@@ -8,15 +8,20 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/internal/testtool"
 
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
@@ -86,7 +91,6 @@ func TestBrowserEndToEnd(t *testing.T) {
 		return n
 	}
 	id := func(s string) chromedp.ID { return chromedp.ID(s) }
-	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 	xp := func(s string) chromedp.Search { return chromedp.Search(s) }
 	u := s.URL
 
@@ -122,12 +126,15 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 
 	// The coverage viewer: the first file of the list.
+	// The coverage viewer: the first file of the list opens its file page.
 	run("coverage viewer", chromedp.Navigate(u+"/w/acme/web-shop/coverage"), chromedp.WaitVisible(css(".files")), shot("coverage-files"),
-		chromedp.Click(css(".files li:first-child a")), chromedp.WaitVisible(css("table.source")), shot("coverage-file"))
-	if n := eval(`document.querySelectorAll("table.source tr").length`); n < 2 {
-		t.Fatalf("the coverage viewer shows %d rows", n)
+		chromedp.Click(css(".files li:first-child a")), chromedp.WaitVisible(css("table.code")), shot("coverage-file"))
+	if n := eval(`document.querySelectorAll("table.code tr[id]").length`); n < 2 {
+		t.Fatalf("the file page shows %d lines", n)
 	}
-	t.Logf("coverage viewer: %d missed lines marked", eval(`document.querySelectorAll("table.source tr.miss").length`))
+	t.Logf("file page: %d missed lines marked", eval(`document.querySelectorAll("table.code tr.miss").length`))
+
+	browseFiles(t, s, run, eval, shot)
 
 	// Filter issues by level.
 	run("filter issues", chromedp.Navigate(u+"/w/acme/web-shop/issues"), chromedp.WaitVisible(id("apply-filters")),
@@ -271,3 +278,64 @@ func TestAccessibility(t *testing.T) {
 	}
 	t.Logf("axe-core %s: %d pages checked", axeVersion, len(urls)+1)
 }
+
+// browseFiles: the file tree, a directory, a file's page with highlighted
+// source, covered and missed lines and an inline issue, and an issue of
+// the browser followed to its line. The demo keeps no source: the test
+// keeps one for the file of an issue that has coverage, a comment per line.
+func browseFiles(t *testing.T, s *site, run func(string, ...chromedp.Action[chromedp.Void]), eval func(string) int, shot func(string) chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx := t.Context()
+	pid := projectID(t, s, "acme", "web-shop")
+	at, err := s.DB.FilesAt(ctx, pid, "refs/heads/main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target plumb.Issue
+	var hits []int64
+	err = s.DB.EachIssue(ctx, pid, plumb.IssueFilter{Statuses: []string{"open"}}, func(is plumb.Issue) error {
+		if target.Path != "" || is.StartLine == nil {
+			return nil
+		}
+		_, files, err := s.DB.FileCoverage(ctx, pid, at.SHA, is.Path)
+		if err == nil && len(files[0].Hits) >= *is.StartLine && slices.Contains(files[0].Hits, 0) && slices.ContainsFunc(files[0].Hits, func(h int64) bool { return h > 0 }) {
+			target, hits = is, files[0].Hits
+		}
+		return nil
+	})
+	if err != nil || target.Path == "" {
+		t.Fatalf("no open issue at a line of a file with covered and missed lines in web-shop: %v", err)
+	}
+	var text strings.Builder
+	for i := range len(hits) {
+		fmt.Fprintf(&text, "// line %d of %s\n", i+1, target.Path)
+	}
+	_, err = s.DB.PutSources(ctx, pid, at.SHA, "upload", func(put func(string, io.Reader) error) error {
+		return put(target.Path, strings.NewReader(text.String()))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.URL
+	dir, _, _ := strings.Cut(target.Path, "/")
+	run("file tree", chromedp.Navigate(u+"/w/acme/web-shop/files"), chromedp.WaitVisible(css("table.tree")), shot("files-tree"),
+		chromedp.Click(chromedp.Search(`//table[@class="tree"]//a[text()="`+dir+`/"]`)), chromedp.WaitVisible(chromedp.Search(`//h1/code[text()="`+dir+`/"]`)), shot("files-dir"))
+	line := strconv.Itoa(*target.StartLine)
+	run("issue to its line", chromedp.Navigate(u+"/w/acme/web-shop/issues"), chromedp.WaitVisible(css("table.issues")),
+		chromedp.Click(chromedp.Search(`//table[contains(@class,"issues")]//a[contains(@href, "/files/`+target.Path+`?") and contains(@href, "#L`+line+`")]`)),
+		chromedp.WaitVisible(css("table.code tr#L"+line)), shot("file-page"))
+	if n := eval(`document.querySelectorAll("table.code td.src span.c1, table.code td.src span.c").length`); n == 0 {
+		t.Error("the source is not highlighted")
+	}
+	if eval(`document.querySelectorAll("table.code tr.hit").length`) == 0 || eval(`document.querySelectorAll("table.code tr.miss").length`) == 0 {
+		t.Error("the file page marks no covered or no missed line")
+	}
+	if eval(`document.querySelectorAll("table.code tr.line-issues li").length`) == 0 {
+		t.Error("no issue under its line")
+	}
+	if eval(`location.hash === "#L`+line+`" && document.querySelector("tr:target") !== null ? 1 : 0`) != 1 {
+		t.Error("the issue's link does not land on its line")
+	}
+}
+
+func css(s string) chromedp.CSS { return chromedp.CSS(s) }

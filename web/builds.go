@@ -70,6 +70,9 @@ type buildData struct {
 	// *plumb.Build, which a value stored in an interface cannot reach.
 	B   *plumb.Build
 	Now time.Time
+	// Files is the file tree at the build's commit, when the commit has an
+	// analysis or coverage.
+	Files string
 }
 
 func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
@@ -83,7 +86,13 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request, v *view) (s
 	}
 	v.Crumbs = append(v.Crumbs[:len(v.Crumbs)-1], crumb{"Builds", sc.URL + "/builds"}, crumb{shortID(b.ID), ""})
 	v.Title = "Build " + shortID(b.ID)
-	v.Data = buildData{scope: sc, B: &b, Now: s.now()}
+	d := buildData{scope: sc, B: &b, Now: s.now()}
+	if at, err := s.store.FilesAt(r.Context(), sc.Project.ID, b.CommitSHA); err == nil {
+		d.Files = dirURL(sc.URL, "", at.SHA, nil)
+	} else if plumb.ErrorCode(err) != plumb.ENOTFOUND {
+		return "", err
+	}
+	v.Data = d
 	return "build", nil
 }
 

@@ -175,27 +175,26 @@ func TestCrawlCIFlow(t *testing.T) {
 	if st := b.post(comps, comps, url.Values{"name": {"metric"}, "globs": {"metric/*"}}).Status; st != http.StatusSeeOther {
 		t.Fatalf("creating a component answered %d", st)
 	}
-	// The issues of the three tools are there; locations with coverage are
-	// links, the others (staticcheck's store/store.go, go.sum…) are not.
+	// The issues of the three tools are there; every location links its
+	// line on the file page, with coverage or not (staticcheck's
+	// store/store.go has none).
 	linked, plain := map[string]bool{}, map[string]bool{}
 	for _, status := range []string{"open", "open&offset=50", "open&offset=100"} {
 		p := b.get("/w/oss/plumb/issues?status=" + status)
 		p.want(t, 200)
 		for _, m := range issueLocationRE.FindAllStringSubmatch(p.Body, -1) {
-			if m[1] != "" {
-				linked[m[2]] = true
-			} else {
+			if m[1] == "" {
 				plain[m[3]] = true
+				continue
+			}
+			linked[m[2]] = true
+			if !strings.HasPrefix(m[1], "/w/oss/plumb/files/") {
+				t.Errorf("%s links %s, not its file page", m[2], m[1])
 			}
 		}
 	}
-	if !plain["store/store.go"] || len(linked) == 0 {
+	if !linked["store/store.go:13"] || len(plain) > 0 {
 		t.Fatalf("issue locations: linked %v, not linked %v", linked, plain)
-	}
-	for p := range linked {
-		if !strings.HasPrefix(p, "metric/") || strings.HasSuffix(p, "_test.go") {
-			t.Errorf("%s is linked to the coverage viewer", p)
-		}
 	}
 	t.Logf("issue locations linked %v; not linked %v", linked, plain)
 	admin := crawl(t, b, f.AdminToken, "/")

@@ -29,6 +29,7 @@ type coverageData struct {
 	SHA                    string
 	Tags                   []coverageTag
 	Files                  []coverageFileLink
+	FileURL                string // the file's page at the reference
 	More                   bool
 	Lines                  []coverageLine
 	Covered, Missed, Total int64
@@ -101,7 +102,7 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 			paths, d.More = paths[:coverageFileList], true
 		}
 		for _, p := range paths {
-			d.Files = append(d.Files, coverageFileLink{p, link(p, "")})
+			d.Files = append(d.Files, coverageFileLink{p, fileURL(sc.URL, p, ref, 0)})
 		}
 		return "coverage", nil
 	}
@@ -126,6 +127,7 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request, v *view)
 		cur = &files[0]
 	}
 	d.Tag = cur.Tag
+	d.FileURL = fileURL(sc.URL, d.Path, ref, 0)
 	for _, t := range tags {
 		has := false
 		for _, f := range files {

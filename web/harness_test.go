@@ -51,7 +51,7 @@ type site struct {
 	Web   *web.Server
 }
 
-func newSite(t *testing.T, cfg web.Config) *site {
+func newSite(t testing.TB, cfg web.Config) *site {
 	t.Helper()
 	ctx := context.Background()
 	clk := &clock{now: t0}
@@ -74,7 +74,7 @@ func newSite(t *testing.T, cfg web.Config) *site {
 }
 
 // person creates a user with a password.
-func (s *site) person(t *testing.T, login, password string) {
+func (s *site) person(t testing.TB, login, password string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.DB.CreateUser(ctx, login, strings.ToUpper(login[:1])+login[1:]); err != nil {
@@ -90,10 +90,10 @@ func (s *site) person(t *testing.T, login, password string) {
 type browser struct {
 	*http.Client
 	site *site
-	t    *testing.T
+	t    testing.TB
 }
 
-func (s *site) browser(t *testing.T) *browser {
+func (s *site) browser(t testing.TB) *browser {
 	jar, _ := cookiejar.New(nil)
 	return &browser{Client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		site: s, t: t}

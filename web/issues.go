@@ -1,8 +1,10 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +21,7 @@ const issuesPerPage = 50
 type option struct {
 	Value   string
 	Checked bool
+	Count   int // issues with this value that pass the other filters
 }
 
 type issuesData struct {
@@ -32,16 +35,36 @@ type issuesData struct {
 	CSV, NDJSON        string
 	Curl               string
 	Filtered           bool
-	// Coverage is the coverage viewer's address of each issue path that
-	// has coverage on the default branch; a path without coverage gets no
-	// link (the viewer would only say "No coverage here").
-	Coverage map[string]string
+	// Rows are the issues with their file page link and source snippet.
+	Rows  []issueRow
+	Total int         // issues passing every filter
+	Tools []toolCount // per tool, issues passing the other filters
 }
 
-func options(all, chosen []string) []option {
+// issueRow is one issue of the browser: the link to its line on the file
+// page (at the commit of the analysis listed) and its lines (±2) from the
+// kept source, when there is one.
+type issueRow struct {
+	plumb.Issue
+	Link    string
+	Snippet []snippetLine
+}
+
+type snippetLine struct {
+	N    int
+	Text string
+	At   bool // a line the issue names
+}
+
+type toolCount struct {
+	Name string
+	N    int
+}
+
+func options(all, chosen []string, counts map[string]int) []option {
 	out := make([]option, len(all))
 	for i, v := range all {
-		out[i] = option{Value: v, Checked: plumb.Contains(chosen, v)}
+		out[i] = option{Value: v, Checked: plumb.Contains(chosen, v), Count: counts[v]}
 	}
 	return out
 }
@@ -96,9 +119,9 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 	if len(f.Statuses) == 0 {
 		f.Statuses = []string{"open"}
 	}
-	d.Categories = options(plumb.IssueCategories, f.Categories)
-	d.Levels = options(plumb.IssueLevels, f.Levels)
-	d.Statuses = options(plumb.IssueStatuses, f.Statuses)
+	if err := s.issueCounts(r, sc, f, &d); err != nil {
+		return "", err
+	}
 	if o := q.Get("offset"); o != "" {
 		if d.Offset, err = strconv.Atoi(o); err != nil || d.Offset < 0 {
 			return "", plumb.Errorf(plumb.EINVALID, "offset must be a whole number of 0 or more, got %q.", o)
@@ -110,9 +133,6 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 		return nil
 	})
 	if err != nil {
-		return "", err
-	}
-	if d.Coverage, err = s.coverageLinks(r, sc, d.Issues); err != nil {
 		return "", err
 	}
 	// The same selection in the API's query form.
@@ -136,6 +156,9 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 	}
 	if d.Offset > 0 {
 		d.Prev = page(max(0, d.Offset-issuesPerPage))
+	}
+	if d.Rows, err = s.issueRows(r, sc, d.Issues); err != nil {
+		return "", err
 	}
 	d.CSV = sc.URL + "/issues.csv?" + api.Encode()
 	d.NDJSON = sc.URL + "/issues.ndjson?" + api.Encode()
@@ -173,23 +196,114 @@ func (s *Server) handleIssuesExport(format string) pageFunc {
 	}
 }
 
-// coverageLinks gives the coverage viewer's address, at the default branch,
-// of each path among issues that has coverage there.
-func (s *Server) coverageLinks(r *http.Request, sc *scope, issues []plumb.Issue) (map[string]string, error) {
-	var paths []string
-	for _, i := range issues {
-		if i.Path != "" && !plumb.Contains(paths, i.Path) {
-			paths = append(paths, i.Path)
-		}
+// issueCounts fills the browser's counts: the total passing the filters,
+// and for each filter's values the issues passing the other filters (what
+// checking that value would add).
+func (s *Server) issueCounts(r *http.Request, sc *scope, f plumb.IssueFilter, d *issuesData) error {
+	ctx := r.Context()
+	count := func(g plumb.IssueFilter) (plumb.IssueCounts, error) {
+		return s.store.IssueCounts(ctx, sc.Project.ID, g)
 	}
-	ref := "refs/heads/" + sc.Project.DefaultBranch
-	has, err := s.store.PathsWithCoverage(r.Context(), sc.Project.ID, ref, paths)
+	all, err := count(f)
+	if err != nil {
+		return err
+	}
+	d.Total = all.Total
+	g := f
+	g.Categories = nil
+	byCategory, err := count(g)
+	if err != nil {
+		return err
+	}
+	g = f
+	g.Levels = nil
+	byLevel, err := count(g)
+	if err != nil {
+		return err
+	}
+	g = f
+	g.Statuses = nil
+	byStatus, err := count(g)
+	if err != nil {
+		return err
+	}
+	g = f
+	g.Tools = nil
+	byTool, err := count(g)
+	if err != nil {
+		return err
+	}
+	d.Categories = options(plumb.IssueCategories, f.Categories, byCategory.ByCategory)
+	d.Levels = options(plumb.IssueLevels, f.Levels, byLevel.ByLevel)
+	d.Statuses = options(plumb.IssueStatuses, f.Statuses, byStatus.ByStatus)
+	for name, n := range byTool.ByTool {
+		d.Tools = append(d.Tools, toolCount{name, n})
+	}
+	slices.SortFunc(d.Tools, func(a, b toolCount) int { return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Name, b.Name)) })
+	return nil
+}
+
+// snippetContext is how many lines around an issue's lines its snippet
+// shows; snippetMax bounds a snippet's lines (an issue spanning a long
+// range shows its start).
+const (
+	snippetContext = 2
+	snippetMax     = 12
+)
+
+// issueRows gives each issue its file page link, at the commit of the
+// analysis the browser lists (the default branch's latest), and its
+// snippet from that commit's kept source: each file's source read once.
+func (s *Server) issueRows(r *http.Request, sc *scope, issues []plumb.Issue) ([]issueRow, error) {
+	ctx := r.Context()
+	at, err := s.store.FilesAt(ctx, sc.Project.ID, "refs/heads/"+sc.Project.DefaultBranch)
+	if plumb.ErrorCode(err) == plumb.ENOTFOUND {
+		err = nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]string{}
-	for p := range has {
-		out[p] = sc.URL + "/coverage?" + url.Values{"ref": {ref}, "path": {p}}.Encode()
+	texts := map[string][]string{}
+	rows := make([]issueRow, len(issues))
+	for i, is := range issues {
+		rows[i] = issueRow{Issue: is}
+		if is.Path == "" || at.SHA == "" {
+			continue
+		}
+		rows[i].Link = issueSourceLink(sc.URL, at.SHA, is)
+		if is.StartLine == nil {
+			continue
+		}
+		lines, ok := texts[is.Path]
+		if !ok {
+			src, err := s.store.FileSource(ctx, sc.Project.ID, at.SHA, is.Path)
+			if err != nil {
+				return nil, err
+			}
+			if src.State == "ok" {
+				lines = strings.Split(strings.TrimSuffix(string(src.Content), "\n"), "\n")
+			}
+			texts[is.Path] = lines
+		}
+		rows[i].Snippet = snippet(lines, *is.StartLine, is.EndLine)
 	}
-	return out, nil
+	return rows, nil
+}
+
+// snippet is lines start-2 … end+2 (1-based; end defaults to start), at
+// most snippetMax of them; none when start is not a line of the text.
+func snippet(lines []string, start int, end *int) []snippetLine {
+	if start < 1 || start > len(lines) {
+		return nil
+	}
+	last := start
+	if end != nil && *end >= start {
+		last = min(*end, len(lines))
+	}
+	from, to := max(1, start-snippetContext), min(len(lines), last+snippetContext, start+snippetMax-1)
+	out := make([]snippetLine, 0, to-from+1)
+	for n := from; n <= to; n++ {
+		out = append(out, snippetLine{N: n, Text: strings.TrimRight(lines[n-1], "\r"), At: n >= start && n <= last})
+	}
+	return out
 }

@@ -207,9 +207,15 @@ func demoCoverageViewer(t *testing.T, s *site, token string) {
 		t.Fatalf("no file list:\n%s", list.Body)
 	}
 	rest := list.Body[i+len(`<ul class="plain files"><li><a href="`):]
-	link := strings.ReplaceAll(rest[:strings.Index(rest, `"`)], "&amp;", "&")
-	u, _ := url.Parse(link)
-	path := u.Query().Get("path")
+	// The list links each file's page at the reference.
+	filePage := strings.ReplaceAll(rest[:strings.Index(rest, `"`)], "&amp;", "&")
+	u, _ := url.Parse(filePage)
+	path, ok := strings.CutPrefix(u.Path, "/w/acme/web-shop/files/")
+	if !ok || u.Query().Get("ref") == "" {
+		t.Fatalf("the file list links %s, not a file page at the reference", filePage)
+	}
+	b.get(filePage).want(t, 200, `id="L1"`)
+	link := "/w/acme/web-shop/coverage?" + url.Values{"ref": {u.Query().Get("ref")}, "path": {path}}.Encode()
 	p := b.get(link)
 	p.want(t, 200, "covered, ", "missed of", `id="L1"`, "Coverage tag:")
 	// The figures agree with the API's file coverage for the same question.
@@ -339,43 +345,35 @@ func demoBuildPage(t *testing.T, s *site, token string) {
 	b.get("/w/acme/web-shop/builds/"+build.ID).want(t, 200, "Build "+build.ID[:8], build.CommitSHA, "<dt>Execution</dt><dd>"+took+"</dd>")
 }
 
-var issueLocationRE = regexp.MustCompile(`<td>(?:<a href="([^"]+)">([^<]+)</a>|<span class="path">([^<]+)</span>)(?::\d+)?</td>`)
+var issueLocationRE = regexp.MustCompile(`<td>(?:<a href="([^"]+)">([^<]+)</a>|<span class="path">([^<]+)</span>)</td>`)
 
-// An issue's location links to the coverage viewer only when the file has
-// coverage on the default branch; the link answers 200 and names the line.
+// Every issue location links to its line on the file page, at the commit
+// of the analysis listed; the link answers 200 and shows the issue there.
 func demoIssueLocationLinks(t *testing.T, s *site, token string) {
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)
 	for _, project := range []string{"billing-worker", "web-shop", "infra"} {
-		pr, err := s.DB.FindProjectByKeys(t.Context(), "acme", project)
-		if err != nil {
-			t.Fatal(err)
-		}
 		p := b.get("/w/acme/" + project + "/issues")
 		p.want(t, 200)
-		linked, plain := 0, 0
+		linked := 0
 		for _, m := range issueLocationRE.FindAllStringSubmatch(p.Body, -1) {
-			path := html.UnescapeString(m[2] + m[3])
-			_, _, err := s.DB.FileCoverage(t.Context(), pr.ID, "refs/heads/"+pr.DefaultBranch, path)
 			if m[1] == "" {
-				plain++
-				if err == nil {
-					t.Errorf("%s: %s has coverage but no link", project, path)
-				}
+				t.Errorf("%s: %s has no link to its file page", project, m[3])
 				continue
 			}
 			linked++
-			if err != nil {
-				t.Errorf("%s: %s is linked but has no coverage: %v", project, path, err)
-			}
 			href := html.UnescapeString(m[1])
-			if !strings.Contains(href, "#L") {
-				t.Errorf("%s: the link %s names no line", project, href)
+			if !strings.Contains(href, "/w/acme/"+project+"/files/") || !strings.Contains(href, "?ref=") {
+				t.Errorf("%s: the link %s is not a file page at a commit", project, href)
 			}
-			b.get(href).want(t, 200, "covered, ")
+			page := b.get(href)
+			page.want(t, 200)
+			if _, anchor, ok := strings.Cut(href, "#"); ok && !strings.Contains(page.Body, `id="`+anchor+`"`) {
+				t.Errorf("%s: %s has no line %s", project, href, anchor)
+			}
 		}
-		t.Logf("%s: %d locations linked, %d without coverage", project, linked, plain)
-		if linked+plain == 0 {
+		t.Logf("%s: %d locations linked", project, linked)
+		if linked == 0 {
 			t.Fatalf("%s: no issue location on the page", project)
 		}
 	}

@@ -59,6 +59,9 @@ type Server struct {
 	pruned  time.Time  // when the sign-in counters were last pruned
 	cop     *http.CrossOriginProtection
 	oidc    *oidcClient
+	// rendered and trees keep what the file pages make (files_cache.go).
+	rendered *lruCache[renderKey, *renderedSource]
+	trees    *lruCache[treeKey, []plumb.TreeFile]
 }
 
 // New returns the web server with every dependency given explicitly.
@@ -69,7 +72,8 @@ func New(store Store, log *slog.Logger, cfg Config) (*Server, error) {
 	if cfg.LoginAttempts <= 0 {
 		cfg.LoginAttempts = 5
 	}
-	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection()}
+	s := &Server{store: store, log: log, cfg: cfg, now: time.Now, mux: &routeMux{ServeMux: http.NewServeMux()}, cop: http.NewCrossOriginProtection(),
+		rendered: newLRU[renderKey](renderCacheBytes, renderedSize), trees: newLRU[treeKey](treeCacheBytes, treeSize)}
 	s.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused (cross-site request forgery protection). Reload the page and send it again.")
 	}))
@@ -160,6 +164,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/components/{component}", s.form(s.handleUpdateComponent))
 	m.HandleFunc("POST "+project+"/components/{component}/delete", s.form(s.handleDeleteComponent))
 	m.HandleFunc("GET "+project+"/coverage", s.page(s.handleCoverage))
+	m.HandleFunc("GET "+project+"/files", s.page(s.handleFiles))
+	m.HandleFunc("GET "+project+"/files/{path...}", s.page(s.handleFiles))
 	m.HandleFunc("GET "+project+"/settings", s.page(s.handleProjectSettings))
 	m.HandleFunc("POST "+project+"/upload-tokens", s.form(s.handleCreateUploadToken))
 	m.HandleFunc("POST "+project+"/upload-tokens/{id}/revoke", s.form(s.handleRevokeUploadToken))

@@ -16,6 +16,7 @@ type Store interface {
 	tokenStore
 	workspaceStore
 	pageStore
+	fileStore
 }
 
 // sessionStore signs people in and keeps their sessions, the flash
@@ -79,6 +80,17 @@ type pageStore interface {
 	EachIssue(ctx context.Context, projectID string, f plumb.IssueFilter, fn func(plumb.Issue) error) error
 	ResolveReference(ctx context.Context, projectID, ref string) (string, error)
 	FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.FileCoverageEntry, err error)
-	PathsWithCoverage(ctx context.Context, projectID, ref string, paths []string) (map[string]bool, error)
 	CoveredPaths(ctx context.Context, projectID, ref, prefix string, limit int) (string, []string, error)
+}
+
+// fileStore reads what the file tree and a file's page show: the commit a
+// reference names, the files' figures there, a file's issues and its kept
+// source (files*.go, issues.go's snippets and counts).
+type fileStore interface {
+	FilesAt(ctx context.Context, projectID, ref string) (plumb.FilesAt, error)
+	TreeFiles(ctx context.Context, projectID string, at plumb.FilesAt, prefix, componentID string) ([]plumb.TreeFile, error)
+	FileFigures(ctx context.Context, projectID string, at plumb.FilesAt, path string) (plumb.TreeFile, bool, error)
+	FileIssues(ctx context.Context, projectID, snapshotID, path string) ([]plumb.Issue, error)
+	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
+	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)
 }

@@ -1,0 +1,50 @@
+package plumb
+
+// What the web's file pages read (the file tree and a file's page): the
+// commit a reference shows, each file's figures there, and a file's kept
+// source.
+
+// FilesAt is the commit a reference shows on the file pages, and what the
+// store keeps of it.
+type FilesAt struct {
+	Ref        string // the reference asked for (refs/heads/…, refs/tags/…, refs/pull/N or a SHA)
+	SHA        string // the commit it names
+	SnapshotID string // the commit's latest analysis (snapshot); "" when it has none
+	// Figures says where per-file figures come from: FiguresCurrent (the
+	// project's current snapshot), FiguresHistory (a snapshot kept whole in
+	// the metric history), or "" (only the default branch's are kept).
+	Figures  string
+	Coverage bool // whether the commit has coverage
+	// Version changes whenever what the file pages read of the commit
+	// does (a new analysis or coverage upload, an issue's status): a key
+	// for what is made of it.
+	Version string
+}
+
+// Where a FilesAt's per-file figures come from.
+const (
+	FiguresCurrent = "current"
+	FiguresHistory = "history"
+)
+
+// TreeFile is one file's figures at a commit: its analysis figures (when
+// Figures) and its coverage, the union of every coverage tag (when
+// Coverage).
+type TreeFile struct {
+	Path                                                string
+	Figures                                             bool
+	Lines, LOC, Complexity, DuplicatedLines, OpenIssues int64
+	Coverage                                            bool
+	Covered, Missed                                     int64
+}
+
+// FileSource is what is kept of one file's text at a commit: its content
+// when State is "ok", else why there is none (the states of package source:
+// too_large, binary, absent, disabled).
+type FileSource struct {
+	State   string
+	BlobID  string // an "ok" content's git blob id: the same id, the same text
+	Origin  string // where an "ok" content came from (upload, github, gitlab…)
+	Size    int64
+	Content []byte
+}

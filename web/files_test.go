@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/web"
+)
+
+// The file tree and the file page (web/files*.go) on a real store: one
+// project with an analysis, two coverage tags, kept sources and issues at
+// lines, read by a member; an outsider gets 404.
+
+const (
+	filesCommit   = "1111111111111111111111111111111111111111"
+	filesPassword = "files-password-1"
+	mainGo        = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tif i > 1 {\n\t\t\tfmt.Println(i)\n\t\t}\n\t}\n}\n"
+)
+
+type filesFixture struct {
+	*site
+	ProjectID string
+}
+
+func line(n int) *int { return &n }
+
+// filesSite: ada is a member of oss (project plumb), eve of another
+// workspace only.
+func filesSite(t testing.TB, extra []plumb.FileFigures, extraIssues []plumb.Issue, extraSources map[string]string) *filesFixture {
+	t.Helper()
+	ctx := context.Background()
+	s := newSite(t, web.Config{})
+	for _, login := range []string{"ada", "eve"} {
+		s.person(t, login, filesPassword)
+	}
+	for ws, login := range map[string]string{"oss": "ada", "other": "eve"} {
+		if _, err := s.DB.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: ws}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DB.AddMember(ctx, ws, login, "member"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.DB.CreateProject(ctx, plumb.ProjectInput{Workspace: "oss", Key: "plumb", DefaultBranch: "main", ComponentsEnabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := append([]plumb.FileFigures{
+		{Path: "cmd/main.go", Lines: 11, LOC: 9, Complexity: 3},
+		{Path: "internal/store/db.go", Lines: 40, LOC: 30, Complexity: 12, DuplicatedLines: 6},
+		{Path: "README.md", Lines: 5, LOC: 0},
+	}, extra...)
+	issues := append([]plumb.Issue{
+		{Tool: "staticcheck", RuleKey: "SA4006", Message: "the loop prints <i> only once", Category: "bug", Level: "high", Status: "open", Path: "cmd/main.go", StartLine: line(8), EndLine: line(8), Fingerprint: "f1"},
+		{Tool: "revive", RuleKey: "exported", Message: "quiet finding", Category: "style", Level: "low", Status: "ignored", Path: "cmd/main.go", StartLine: line(8), Fingerprint: "f2"},
+		{Tool: "gosec", RuleKey: "G101", Message: "whole-file finding", Category: "vulnerability", Level: "medium", Status: "open", Path: "internal/store/db.go", Fingerprint: "f3"},
+	}, extraIssues...)
+	if _, err := s.DB.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: "main", CommitSHA: filesCommit, AnalyzedAt: t0,
+		Files: files, FullTree: true, Issues: issues, KeepStatus: true}); err != nil {
+		t.Fatal(err)
+	}
+	for tag, hits := range map[string][]int64{"unit": {-1, -1, -1, -1, 1, 1, 3, 0, -1, -1, -1}, "e2e": {-1, -1, -1, -1, 1, 1, 1, 0, -1, -1, -1}} {
+		if _, err := s.DB.AddCoverage(ctx, plumb.CoverageInput{ProjectID: p.ID, CommitSHA: filesCommit, Branch: "main", CoverageTag: tag, UploadedAt: t0,
+			Files: []plumb.CoverageFile{{Path: "cmd/main.go", Hits: hits}, {Path: "internal/store/db.go", Hits: []int64{1, 0, 0, 1}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srcs := map[string]string{"cmd/main.go": mainGo, "README.md": "# plumb\n"}
+	for k, v := range extraSources {
+		srcs[k] = v
+	}
+	_, err = s.DB.PutSources(ctx, p.ID, filesCommit, "upload", func(put func(string, io.Reader) error) error {
+		for path, text := range srcs {
+			if err := put(path, bytes.NewReader([]byte(text))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &filesFixture{site: s, ProjectID: p.ID}
+}
+
+func TestFilePages(t *testing.T) {
+	f := filesSite(t, nil, nil, nil)
+	b := f.browser(t)
+	b.signIn("ada", filesPassword)
+	const proj = "/w/oss/plumb"
+
+	t.Run("Tree", func(t *testing.T) {
+		root := b.get(proj + "/files")
+		root.want(t, 200, `href="/w/oss/plumb/files/cmd/">cmd/</a>`, `href="/w/oss/plumb/files/internal/">internal/</a>`,
+			`href="/w/oss/plumb/files/README.md">README.md</a>`, "3 files")
+		// Directories first, then files; by lines of code the bigger first.
+		if strings.Index(root.Body, ">cmd/<") > strings.Index(root.Body, ">README.md<") {
+			t.Error("a file is listed before a directory")
+		}
+		byLOC := b.get(proj + "/files?sort=loc")
+		byLOC.want(t, 200)
+		if strings.Index(byLOC.Body, ">internal/<") > strings.Index(byLOC.Body, ">cmd/<") {
+			t.Error("sort=loc does not put internal/ (30 lines of code) before cmd/ (9)")
+		}
+		// internal/ sums its file: 30 LOC, 12 complexity, 1 open issue, 2 of 4 lines covered.
+		if !strings.Contains(byLOC.Body, `<td class="num">30</td>`) || !strings.Contains(byLOC.Body, "50%") {
+			t.Errorf("internal/'s figures are not on the root:\n%s", byLOC.Body)
+		}
+		b.get(proj+"/files/cmd/").want(t, 200, `href="/w/oss/plumb/files/cmd/main.go">main.go</a>`, `<a href="/w/oss/plumb/files">Files</a>`)
+		b.get(proj+"/files?sort=size").want(t, 400, "sort must be one of")
+		b.get(proj+"/files/nope/").want(t, 404)
+		if _, err := f.DB.CreateComponent(t.Context(), plumb.Component{ProjectID: f.ProjectID, Name: "cli", PathGlobs: []string{"cmd/*"}, CreatorID: "ada"}); err != nil {
+			t.Fatal(err)
+		}
+		comp := b.get(proj + "/files?component=cli")
+		comp.want(t, 200, ">cmd/<")
+		if strings.Contains(comp.Body, ">internal/<") {
+			t.Error("the component filter keeps internal/")
+		}
+	})
+
+	t.Run("File", func(t *testing.T) {
+		p := b.get(proj + "/files/cmd/main.go")
+		p.want(t, 200,
+			`<span class="kd">func</span>`, // highlighted by chroma's Go lexer
+			`id="L7" class="hit"><td class="ln"><a href="#L7">7</a></td><td class="cov">4×</td>`, // the union: 3 + 1 hits
+			`id="L8" class="miss"`,
+			"the loop prints &lt;i&gt; only once", "SA4006", // the issue under its line, escaped
+			"<details><summary>1 ignored</summary>", "quiet finding",
+			`<span class="cc" title="cognitive complexity">complexity 3</span> main`,
+			`<a href="#L8">First missed line ↓</a>`, `<a href="#L8">First issue ↓</a>`,
+			"Line coverage</dt><dd>75%", "1 open, 1 ignored",
+			`class="on" aria-current="true">all tags</a>`)
+		if strings.Contains(p.Body, "<i>") {
+			t.Error("an issue message is not escaped")
+		}
+		// One tag: its own hits.
+		b.get(proj+"/files/cmd/main.go?tag=unit").want(t, 200, `<td class="cov">3×</td>`, `class="on" aria-current="true">unit</a>`)
+		b.get(proj+"/files/cmd/main.go?tag=nope").want(t, 404)
+		// By ref: the branch, the SHA, a prefix; an unknown one is a 404.
+		for _, ref := range []string{"main", "refs/heads/main", filesCommit, filesCommit[:8]} {
+			b.get(proj+"/files/cmd/main.go?ref="+ref).want(t, 200, `id="L8" class="miss"`)
+		}
+		b.get(proj+"/files/cmd/main.go?ref=nope").want(t, 404)
+		b.get(proj+"/files?ref=nope").want(t, 404)
+		// No source: the figures, coverage and issues, and why there is no source.
+		b.get(proj+"/files/internal/store/db.go").want(t, 200, "none was uploaded for this commit", "whole-file finding",
+			`id="L2" class="miss"`, "6 duplicated lines here")
+		// No coverage, but source.
+		b.get(proj+"/files/README.md").want(t, 200, "no coverage report names it", "# plumb")
+		// Not a file of the commit.
+		b.get(proj+"/files/cmd/other.go").want(t, 404)
+	})
+
+	t.Run("BadInput", func(t *testing.T) {
+		for _, path := range []string{"cmd/%2e%2e/cmd/main.go", "cmd/main%00.go", "cmd/%ff.go"} {
+			p := b.get(proj + "/files/" + path)
+			if p.Status < 400 || p.Status >= 500 {
+				t.Errorf("%s: status %d, want a 4xx", path, p.Status)
+			}
+		}
+	})
+
+	t.Run("Outsider", func(t *testing.T) {
+		eve := f.browser(t)
+		eve.signIn("eve", filesPassword)
+		for _, path := range []string{"/files", "/files/cmd/", "/files/cmd/main.go", "/issues"} {
+			p := eve.get(proj + path)
+			p.want(t, 404)
+			if strings.Contains(p.Body, "fmt.Println") || strings.Contains(p.Body, "SA4006") {
+				t.Errorf("%s: the outsider's 404 shows the source or an issue", path)
+			}
+		}
+		anon := f.browser(t)
+		if p := anon.get(proj + "/files/cmd/main.go"); p.Status != 303 {
+			t.Errorf("signed out: status %d, want 303 to sign-in", p.Status)
+		}
+	})
+
+	t.Run("IssueBrowser", func(t *testing.T) {
+		p := b.get(proj + "/issues?status=open&status=ignored")
+		link := `href="/w/oss/plumb/files/cmd/main.go?ref=` + filesCommit + `#L8"`
+		p.want(t, 200, link, "<span class=\"at\">   8  \t\t\tfmt.Println(i)</span>", "of 3</caption>",
+			`value="high" > high <span class="muted">(1)</span>`, "staticcheck (1)")
+		// The link leads to the line.
+		b.get(proj+"/files/cmd/main.go?ref="+filesCommit).want(t, 200, `id="L8" class="miss"`, "SA4006")
+		// Per-filter counts: with level=high, the other levels still count.
+		b.get(proj+"/issues?level=high").want(t, 200, "of 1</caption>", `value="medium" > medium <span class="muted">(1)</span>`)
+	})
+}
