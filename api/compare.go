@@ -15,7 +15,6 @@ import (
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // compareFormats: the comparison as JSON or its Markdown summary; one of its
@@ -140,7 +139,7 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 	if len(o.Issues.Statuses) == 0 {
 		o.Issues.Statuses = []string{"open"}
 	}
-	data, err := s.store.LoadComparison(ctx, p.ID, base, head, sqlstore.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: paths, Issues: o.Issues})
+	data, err := s.store.LoadComparison(ctx, p.ID, base, head, compare.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: paths, Issues: o.Issues})
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +165,7 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 
 // Comparison is a computed comparison.
 type Comparison struct {
-	data   *sqlstore.Comparison
+	data   *compare.Comparison
 	patch  *compare.Patch
 	issues compare.IssueSets
 	// noIssueData says why issues are not compared ("" when they are).
@@ -361,7 +360,7 @@ func metricDeltas(base, head metric.Totals, scope metric.Scope, headAnalysed boo
 // View gives the comparison its JSON form.
 func (cmp *Comparison) View(pr *pullRequestView) ComparisonView {
 	d := cmp.data
-	side := func(sc sqlstore.SideCoverage, snap *plumb.Snapshot) sideView {
+	side := func(sc compare.SideCoverage, snap *plumb.Snapshot) sideView {
 		v := sideView{CommitSHA: sc.Commit, CoverageTags: nonNil(sc.Tags), CarriedForwardTags: nonNil(sc.Carried),
 			Coverage: figures(compare.Coverage{Covered: sc.Coverage.Covered, Coverable: sc.Coverage.Covered + sc.Coverage.Missed})}
 		if snap != nil {

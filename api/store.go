@@ -116,7 +116,7 @@ type metricStore interface {
 // project's gate (pulls.go, gates.go).
 type pullStore interface {
 	ResolveCommit(ctx context.Context, projectID, ref string) (string, error)
-	LoadComparison(ctx context.Context, projectID, base, head string, o sqlstore.ComparisonOptions) (*sqlstore.Comparison, error)
+	LoadComparison(ctx context.Context, projectID, base, head string, o compare.ComparisonOptions) (*compare.Comparison, error)
 	FindChange(ctx context.Context, projectID, commit string) (ch compare.Change, found bool, err error)
 	FindPullRequest(ctx context.Context, projectID string, number int) (compare.Change, error)
 	FindPullRequestChange(ctx context.Context, projectID, commit string, pr int) (ch compare.Change, found bool, err error)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -144,41 +143,6 @@ func (db *DB) ResolveCommit(ctx context.Context, projectID, ref string) (string,
 	return "", notFound(fmt.Sprintf("Commit prefix %q is ambiguous; give more characters of the SHA.", ref))
 }
 
-// SideCoverage is the coverage of one side of a comparison.
-type SideCoverage struct {
-	Commit string
-	// Tags are the coverage tags uploaded for the commit (or the one asked
-	// for); Carried are the tags taken from the base because the head has
-	// none of them (carry-forward, head side only).
-	Tags, Carried []string
-	Coverage      metric.Coverage
-}
-
-// Comparison holds what the store knows of a base and a head commit.
-type Comparison struct {
-	Base, Head SideCoverage
-	// HeadHits are the head's merged hits of the changed paths that have
-	// coverage.
-	HeadHits map[string][]int64
-	// BaseSnapshot and HeadSnapshot are the latest analyses of each commit
-	// (nil when there is none), with their issues.
-	BaseSnapshot, HeadSnapshot *plumb.Snapshot
-	BaseIssues, HeadIssues     []plumb.Issue
-	// BaseIssuesAll and HeadIssuesAll are every issue, unfiltered.
-	BaseIssuesAll, HeadIssuesAll []plumb.Issue
-	freshCoverage                []keptCoverage // component coverage summed here, to keep
-	// Metrics are the project's and each component's totals on both sides
-	// (nil when either commit has no default-branch analysis to start from).
-	Metrics *MetricsComparison
-}
-
-// ComparisonOptions narrow a comparison.
-type ComparisonOptions struct {
-	CoverageTag string   // only this coverage tag ("" every tag)
-	Paths       []string // the head paths whose hits are wanted
-	Issues      plumb.IssueFilter
-}
-
 type coverageSource struct {
 	commit string
 	tags   []string
@@ -186,8 +150,9 @@ type coverageSource struct {
 
 // LoadComparison reads both commits' coverage, the head's hits of the
 // changed paths, and both commits' latest analyses and issues.
-func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, o ComparisonOptions) (*Comparison, error) {
-	cmp := &Comparison{Base: SideCoverage{Commit: base}, Head: SideCoverage{Commit: head}}
+func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, o compare.ComparisonOptions) (*compare.Comparison, error) {
+	cmp := &compare.Comparison{Base: compare.SideCoverage{Commit: base}, Head: compare.SideCoverage{Commit: head}}
+	var fresh []keptCoverage // sums made here, kept for the next comparison
 	asOf := db.now()
 	// The two sides' analyses first; their issues (a snapshot's issues never
 	// change) load on two other connections while the rest is read.
@@ -236,30 +201,16 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 		if err != nil {
 			return err
 		}
-		if o.CoverageTag != "" {
-			keep := func(tags []string) []string {
-				if slices.Contains(tags, o.CoverageTag) {
-					return []string{o.CoverageTag}
-				}
-				return nil
-			}
-			baseTags, headTags = keep(baseTags), keep(headTags)
-		}
-		cmp.Base.Tags, cmp.Head.Tags = baseTags, headTags
-		for _, t := range baseTags {
-			if !slices.Contains(headTags, t) {
-				cmp.Head.Carried = append(cmp.Head.Carried, t)
-			}
-		}
-		baseSrc := []coverageSource{{base, baseTags}}
-		headSrc := []coverageSource{{head, headTags}}
+		cmp.Base.Tags, cmp.Head.Tags, cmp.Head.Carried = compare.CoverageTags(baseTags, headTags, o.CoverageTag)
+		baseSrc := []coverageSource{{base, cmp.Base.Tags}}
+		headSrc := []coverageSource{{head, cmp.Head.Tags}}
 		if len(cmp.Head.Carried) > 0 {
 			headSrc = append(headSrc, coverageSource{base, cmp.Head.Carried})
 		}
-		if cmp.Base.Coverage, err = sideTotal(ctx, tx, projectID, baseSrc, o.CoverageTag != "", cmp, asOf); err != nil {
+		if cmp.Base.Coverage, err = sideTotal(ctx, tx, projectID, baseSrc, o.CoverageTag != "", &fresh, asOf); err != nil {
 			return err
 		}
-		if cmp.Head.Coverage, err = sideTotal(ctx, tx, projectID, headSrc, o.CoverageTag != "", cmp, asOf); err != nil {
+		if cmp.Head.Coverage, err = sideTotal(ctx, tx, projectID, headSrc, o.CoverageTag != "", &fresh, asOf); err != nil {
 			return err
 		}
 		if cmp.HeadHits, err = mergedHits(ctx, tx, projectID, headSrc, o.Paths); err != nil {
@@ -269,12 +220,14 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 		if err := issuesErr(); err != nil {
 			return err
 		}
-		cmp.BaseIssues, cmp.HeadIssues = filterIssues(cmp.BaseIssuesAll, o.Issues), filterIssues(cmp.HeadIssuesAll, o.Issues)
-		cmp.Metrics, err = compareMetrics(ctx, tx, projectID, cmp, baseSeq, headSeq, asOf)
+		cmp.BaseIssues, cmp.HeadIssues = compare.FilterIssues(cmp.BaseIssuesAll, o.Issues), compare.FilterIssues(cmp.HeadIssuesAll, o.Issues)
+		var kept []keptCoverage
+		cmp.Metrics, kept, err = compareMetrics(ctx, tx, projectID, cmp, baseSeq, headSeq, asOf)
+		fresh = append(fresh, kept...)
 		return err
 	})
 	if err == nil {
-		db.keepComponentCoverage(ctx, cmp.freshCoverage)
+		db.keepComponentCoverage(ctx, fresh)
 	}
 	return cmp, err
 }
@@ -299,7 +252,7 @@ func commitTags(ctx context.Context, q querier, projectID, commit string) ([]str
 // sideTotal sums one side's coverage. A single commit with all its tags is
 // the stored union; one tag its stored counts; a carried-forward side is
 // merged line by line from the reports.
-func sideTotal(ctx context.Context, q querier, projectID string, src []coverageSource, oneTag bool, cmp *Comparison, asOf time.Time) (metric.Coverage, error) {
+func sideTotal(ctx context.Context, q querier, projectID string, src []coverageSource, oneTag bool, fresh *[]keptCoverage, asOf time.Time) (metric.Coverage, error) {
 	var c metric.Coverage
 	switch {
 	case len(src) == 1 && len(src[0].tags) == 0:
@@ -326,7 +279,7 @@ func sideTotal(ctx context.Context, q querier, projectID string, src []coverageS
 		err = q.QueryRowContext(ctx, `SELECT coalesce(sum(covered), 0), coalesce(sum(missed), 0) FROM coverage_union WHERE project_id = $1 AND commit_sha = $2`,
 			projectID, commit).Scan(&c.Covered, &c.Missed)
 		if err == nil {
-			cmp.freshCoverage = append(cmp.freshCoverage, keptCoverage{projectID, commit, "", uploadSeq, 0, unix(asOf), c})
+			*fresh = append(*fresh, keptCoverage{projectID, commit, "", uploadSeq, 0, unix(asOf), c})
 		}
 		return c, err
 	case len(src) == 1:
@@ -449,42 +402,4 @@ func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64)
 		out = append(out, is)
 	}
 	return out, rows.Err()
-}
-
-// filterIssues returns the issues the filter keeps: all of them (the same,
-// shared slice) when it keeps every one, as the default filter (open) often
-// does.
-func filterIssues(all []plumb.Issue, f plumb.IssueFilter) []plumb.Issue {
-	first := -1 // the first issue left out
-	for i := range all {
-		if !issueMatches(all[i], f) {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return all
-	}
-	out := append([]plumb.Issue(nil), all[:first]...)
-	for i := first + 1; i < len(all); i++ {
-		if issueMatches(all[i], f) {
-			out = append(out, all[i])
-		}
-	}
-	return out
-}
-
-func issueMatches(is plumb.Issue, f plumb.IssueFilter) bool {
-	in := func(vals []string, v string, fold bool) bool {
-		if len(vals) == 0 {
-			return true
-		}
-		for _, x := range vals {
-			if x == v || fold && strings.EqualFold(x, v) {
-				return true
-			}
-		}
-		return false
-	}
-	return in(f.Categories, is.Category, false) && in(f.Levels, is.Level, false) && in(f.Statuses, is.Status, false) && in(f.Tools, is.Tool, true)
 }

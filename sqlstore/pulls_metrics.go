@@ -8,22 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
-
-// MetricsComparison holds the metric inputs of both sides of a comparison.
-type MetricsComparison struct {
-	Base, Head metric.Totals
-	Components []ComponentComparison
-}
-
-// ComponentComparison is one component's totals on both sides.
-type ComponentComparison struct {
-	ID, Name   string
-	Base, Head metric.Totals
-}
 
 // compareMetrics computes the totals of both sides. The base must be a
 // default-branch analysis (its files' figures are the stored history); the
@@ -34,15 +21,16 @@ type ComponentComparison struct {
 // (compare.WithIssueFigures), so the issue metrics' deltas agree with the
 // lists. Coverage is each commit's own (the head's with carry-forward for
 // the project).
-func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comparison, baseSeq, headSeq int64, asOf time.Time) (*MetricsComparison, error) {
-	if cmp.BaseSnapshot == nil || !cmp.BaseSnapshot.Measured {
-		return nil, nil
+func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *compare.Comparison, baseSeq, headSeq int64, asOf time.Time) (*compare.MetricsComparison, []keptCoverage, error) {
+	if !compare.HasMetrics(cmp.BaseSnapshot) {
+		return nil, nil, nil
 	}
-	m := &MetricsComparison{}
+	in := compare.MetricsInput{BaseIssues: cmp.BaseIssuesAll, HeadIssues: cmp.HeadIssuesAll,
+		BaseCoverage: cmp.Base.Coverage, HeadCoverage: cmp.Head.Coverage}
 	// The base's totals as kept at its analysis; summed from its files'
 	// versions only for a snapshot without them.
 	err := tx.QueryRowContext(ctx, `SELECT files, `+fileStatsColumns+` FROM project_snapshot_totals
-		WHERE project_id = $1 AND snapshot_seq = $2`, projectID, baseSeq).Scan(scanFileStats([]any{&m.Base.Files}, &m.Base.Stats)...)
+		WHERE project_id = $1 AND snapshot_seq = $2`, projectID, baseSeq).Scan(scanFileStats([]any{&in.Base.Files}, &in.Base.Stats)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		var sums []string
 		for _, c := range strings.Split(fileStatsColumns, ",") {
@@ -50,23 +38,18 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 		}
 		err = tx.QueryRowContext(ctx, `SELECT count(*), `+strings.Join(sums, ", ")+` FROM paths p JOIN file_versions v ON v.path_id = p.id
 			WHERE p.project_id = $1 AND v.deleted = 0 AND v.since_seq = (SELECT max(w.since_seq) FROM file_versions w WHERE w.path_id = p.id AND w.since_seq <= $2)`,
-			projectID, baseSeq).Scan(scanFileStats([]any{&m.Base.Files}, &m.Base.Stats)...)
+			projectID, baseSeq).Scan(scanFileStats([]any{&in.Base.Files}, &in.Base.Stats)...)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	comps, globs, err := componentsAt(ctx, tx, projectID, baseSeq)
-	if err != nil {
-		return nil, err
+	if in.Components, in.Matchers, err = componentsAt(ctx, tx, projectID, baseSeq); err != nil {
+		return nil, nil, err
 	}
-	m.Head = m.Base
-	for i := range comps {
-		comps[i].Head = comps[i].Base
-	}
-	if cmp.HeadSnapshot != nil && cmp.HeadSnapshot.Measured && headSeq != baseSeq {
+	if compare.HeadFilesDiffer(cmp.HeadSnapshot, headSeq == baseSeq) {
 		changes, err := headFileChanges(ctx, tx, projectID, baseSeq, headSeq)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ids := make([]int64, 0, len(changes))
 		for id := range changes {
@@ -74,62 +57,32 @@ func compareMetrics(ctx context.Context, tx *sql.Tx, projectID string, cmp *Comp
 		}
 		members, err := componentsOfPaths(ctx, tx, ids)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		apply := func(t *metric.Totals, c fileChange) {
-			if c.old != nil {
-				t.Sub(*c.old)
+		for _, id := range ids {
+			c := changes[id]
+			in.Changes = append(in.Changes, compare.FileDelta{Old: c.old, New: c.new, Components: members[id]})
+		}
+	}
+	var fresh []keptCoverage
+	if len(in.Components) > 0 {
+		for i, commit := range []string{cmp.Base.Commit, cmp.Head.Commit} {
+			cov, kept, err := componentCoverage(ctx, tx, projectID, commit, in.Components, asOf)
+			if err != nil {
+				return nil, nil, err
 			}
-			if c.new != nil {
-				t.Add(*c.new)
-			}
-		}
-		for id, c := range changes {
-			apply(&m.Head, c)
-			for i := range comps {
-				if members[id][comps[i].ID] {
-					apply(&comps[i].Head, c)
-				}
-			}
+			in.ComponentCoverage[i] = cov
+			fresh = append(fresh, kept...)
 		}
 	}
-	m.Base = compare.WithIssueFigures(m.Base, compare.IssueFigures(cmp.BaseIssuesAll, nil))
-	m.Head = compare.WithIssueFigures(m.Head, compare.IssueFigures(cmp.HeadIssuesAll, nil))
-	member := make([]func(string) bool, len(comps))
-	for i := range comps {
-		member[i] = globs[i].Match
-	}
-	figs := compare.GroupFigures([][]plumb.Issue{cmp.BaseIssuesAll, cmp.HeadIssuesAll}, member)
-	for i := range comps {
-		comps[i].Base = compare.WithIssueFigures(comps[i].Base, figs[0][i])
-		comps[i].Head = compare.WithIssueFigures(comps[i].Head, figs[1][i])
-	}
-	m.Base.Coverage, m.Head.Coverage = cmp.Base.Coverage, cmp.Head.Coverage
-	for _, side := range []struct {
-		commit string
-		t      func(i int) *metric.Totals
-	}{{cmp.Base.Commit, func(i int) *metric.Totals { return &comps[i].Base }}, {cmp.Head.Commit, func(i int) *metric.Totals { return &comps[i].Head }}} {
-		if len(comps) == 0 {
-			break
-		}
-		cov, fresh, err := componentCoverage(ctx, tx, projectID, side.commit, comps, asOf)
-		if err != nil {
-			return nil, err
-		}
-		cmp.freshCoverage = append(cmp.freshCoverage, fresh...)
-		for i := range comps {
-			side.t(i).Coverage = cov[comps[i].ID]
-		}
-	}
-	m.Components = comps
-	return m, nil
+	return compare.Metrics(in), fresh, nil
 }
 
 // componentCoverage returns each component's coverage at a commit (the union
 // of its tags): the measurement kept for a default-branch commit, else the
 // one kept by an earlier comparison while still valid (migration 0012), else
 // summed from the commit's files. Sums made here are returned to be kept.
-func componentCoverage(ctx context.Context, tx *sql.Tx, projectID, commit string, comps []ComponentComparison, asOf time.Time) (map[string]metric.Coverage, []keptCoverage, error) {
+func componentCoverage(ctx context.Context, tx *sql.Tx, projectID, commit string, comps []compare.ComponentComparison, asOf time.Time) (map[string]metric.Coverage, []keptCoverage, error) {
 	out := map[string]metric.Coverage{}
 	read := func(q string, args ...any) (bool, error) {
 		rows, err := tx.QueryContext(ctx, q, args...)
@@ -217,15 +170,15 @@ func (db *DB) keepComponentCoverage(ctx context.Context, rows []keptCoverage) {
 // componentsAt returns the project's components with their totals at a
 // default-branch snapshot (their latest measurement at or before it), and
 // each one's path globs.
-func componentsAt(ctx context.Context, tx *sql.Tx, projectID string, seq int64) ([]ComponentComparison, []metric.Matcher, error) {
+func componentsAt(ctx context.Context, tx *sql.Tx, projectID string, seq int64) ([]compare.ComponentComparison, []metric.Matcher, error) {
 	list, err := loadComponents(ctx, tx, projectID)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]ComponentComparison, len(list))
+	out := make([]compare.ComponentComparison, len(list))
 	globs := make([]metric.Matcher, len(list))
 	for i, c := range list {
-		out[i] = ComponentComparison{ID: c.ID, Name: c.Name}
+		out[i] = compare.ComponentComparison{ID: c.ID, Name: c.Name}
 		if globs[i], err = metric.CompileGlobs(c.PathGlobs); err != nil {
 			return nil, nil, err
 		}
