@@ -1,6 +1,9 @@
 package plumb
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // IdempotentAnswer is the answer a request's Idempotency-Key replays. Given
 // to a write through its context (WithIdempotentAnswer), it is recorded by
@@ -38,3 +41,9 @@ func IdempotentAnswerFrom(ctx context.Context) *IdempotentAnswer {
 	a, _ := ctx.Value(answerKey{}).(*IdempotentAnswer)
 	return a
 }
+
+// IdempotencyLease is how long a key under way stays its server's without
+// a renewal (IdempotencyRenew). A server renews the keys of its running
+// uploads well within it; a key whose lease ran out belongs to a server that
+// is gone, and a retry takes it over.
+const IdempotencyLease = 30 * time.Second

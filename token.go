@@ -3,6 +3,7 @@ package plumb
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"time"
 )
 
@@ -34,3 +35,8 @@ type UploadToken struct {
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
 }
+
+// ErrTokenUnknown is the cause of the 401 for a token secret that is unknown
+// or revoked: a secret that can never authenticate (a disabled user's token
+// can again once the user is enabled, and has no such cause).
+var ErrTokenUnknown = errors.New("unknown or revoked token")

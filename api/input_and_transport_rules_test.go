@@ -376,10 +376,10 @@ func TestIdempotencyKeyOfDeadServer(t *testing.T) {
 	other.Close()
 	key := hdr("Idempotency-Key", "ci-run-7")
 	// Within its lease the upload might still run: refused.
-	w.Clock.Advance(sqlstore.IdempotencyLease / 2)
+	w.Clock.Advance(plumb.IdempotencyLease / 2)
 	w.do(t, "POST", path+"?"+query, w.Upload, key, ingLCOV).wantError(t, http.StatusConflict, "still in progress")
 	// Its lease ran out: the retry runs as new, and later retries replay it.
-	w.Clock.Advance(sqlstore.IdempotencyLease)
+	w.Clock.Advance(plumb.IdempotencyLease)
 	first := w.do(t, "POST", path+"?"+query, w.Upload, key, ingLCOV).wantStatus(t, http.StatusCreated)
 	if first.Header.Get("Idempotent-Replayed") != "" {
 		t.Errorf("the take-over was a replay: %s", first)

@@ -133,7 +133,7 @@ func (s *Server) qltyCredentials(w http.ResponseWriter, r *http.Request, c *call
 	}
 	var tok plumb.Token
 	var ut plumb.UploadToken
-	upload := strings.HasPrefix(secret, sqlstore.UploadTokenPrefix)
+	upload := strings.HasPrefix(secret, plumb.UploadTokenPrefix)
 	if upload {
 		err = s.lookupToken(r, secret, func() (err error) {
 			ut, err = s.store.AuthenticateUpload(r.Context(), secret)

@@ -22,7 +22,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/ratelimit"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // Config holds the server's settings.
@@ -344,7 +343,7 @@ func (s *Server) lookupToken(r *http.Request, secret string, lookup func() error
 	if plumb.ErrorCode(err) != plumb.EUNAUTHORIZED {
 		return err // a valid token, or a failure of ours (503, 500)
 	}
-	if errors.Is(err, sqlstore.ErrTokenUnknown) {
+	if errors.Is(err, plumb.ErrTokenUnknown) {
 		s.refused.add(hash, strings.Join(plumb.ErrorDetails(err), " "), s.now())
 	}
 	return s.failedLookup(ctx, addr, err)
@@ -491,7 +490,7 @@ func (s *Server) authenticateIngest(r *http.Request, c *call) (plumb.Token, erro
 	if err != nil {
 		return plumb.Token{}, err
 	}
-	if strings.HasPrefix(secret, sqlstore.UploadTokenPrefix) {
+	if strings.HasPrefix(secret, plumb.UploadTokenPrefix) {
 		var ut plumb.UploadToken
 		if err := s.lookupToken(r, secret, func() (err error) {
 			ut, err = s.store.AuthenticateUpload(r.Context(), secret)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // idempotentUpload is idempotent (no replay headers) for a handler that
@@ -28,20 +27,20 @@ func (s *Server) idempotentUpload(w http.ResponseWriter, r *http.Request, p plum
 }
 
 // renewLease renews the lease of the project's idempotency key every third
-// of sqlstore.IdempotencyLease until stop is called, so that a server
+// of plumb.IdempotencyLease until stop is called, so that a server
 // killed mid-upload stops renewing and a retry takes the key over. A renewal
 // that fails is logged as msg.
 func (s *Server) renewLease(ctx context.Context, projectID, key, msg string) (stop func()) {
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(sqlstore.IdempotencyLease / 3)
+		t := time.NewTicker(plumb.IdempotencyLease / 3)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sqlstore.IdempotencyLease/3)
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), plumb.IdempotencyLease/3)
 				if err := s.store.IdempotencyRenew(rctx, projectID, key); err != nil {
 					s.log.Warn(msg, "request_id", requestID(ctx), "error", err)
 				}

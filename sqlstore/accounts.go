@@ -178,10 +178,8 @@ func (db *DB) RevokeToken(ctx context.Context, id string) error {
 	})
 }
 
-// ErrTokenUnknown is the cause of the 401 for a token secret that is unknown
-// or revoked: a secret that can never authenticate (a disabled user's token
-// can again once the user is enabled, and has no such cause).
-var ErrTokenUnknown = errors.New("unknown or revoked token")
+// ErrTokenUnknown is plumb.ErrTokenUnknown.
+var ErrTokenUnknown = plumb.ErrTokenUnknown
 
 func tokenRefused(detail string) error {
 	return &plumb.Error{Code: plumb.EUNAUTHORIZED, Details: []string{detail}, Cause: ErrTokenUnknown}

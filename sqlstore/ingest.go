@@ -150,11 +150,8 @@ func (db *DB) AuthenticateUpload(ctx context.Context, secret string) (plumb.Uplo
 	return t, nil
 }
 
-// IdempotencyLease is how long a key under way stays its server's without
-// a renewal (IdempotencyRenew). A server renews the keys of its running
-// uploads well within it; a key whose lease ran out belongs to a server that
-// is gone, and a retry takes it over.
-const IdempotencyLease = 30 * time.Second
+// IdempotencyLease is plumb.IdempotencyLease.
+const IdempotencyLease = plumb.IdempotencyLease
 
 // IdempotencyStart records that a request with an Idempotency-Key is under
 // way, owned by this server. When the key was used before it returns the
