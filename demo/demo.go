@@ -78,6 +78,8 @@ func Generate(now time.Time, token string) dataset.Document {
 		Components:   []dataset.Component{},
 		// Idempotency keys live for a day; the demo has no uploads in flight.
 		IdempotencyKeys: []dataset.IdempotencyKey{},
+		SourceBlobs:     []dataset.SourceBlob{},
+		SourceCommits:   []dataset.SourceCommit{},
 	}
 	g.addUsers(token)
 	g.addWorkspaces()

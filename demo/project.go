@@ -137,6 +137,7 @@ func (g *generator) addProject(def *projectDef) {
 		g.addCoverage(pr)
 	}
 	g.addComponents(pr)
+	g.addSources(pr)
 }
 
 // snapshotTimes returns when a project was analysed on its default branch,
