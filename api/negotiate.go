@@ -15,6 +15,7 @@ const (
 	formatNDJSON
 	formatCSV
 	formatMarkdown // a comparison's summary (docs/pull-requests.md)
+	formatText     // a file's source (docs/sources.md)
 )
 
 var mediaTypes = map[format]string{
@@ -22,11 +23,13 @@ var mediaTypes = map[format]string{
 	formatNDJSON:   "application/x-ndjson",
 	formatCSV:      "text/csv",
 	formatMarkdown: "text/markdown",
+	formatText:     "text/plain",
 }
 
 var (
 	jsonOnly   = []format{formatJSON}
 	allFormats = []format{formatJSON, formatNDJSON, formatCSV}
+	textOnly   = []format{formatText}
 )
 
 type acceptRange struct {

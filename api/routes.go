@@ -58,6 +58,7 @@ func (s *Server) routes() {
 	op("getQualityGate", jsonOnly, s.handleGetGate)
 	op("replaceQualityGate", jsonOnly, s.handlePutGate)
 	op("getCodeHost", jsonOnly, s.handleGetCodeHost)
+	op("getFileSource", textOnly, s.handleGetFileSource)
 	op("replaceCodeHost", jsonOnly, s.handlePutCodeHost)
 
 	// Ingestion (docs/ingest.md): user tokens of project admins, or the

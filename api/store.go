@@ -26,6 +26,7 @@ type Store interface {
 	metricStore
 	pullStore
 	codeHostStore
+	sourceStore
 }
 
 // accountStore authenticates callers and finds their workspaces and

@@ -42,6 +42,11 @@ type request struct {
 	// keyed: the server stores the Idempotency-Key, so a 409 after an
 	// attempt with an unknown outcome means that attempt is still running.
 	keyed bool
+	// accept is the media type asked for (application/json when empty);
+	// with another, out is a *[]byte that takes the body as it is, up to
+	// maxBody bytes (1 MiB when 0).
+	accept  string
+	maxBody int64
 }
 
 // result is the outcome of one attempt.
@@ -102,6 +107,10 @@ func (c *Client) do(ctx context.Context, r *request, out any) error {
 			}
 			ambiguous = true
 		case st >= 200 && st < 300:
+			if raw, ok := out.(*[]byte); ok {
+				*raw = res.body
+				return nil
+			}
 			if out != nil {
 				if err := json.Unmarshal(res.body, out); err != nil {
 					return fmt.Errorf("%s: the server answered %d with a body that is not the expected JSON: %v", r.op, st, err)
@@ -224,7 +233,11 @@ func (c *Client) attempt(ctx context.Context, r *request, target, key string) re
 		return result{err: err}
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
+	accept := r.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if r.retrySafe {
 		// Not on a request that is not retry-safe: the server ignores the
@@ -243,7 +256,11 @@ func (c *Client) attempt(ctx context.Context, r *request, target, key string) re
 		res.err = err
 	} else {
 		res.status, res.header = resp.StatusCode, resp.Header
-		res.body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		limit := r.maxBody
+		if limit == 0 {
+			limit = 1 << 20
+		}
+		res.body, err = io.ReadAll(io.LimitReader(resp.Body, limit))
 		resp.Body.Close()
 		if err != nil {
 			res = result{err: fmt.Errorf("reading the answer: %w", err)}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/plumbhq/plumb"
@@ -44,9 +45,18 @@ func exampleServer() (url, token string, stop func()) {
 	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
 	must(err)
 	must(db.AddMember(ctx, "acme", "alice", plumb.RoleAdmin))
-	_, err = db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
+	web, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
 	must(err)
 	must(db.AddProjectAdmin(ctx, "acme/web", "alice"))
+	// An analysis of main with the source of one file.
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	_, err = db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: web.ID, Branch: "main", CommitSHA: commit, AnalyzedAt: time.Now().Add(-time.Minute),
+		Files: []plumb.FileFigures{{Path: "cmd/hello/main.go", Lines: 3, LOC: 3}}})
+	must(err)
+	_, err = db.PutSources(ctx, web.ID, commit, "upload", func(put func(string, io.Reader) error) error {
+		return put("cmd/hello/main.go", strings.NewReader("package main\n\nfunc main() { println(\"hello\") }\n"))
+	})
+	must(err)
 	h := api.NewServer(db, ratelimit.NewMemory(5000, time.Now), slog.New(slog.NewTextHandler(io.Discard, nil)), api.Config{})
 	srv := httptest.NewServer(h)
 	return srv.URL, token, func() { srv.Close(); db.Close(); os.RemoveAll(dir) }
@@ -179,4 +189,30 @@ func ExampleWithProgress() {
 	}
 	// Output:
 	// cover.out: sent 41 of 41 bytes
+}
+
+// Read a file's source as the server keeps it, at a branch's latest commit.
+func ExampleClient_FileSource() {
+	url, token, stop := exampleServer()
+	defer stop()
+
+	c, err := client.New(url, token)
+	if err != nil {
+		log.Fatal(err)
+	}
+	text, err := c.FileSource(context.Background(), "acme", "web", "main", "cmd/hello/main.go")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(text))
+	_, err = c.FileSource(context.Background(), "acme", "web", "main", "cmd/hello/other.go")
+	var refused *client.Error
+	if errors.As(err, &refused) {
+		fmt.Println(refused.StatusCode)
+	}
+	// Output:
+	// package main
+	//
+	// func main() { println("hello") }
+	// 404
 }

@@ -54,3 +54,27 @@ func listAll[T any](ctx context.Context, c *Client, op, path string) ([]T, error
 		offset += len(page.Data)
 	}
 }
+
+// FileSource returns the kept text of a file at the commit ref resolves to
+// (a branch, refs/heads/…, refs/tags/…, refs/pull/N or a SHA or prefix):
+// GET …/files/source, Plumb's extension (docs/sources.md). A file without
+// a kept source is a *Error with status 404 whose detail says why. A kept
+// text is at most 16 MiB (the largest per-file cap a server may set).
+func (c *Client) FileSource(ctx context.Context, workspace, project, ref, path string) ([]byte, error) {
+	q := url.Values{}
+	q.Set("reference", ref)
+	q.Set("path", path)
+	var body []byte
+	err := c.do(ctx, &request{method: http.MethodGet, op: "the source of " + path, retrySafe: true,
+		path:  "/gh/" + url.PathEscape(workspace) + "/projects/" + url.PathEscape(project) + "/files/source",
+		query: q, accept: "text/plain", maxBody: 16<<20 + 1}, &body)
+	return body, err
+}
+
+// ProjectInfo returns one project (GET /gh/{workspace}/projects/{project}).
+func (c *Client) ProjectInfo(ctx context.Context, workspace, project string) (apiv1.Project, error) {
+	var p apiv1.Project
+	err := c.do(ctx, &request{method: http.MethodGet, op: "project " + workspace + "/" + project, retrySafe: true,
+		path: "/gh/" + url.PathEscape(workspace) + "/projects/" + url.PathEscape(project)}, &p)
+	return p, err
+}

@@ -611,6 +611,10 @@ func TestResponses(t *testing.T) {
 						t.Errorf("%s csv description does not list column %v", key, c)
 					}
 				}
+			case code == success && key == "GET "+project+"/files/source":
+				if !slices.Equal(types, []string{"text/plain"}) {
+					t.Errorf("%s %s: content %v, want text/plain only", key, code, types)
+				}
 			default:
 				if !slices.Equal(types, []string{"application/json"}) {
 					t.Errorf("%s %s: content %v, want application/json only", key, code, types)

@@ -19,7 +19,7 @@ type Operation struct {
 // v1Endpoints is every operation of the paths object built by paths, in
 // document order, but the qlty CLI's (qltyEndpoints, added after them).
 func v1Endpoints() []endpoint {
-	return slices.Concat(endpoints, surfaceEndpoints, pullEndpoints, gateEndpoints, codeHostEndpoints, ingestEndpoints, pullIngestEndpoints)
+	return slices.Concat(endpoints, surfaceEndpoints, pullEndpoints, gateEndpoints, codeHostEndpoints, sourceEndpoints, ingestEndpoints, pullIngestEndpoints)
 }
 
 var operations = sync.OnceValue(func() []Operation {

@@ -91,6 +91,10 @@ func parameters() *omap[*param] {
 		"A Git reference (`refs/heads/<branch>`, `refs/tags/<tag>` or `refs/pull/<number>`) or a commit SHA (40 hex digits, or a unique prefix of at least 7). A branch resolves to its commit with the most recent coverage upload; a pull request to the commit of the latest coverage upload made for it.",
 		str().withMinLength(1)))
 
+	m.set("sourceReference", requiredQueryParam("reference",
+		"A branch name, a Git reference (`refs/heads/<branch>`, `refs/tags/<tag>`, `refs/pull/<number>`) or a commit SHA (40 hex digits, or a unique prefix of at least 7), resolved to a commit with coverage or an analysis.",
+		str().withMinLength(1)))
+
 	m.set("seriesFrom", queryParam("from",
 		"Window start, inclusive: an RFC 3339 date or date-time (a date means 00:00:00Z). Defaults to six months before `to`; after `to` is a 400.",
 		str().withDescription("RFC 3339 date or date-time.")))

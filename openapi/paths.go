@@ -21,6 +21,7 @@ type endpoint struct {
 	result       *schema  // success body (JSON); nil for no content
 	export       *export  // NDJSON and CSV forms, for list endpoints
 	markdown     bool     // text/markdown form (docs/pull-requests.md)
+	text         string   // the success body is text/plain, described so (instead of result)
 	paginated    bool     // Link header
 	location     bool     // Location header (201)
 	errors       []int    // operation-specific errors (400, 403, 404, 409)
@@ -57,6 +58,7 @@ var tags = []tag{
 	{tagRateLimit, "The token's rate limit status."},
 	{tagDescription, "This OpenAPI description."},
 	{tagPulls, "Comparisons of a head commit with its base: coverage, patch coverage, issues and metrics (docs/pull-requests.md)."},
+	{tagSources, "Plumb's extension: the text of a project's files, as uploaded with their analysis or coverage (docs/sources.md)."},
 	{tagIngestion, "Uploads from CI (docs/ingest.md): coverage reports, SARIF findings, analysis snapshots and build states, below /ingest so the v1 paths stay as specified. " +
 		"They take a project admin's user token or the project's upload token (`plbu_…`), which the other operations refuse (401)."},
 }
@@ -379,6 +381,8 @@ func (ep *endpoint) success() *response {
 		r.Description += " JSON by default; application/x-ndjson or text/csv by the Accept header."
 	case ep.result != nil:
 		r.Content = jsonContent(ep.result)
+	case ep.text != "":
+		r.Content = newOmap[*mediaType]().set(mediaText, &mediaType{Schema: str().withDescription(ep.text)})
 	}
 	if ep.markdown {
 		r.Content.set(mediaMarkdown, &mediaType{Schema: str().withDescription("The Markdown summary (for a pull request comment).")})

@@ -40,6 +40,7 @@ type cli struct {
 
 	Whoami   whoamiCmd   `cmd:"" group:"Your account (to a running server)" help:"Show the user an API token belongs to, and their workspaces."`
 	Projects projectsCmd `cmd:"" group:"Your account (to a running server)" help:"List the projects an API token sees, as WORKSPACE/PROJECT."`
+	Source   sourceCmd   `cmd:"" group:"Your account (to a running server)" help:"Print a file's source as the server keeps it."`
 
 	VersionCmd versionCmd    `cmd:"" name:"version" group:"Other" help:"Print the version, commit and build details."`
 	Completion completionCmd `cmd:"" group:"Other" help:"Print a shell completion script (bash or zsh)."`
