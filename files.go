@@ -1,5 +1,7 @@
 package plumb
 
+import "io"
+
 // What the web's file pages read (the file tree and a file's page): the
 // commit a reference shows, each file's figures there, and a file's kept
 // source.
@@ -47,4 +49,19 @@ type FileSource struct {
 	Origin  string // where an "ok" content came from (upload, github, gitlab…)
 	Size    int64
 	Content []byte
+}
+
+// SourceWalk yields the files of one write of sources: it calls put once per
+// file with its path and content, and returns put's first error (or its
+// own). The content is read before put returns.
+type SourceWalk func(put func(path string, content io.Reader) error) error
+
+// SourcesPut counts what one write of sources kept.
+type SourcesPut struct {
+	Files       int   // files whose state was written
+	NewBlobs    int   // contents stored for the first time
+	ReusedBlobs int   // contents already stored (the same blob id)
+	TooLarge    int   // files over the per-file cap, marked so
+	Binary      int   // binary files, marked so
+	StoredBytes int64 // compressed bytes of the new contents
 }

@@ -67,6 +67,7 @@ func (s *Server) routes() {
 		op("uploadCoverage", jsonOnly, s.handleUploadCoverage),
 		op("uploadSarif", jsonOnly, s.handleUploadSARIF),
 		op("uploadAnalysis", jsonOnly, s.handleUploadAnalysis),
+		op("uploadSources", jsonOnly, s.handleUploadSources),
 		op("listAnalysedCommits", jsonOnly, s.handleAnalysedCommits),
 		op("createBuild", jsonOnly, s.handleCreateBuild),
 		op("uploadChange", jsonOnly, s.handleUploadChange),

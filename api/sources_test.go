@@ -1,7 +1,11 @@
 package api_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -9,6 +13,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/source"
 )
 
@@ -77,4 +82,100 @@ func TestFileSource(t *testing.T) {
 		t.Errorf("a stranger learns of the file: %s", r.Body)
 	}
 	w.get(t, base+"?reference=main&path=src/app.go", "").wantStatus(t, http.StatusUnauthorized)
+}
+
+// tarOf builds a tar archive of name, content pairs (a name ending in "/"
+// is a directory, "->target" after a name a symbolic link).
+func tarOf(t *testing.T, entries ...string) string {
+	t.Helper()
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for i := 0; i+1 < len(entries); i += 2 {
+		name, content := entries[i], entries[i+1]
+		h := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg}
+		switch {
+		case strings.HasSuffix(name, "/"):
+			h.Typeflag, h.Size = tar.TypeDir, 0
+		case strings.HasPrefix(content, "->"):
+			h.Typeflag, h.Linkname, h.Size = tar.TypeSymlink, content[2:], 0
+		}
+		check(t, tw.WriteHeader(h))
+		if h.Typeflag == tar.TypeReg {
+			_, err := tw.Write([]byte(content))
+			check(t, err)
+		}
+	}
+	check(t, tw.Close())
+	return b.String()
+}
+
+// TestUploadSources: POST …/sources keeps a tar archive's regular files as a
+// commit's sources, once per content; bad archives, bad paths and refused
+// sources store nothing; only who may upload to the project may.
+func TestUploadSources(t *testing.T) {
+	w := newIngWorld(t)
+	ctx := context.Background()
+	const sha = "2222222222222222222222222222222222222222"
+	w.snapshot(t, plumb.SnapshotInput{ProjectID: w.Web.ID, Branch: "main", CommitSHA: sha, AnalyzedAt: time.Now().Add(-time.Hour),
+		Files: []plumb.FileFigures{{Path: "a.go", Lines: 1, LOC: 1}}})
+	post := func(token, commit, body string) *resp {
+		t.Helper()
+		return w.do(t, http.MethodPost, "/ingest/gh/acme/projects/web/sources?"+ingQuery("commitSha", commit), token,
+			map[string]string{"Content-Type": "application/x-tar"}, body)
+	}
+	archive := tarOf(t, "./", "", "./a.go", "package a\n", "lib/", "", "lib/b.go", "package a\n", "lib/link.go", "->b.go", "logo.png", "\x89PNG\x00\x00\x00")
+	var got apiv1.SourcesUploaded
+	r := post(w.Upload, sha, archive).wantStatus(t, http.StatusCreated)
+	check(t, json.Unmarshal(r.Body, &got))
+	want := apiv1.SourcesUploaded{CommitSHA: sha, Files: 3, NewBlobs: 1, ReusedBlobs: 1, Binary: 1}
+	if got != want {
+		t.Errorf("answer %+v, want %+v", got, want)
+	}
+	src, err := w.DB.FileSource(ctx, w.Web.ID, sha, "lib/b.go")
+	check(t, err)
+	if string(src.Content) != "package a\n" {
+		t.Errorf("kept %q", src.Content)
+	}
+	if src, _ := w.DB.FileSource(ctx, w.Web.ID, sha, "lib/link.go"); src.State != string(source.StateAbsent) {
+		t.Errorf("a link was kept: %+v", src)
+	}
+	// The same archive again (gzip-compressed, by a project admin) reuses
+	// every content.
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	_, _ = zw.Write([]byte(archive))
+	check(t, zw.Close())
+	r = post(w.Carol, sha, z.String()).wantStatus(t, http.StatusCreated)
+	check(t, json.Unmarshal(r.Body, &got))
+	if got.NewBlobs != 0 || got.ReusedBlobs != 2 {
+		t.Errorf("second upload %+v, want every content reused", got)
+	}
+
+	// Bad input stores nothing.
+	const other = "3333333333333333333333333333333333333333"
+	for name, body := range map[string]string{
+		"not tar":       "just some text that is not an archive, long enough to fill a header block? " + strings.Repeat("x", 600),
+		"no file":       tarOf(t, "dir/", ""),
+		"dot-dot":       tarOf(t, "ok.go", "package ok\n", "../etc/passwd", "root"),
+		"absolute":      tarOf(t, "/etc/passwd", "root"),
+		"invalid UTF-8": tarOf(t, "ok.go", "package ok\n", "bad\xff.go", "x"),
+	} {
+		post(w.Upload, other, body).wantError(t, http.StatusBadRequest)
+		if src, _ := w.DB.FileSource(ctx, w.Web.ID, other, "ok.go"); src.State != string(source.StateAbsent) {
+			t.Errorf("%s: something was kept: %+v", name, src)
+		}
+	}
+	post(w.Upload, "not-a-sha", archive).wantError(t, http.StatusBadRequest, "commitSha")
+	_, err = w.DB.SetSourcesDisabled(ctx, w.Web.ID, true)
+	check(t, err)
+	post(w.Upload, other, archive).wantError(t, http.StatusForbidden, "keeps no sources")
+	_, err = w.DB.SetSourcesDisabled(ctx, w.Web.ID, false)
+	check(t, err)
+
+	// Who may not upload: a plain member (403), a stranger (404).
+	post(w.Alice, other, archive).wantStatus(t, http.StatusForbidden)
+	post(w.Bob, other, archive).wantStatus(t, http.StatusNotFound)
+	if src, _ := w.DB.FileSource(ctx, w.Web.ID, other, "a.go"); src.State != string(source.StateAbsent) {
+		t.Errorf("a refused upload kept something: %+v", src)
+	}
 }

@@ -107,6 +107,17 @@ func (p *Project) UploadAnalysis(ctx context.Context, doc Content, paths PathMap
 	return res, err
 }
 
+// UploadSources keeps the files of a tar archive as the sources of a commit
+// (POST …/sources, Plumb's extension: docs/sources.md). TarFiles makes such
+// an archive from a checkout.
+func (p *Project) UploadSources(ctx context.Context, commitSHA string, archive Content) (apiv1.SourcesUploaded, error) {
+	q := url.Values{}
+	q.Set("commitSha", commitSHA)
+	var res apiv1.SourcesUploaded
+	err := p.upload(ctx, archive.Name, "/sources", q, "application/x-tar", archive, &res)
+	return res, err
+}
+
 // AnalysedCommits tells which of the commits shas (at most 100; none names
 // the branches only) have an analysis on branch ("" for the project's
 // default branch), and the project's default branch (GET …/analyses).

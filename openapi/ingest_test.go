@@ -16,6 +16,7 @@ var ingestOps = map[string]string{
 	"POST " + ingestPrefix + "/coverage":                        "uploadCoverage",
 	"POST " + ingestPrefix + "/sarif":                           "uploadSarif",
 	"POST " + ingestPrefix + "/analyses":                        "uploadAnalysis",
+	"POST " + ingestPrefix + "/sources":                         "uploadSources",
 	"POST " + ingestPrefix + "/builds":                          "createBuild",
 	"POST " + ingestPrefix + "/builds/{buildId}/status":         "reportBuildStatus",
 	"POST " + ingestPrefix + "/changes":                         "uploadChange",

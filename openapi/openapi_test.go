@@ -208,8 +208,8 @@ func ingestDocsPaths(t *testing.T) map[string][]string {
 			sort.Strings(out[path])
 		}
 	}
-	if len(out) != 9 {
-		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 9: %v", len(out), out)
+	if len(out) != 10 {
+		t.Fatalf("parsed %d ingestion paths from docs/ingest.md, want 10: %v", len(out), out)
 	}
 	return out
 }

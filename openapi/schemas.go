@@ -314,6 +314,7 @@ func schemas() *omap[*schema] {
 
 	surfaceSchemas(m)
 	ingestSchemas(m)
+	sourceSchemas(m)
 	qltySchemas(m)
 	pullSchemas(m)
 	return m

@@ -29,20 +29,11 @@ const sourceGrace = time.Hour
 // maxCommitLen is the longest commit name sources are kept under.
 const maxCommitLen = 200
 
-// SourceWalk yields the files of one PutSources: it calls put once per file
-// with its path and content, and returns put's first error (or its own).
-// The content is read before put returns.
-type SourceWalk func(put func(path string, content io.Reader) error) error
+// SourceWalk is plumb.SourceWalk.
+type SourceWalk = plumb.SourceWalk
 
-// SourcesPut counts what one PutSources wrote.
-type SourcesPut struct {
-	Files       int   // files whose state was written
-	NewBlobs    int   // contents stored for the first time
-	ReusedBlobs int   // contents already stored (the same blob id)
-	TooLarge    int   // files over the per-file cap, marked so
-	Binary      int   // binary files, marked so
-	StoredBytes int64 // compressed bytes of the new contents
-}
+// SourcesPut is plumb.SourcesPut.
+type SourcesPut = plumb.SourcesPut
 
 // Source is what is kept of one file of one commit.
 type Source struct {
@@ -160,7 +151,10 @@ func (db *DB) PutSources(ctx context.Context, projectID, commit, origin string, 
 			return err
 		}
 		w := sourceWriter{ctx: ctx, tx: tx, project: projectID, commit: commit, origin: origin, now: now, limits: db.sources.limits, res: &res}
-		return walk(w.put)
+		if err := walk(w.put); err != nil {
+			return err
+		}
+		return db.recordAnswer(ctx, tx, res)
 	})
 	return res, err
 }

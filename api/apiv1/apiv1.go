@@ -175,3 +175,13 @@ type GateStatus struct {
 	PatchCoverage *float64 `json:"patchCoverage"`
 	CoverageDelta *float64 `json:"coverageDelta"`
 }
+
+// SourcesUploaded is the answer to POST …/sources: what the upload kept.
+type SourcesUploaded struct {
+	CommitSHA   string `json:"commitSha"`
+	Files       int    `json:"files"`       // files whose state was written
+	NewBlobs    int    `json:"newBlobs"`    // contents stored for the first time
+	ReusedBlobs int    `json:"reusedBlobs"` // contents the project already had
+	TooLarge    int    `json:"tooLarge"`    // files over the per-file cap, marked so
+	Binary      int    `json:"binary"`      // binary files, marked so
+}

@@ -28,6 +28,7 @@ type analyzeCmd struct {
 	Format     string       `name:"format" enum:"upload,table" default:"upload" help:"table: print a summary for people instead of uploading (with --history: one line per commit)."`
 	SARIF      []string     `name:"sarif" sep:"none" placeholder:"FILE" help:"Another tool's SARIF file, sent with the analysis (repeatable)."`
 	AnalyzedAt string       `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
+	NoSource   bool         `name:"no-source" help:"Do not send the measured files' source with the analysis (docs/sources.md)."`
 	History    historyFlags `embed:""`
 }
 
@@ -35,7 +36,8 @@ func (analyzeCmd) Help() string {
 	return `Measures every file of a checkout (lines, lines of code, cognitive
 complexity, duplicated lines), finds issues (complex, long, deeply nested or
 many-parameter functions, long files, duplicated blocks) and uploads it all as
-one analysis of the commit. With --history (or --since) it analyses past
+one analysis of the commit, with the measured files' source (--no-source
+leaves it out). With --history (or --since) it analyses past
 commits of the default branch from git instead, one per day, week or month,
 each uploaded at its commit time, skipping those already analysed: see
 "History backfill" in docs/analyze.md. .gitignore files, vendored directories
@@ -161,6 +163,9 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return callError(err)
 	}
 	fmt.Fprintf(e.stdout, "uploaded analysis: %d files, %d issues found, %d SARIF file(s) added, %s\n", len(doc.Files), len(res.Issues), len(sarifs), describe(out))
+	if !c.NoSource {
+		sendSources(ctx, e, cl, c.Dir, info.Commit, res, c.Paths)
+	}
 	// In a pull request, the change too: it refreshes the pull request's
 	// summary, whose issues have no data until the head has an analysis.
 	sendChange(ctx, cl, info, c.Change, e.stderr)

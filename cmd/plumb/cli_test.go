@@ -186,7 +186,7 @@ func TestCompletion(t *testing.T) {
 		words []string
 		want  string
 	}{
-		{[]string{""}, "analyze\napplication\nbuild\ncompletion\ndemo\nexport\ngate\nimport\nmember\nmigrate\nproject\nprojects\nserve\ntoken\nupload\nupload-token\nuser\nversion\nwhoami\nworkspace\n"},
+		{[]string{""}, "analyze\napplication\nbuild\ncompletion\ndemo\nexport\ngate\nimport\nmember\nmigrate\nproject\nprojects\nserve\nsource\ntoken\nupload\nupload-token\nuser\nversion\nwhoami\nworkspace\n"},
 		{[]string{"up"}, "upload\nupload-token\n"},
 		{[]string{"project", "upload-token", ""}, "create\nlist\nrevoke\n"},
 		{[]string{"upload", "coverage", "--url", "x", "--co"}, "--commit\n--coverage-tag\n"},

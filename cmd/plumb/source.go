@@ -3,9 +3,36 @@ package main
 // plumb source: a file's kept text (GET …/files/source, docs/sources.md).
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/plumbhq/plumb/analyze"
+	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/ingest/coverage"
 )
+
+// sendSources uploads the source of the files an analysis measured, under
+// the paths the analysis is stored under (--strip-prefix, then
+// --add-prefix, by the rule the server maps the analysis' paths with). The analysis is
+// stored already: a failure here is a warning, never the command's.
+func sendSources(ctx context.Context, e *runEnv, cl *client.Project, dir, commit string, res *analyze.Result, paths pathFlags) {
+	files := make([]string, len(res.Files))
+	for i, f := range res.Files {
+		files[i] = f.Path
+	}
+	name := func(p string) string {
+		mapped, _ := coverage.MapPath(p, coverage.Options{StripPrefix: paths.StripPrefix, AddPrefix: paths.AddPrefix})
+		return mapped
+	}
+	out, err := cl.UploadSources(ctx, commit, client.TarFiles(dir, files, name))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: the source was not sent (the analysis was): %v\n", callError(err))
+		return
+	}
+	fmt.Fprintf(e.stdout, "uploaded source: %d files (%d new contents, %d already kept; %d too large, %d binary)\n",
+		out.Files, out.NewBlobs, out.ReusedBlobs, out.TooLarge, out.Binary)
+}
 
 type sourceCmd struct {
 	API     apiFlags `embed:""`
