@@ -66,7 +66,7 @@ func eachTarFile(r io.Reader, put func(string, io.Reader) error) error {
 		if err != nil {
 			return plumb.Errorf(plumb.EINVALID, "The body is not a tar archive (entry %d): %v.", files+1, err)
 		}
-		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {
+		if h.Typeflag != tar.TypeReg { // the reader reports old-style regular files (TypeRegA) as TypeReg
 			continue
 		}
 		name := strings.TrimPrefix(h.Name, "./")
