@@ -113,6 +113,24 @@ func projectComponents(ctx context.Context, db *sqlstore.DB, ref string, on bool
 	return nil
 }
 
+func projectSources(ctx context.Context, db *sqlstore.DB, ref string, on bool, stdout io.Writer) error {
+	ws, key, _ := strings.Cut(ref, "/")
+	p, err := db.FindProjectByKeys(ctx, ws, key)
+	if err != nil {
+		return err
+	}
+	deleted, err := db.SetSourcesDisabled(ctx, p.ID, !on)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "sources %s on project %s", onOffText(on), ref)
+	if deleted.Blobs > 0 || deleted.Commits > 0 {
+		fmt.Fprintf(stdout, " (deleted the sources of %d commits, %d contents)", deleted.Commits, deleted.Blobs)
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
 func projectAdmin(ctx context.Context, db *sqlstore.DB, ref, user string, stdout io.Writer) error {
 	if err := db.AddProjectAdmin(ctx, ref, user); err != nil {
 		return err

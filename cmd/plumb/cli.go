@@ -455,6 +455,7 @@ func (c *memberRemoveCmd) Run(e *runEnv) error {
 type projectCmd struct {
 	Create      projectCreateCmd      `cmd:"" help:"Create a project."`
 	Components  projectComponentsCmd  `cmd:"" help:"Turn Components on or off for a project."`
+	Sources     projectSourcesCmd     `cmd:"" help:"Keep a project's sources, or not (off deletes those kept)."`
 	Admin       projectAdminCmd       `cmd:"" help:"Make a user admin of a project."`
 	UploadToken projectUploadTokenCmd `cmd:"" name:"upload-token" help:"The operator's commands for a project's CI upload tokens."`
 	List        projectListCmd        `cmd:"" help:"List the projects (of one workspace, or all)."`
@@ -537,6 +538,27 @@ type projectComponentsCmd struct {
 func (c *projectComponentsCmd) Run(e *runEnv) error {
 	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
 		return projectComponents(ctx, db, c.Project, c.On == "on", e.stdout)
+	})
+}
+
+type projectSourcesCmd struct {
+	dbCmd
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+}
+
+func (projectSourcesCmd) Help() string {
+	return `off deletes every source the project keeps and refuses new ones (403);
+on takes them again (docs/sources.md).
+
+Examples:
+
+    plumb project sources my-org/my-repo off`
+}
+
+func (c *projectSourcesCmd) Run(e *runEnv) error {
+	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
+		return projectSources(ctx, db, c.Project, c.On == "on", e.stdout)
 	})
 }
 

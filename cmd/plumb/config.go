@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/plumbhq/plumb/source"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/web"
 )
@@ -35,6 +36,11 @@ type config struct {
 	MetricsAddr      string     // Prometheus /metrics on its own address ("": on Addr)
 	AdminAddr        string     // pprof and /metrics for operators ("": off)
 	CORSOrigins      []string   // origins allowed to call the API from a browser
+	// Sources (docs/sources.md): the per-file cap, a server that keeps
+	// none, and how often unreferenced ones are deleted (0: never).
+	SourceMaxFileSize  int64
+	RefuseSources      bool
+	SourceCollectEvery time.Duration
 	// listener, when set, is bound to Addr already (plumb demo binds it
 	// before doing any work); serve listens on Addr otherwise.
 	listener net.Listener
@@ -42,7 +48,8 @@ type config struct {
 
 // storeOptions are the database pool settings of the configuration.
 func (c *config) storeOptions() sqlstore.Options {
-	return sqlstore.Options{MaxOpenConns: c.DBMaxConns, MaxIdleConns: c.DBMaxIdleConns, ConnMaxLifetime: c.DBConnLifetime}
+	return sqlstore.Options{MaxOpenConns: c.DBMaxConns, MaxIdleConns: c.DBMaxIdleConns, ConnMaxLifetime: c.DBConnLifetime,
+		SourceLimits: source.Limits{MaxFileSize: c.SourceMaxFileSize}, RefuseSources: c.RefuseSources}
 }
 
 // The flag structs below are embedded in the commands that take them. A
@@ -92,6 +99,10 @@ type serverFlags struct {
 	MetricsAddr      string        `name:"metrics-addr" placeholder:"HOST:PORT" penv:"PLUMB_METRICS_ADDR" server:"" help:"Serve Prometheus /metrics on this address instead of the main one."`
 	AdminAddr        string        `name:"admin-addr" placeholder:"HOST:PORT" penv:"PLUMB_ADMIN_ADDR" server:"" help:"Serve pprof (/debug/pprof/) and /metrics on this address, for operators only (default: off)."`
 	CORSOrigins      []string      `name:"cors-origins" placeholder:"ORIGIN,…" penv:"PLUMB_CORS_ORIGINS" server:"" help:"Origins allowed to call the API from a browser, such as https://dash.example.com, comma-separated; * for any (default: none)."`
+	// Sources (docs/sources.md).
+	SourceMaxFileSize  int64         `name:"source-max-file-size" placeholder:"BYTES" default:"1048576" penv:"PLUMB_SOURCE_MAX_FILE_SIZE" server:"" help:"Largest file whose source is kept, 1 to 16777216 bytes; a larger one is marked too large (default ${default})."`
+	RefuseSources      bool          `name:"refuse-sources" penv:"PLUMB_REFUSE_SOURCES" server:"" help:"Keep no source: uploads of sources answer 403, and those kept are deleted at start."`
+	SourceCollectEvery time.Duration `name:"source-collect-every" placeholder:"DURATION" default:"1h" penv:"PLUMB_SOURCE_COLLECT_EVERY" server:"" help:"How often sources no analysis or coverage upload refers to are deleted; 0: never (default ${default})."`
 }
 
 // Validate checks the server flags' values.
@@ -107,6 +118,10 @@ func (f *serverFlags) Validate() error {
 		return usageError{fmt.Sprintf("--max-upload-bytes must be a positive integer, got %d", f.MaxUploadBytes)}
 	case f.RequestTimeout < 0:
 		return usageError{fmt.Sprintf("--request-timeout must be a duration such as 30s, got %s", f.RequestTimeout)}
+	case f.SourceMaxFileSize < 1 || f.SourceMaxFileSize > source.MaxMaxFileSize:
+		return usageError{fmt.Sprintf("--source-max-file-size must be from 1 to %d bytes, got %d", source.MaxMaxFileSize, f.SourceMaxFileSize)}
+	case f.SourceCollectEvery < 0:
+		return usageError{fmt.Sprintf("--source-collect-every must be a duration such as 1h, or 0, got %s", f.SourceCollectEvery)}
 	}
 	return nil
 }
@@ -120,6 +135,7 @@ func configOf(s *serverFlags, d *dbFlags) *config {
 		DBMaxConns: d.DBMaxConns, DBMaxIdleConns: d.DBMaxIdleConns, DBConnLifetime: d.DBConnLifetime,
 		Web:         s.Web.config(),
 		MetricsAddr: s.MetricsAddr, AdminAddr: s.AdminAddr, CORSOrigins: s.CORSOrigins,
+		SourceMaxFileSize: s.SourceMaxFileSize, RefuseSources: s.RefuseSources, SourceCollectEvery: s.SourceCollectEvery,
 	}
 }
 

@@ -61,6 +61,10 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 	go db.SweepQltyUploadsEvery(ctx, 10*time.Minute, func(err error) {
 		log.Warn("removing expired qlty coverage uploads failed; the next sweep retries", "error", err)
 	})
+	// Sources no snapshot or coverage upload refers to (docs/sources.md).
+	if cfg.SourceCollectEvery > 0 {
+		go collectSources(ctx, db, cfg.SourceCollectEvery, log)
+	}
 	handler, closeLimiter, err := newHandler(ctx, cfg, db, log)
 	if err != nil {
 		return err
@@ -227,4 +231,25 @@ func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 func cmdMigrate(ctx context.Context, db *sqlstore.DB, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "database is up to date")
 	return nil
+}
+
+// collectSources deletes the sources nothing refers to any more, now and
+// then every interval, until ctx ends. It logs counts, never contents.
+func collectSources(ctx context.Context, db *sqlstore.DB, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		n, err := db.DeleteUnreferencedSources(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("deleting unreferenced sources failed; the next round retries", "error", err)
+		case err == nil && (n.Commits > 0 || n.Blobs > 0):
+			log.Info("deleted unreferenced sources", "commits", n.Commits, "contents", n.Blobs)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -135,5 +137,142 @@ func TestAnalyzeSendsSources(t *testing.T) {
 	}
 	if src, _ := db.FileSource(ctx, p.ID, two, "main.go"); src.State != "absent" {
 		t.Errorf("--no-source: %+v kept", src)
+	}
+}
+
+// TestSourceServeFlags: the serve flags of sources reach the store's
+// options, and bad values are usage errors before anything starts.
+func TestSourceServeFlags(t *testing.T) {
+	s := serverFlags{SourceMaxFileSize: 4096, RefuseSources: true, SourceCollectEvery: time.Minute, RateLimit: 1, AuthFailureLimit: 1, MaxBodyBytes: 1, MaxUploadBytes: 1}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := configOf(&s, &dbFlags{})
+	o := cfg.storeOptions()
+	if o.SourceLimits.MaxFileSize != 4096 || !o.RefuseSources || cfg.SourceCollectEvery != time.Minute {
+		t.Errorf("options %+v, config %+v", o, cfg)
+	}
+	for _, args := range [][]string{
+		{"serve", "--source-max-file-size", "0"},
+		{"serve", "--source-max-file-size", "16777217"},
+		{"serve", "--source-collect-every", "-1s"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), append(args, "--database", "sqlite:"+filepath.Join(t.TempDir(), "x.db")), envOf(nil), nil, &stdout, &stderr)
+		if code := exitCode(err); code != 2 || !strings.Contains(err.Error(), strings.TrimPrefix(args[1], "--")) {
+			t.Errorf("%v: exit %d, %v", args, code, err)
+		}
+	}
+}
+
+// TestCollectSources: serve's collection deletes a commit's sources once no
+// analysis or coverage upload refers to them past the grace hour, and logs
+// the counts, never a path or content.
+func TestCollectSources(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	db, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "plumb.db"), sqlstore.Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "lib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := strings.Repeat("c", 40)
+	if _, err := db.PutSources(ctx, p.ID, orphan, "upload", func(put func(string, io.Reader) error) error {
+		return put("secret/key.go", strings.NewReader("package secret // hunter2\n"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+	var logs proctest.Log
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	go collectSources(ctx, db, time.Hour, log)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		src, err := db.FileSource(ctx, p.ID, orphan, "secret/key.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.State == "absent" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the orphaned source was never deleted")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if out := logs.String(); !strings.Contains(out, "deleted unreferenced sources") || strings.Contains(out, "hunter2") || strings.Contains(out, "secret/key.go") {
+		t.Errorf("log: %q", out)
+	}
+}
+
+// TestProjectSourcesCommand: plumb project sources off deletes a project's
+// sources and refuses new ones; on takes them again.
+func TestProjectSourcesCommand(t *testing.T) {
+	ctx := context.Background()
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+	db, err := sqlstore.Open(ctx, dbURL, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "lib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sha := strings.Repeat("d", 40)
+	put := func() error {
+		_, err := db.PutSources(ctx, p.ID, sha, "upload", func(put func(string, io.Reader) error) error {
+			return put("a.go", strings.NewReader("package a\n"))
+		})
+		return err
+	}
+	if err := put(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cli := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if err := run(ctx, append(args, "--database", dbURL), envOf(nil), nil, &stdout, &stderr); err != nil {
+			t.Fatalf("%v: %v %s", args, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	if out := cli("project", "sources", "acme/lib", "off"); out != "sources off on project acme/lib (deleted the sources of 1 commits, 1 contents)\n" {
+		t.Errorf("off: %q", out)
+	}
+	db, err = sqlstore.Open(ctx, dbURL, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := put(); plumb.ErrorCode(err) != plumb.EFORBIDDEN {
+		t.Errorf("a project with sources off took sources: %v", err)
+	}
+	db.Close()
+	if out := cli("project", "sources", "acme/lib", "on"); out != "sources on on project acme/lib\n" {
+		t.Errorf("on: %q", out)
+	}
+	db, err = sqlstore.Open(ctx, dbURL, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := put(); err != nil {
+		t.Errorf("sources on again: %v", err)
 	}
 }
