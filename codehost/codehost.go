@@ -313,11 +313,14 @@ func (c *Client) send(ctx context.Context, t Target, method, u string, body io.R
 		req.Header.Set("PRIVATE-TOKEN", t.Token)
 	}
 	req.Header.Set("User-Agent", "plumb")
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+	return c.httpClient().Do(req)
+}
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP == nil {
+		return &http.Client{Timeout: 30 * time.Second}
 	}
-	return hc.Do(req)
+	return c.HTTP
 }
 
 func truncate(s string, n int) string {

@@ -122,6 +122,11 @@ func (c *Client) FetchFile(ctx context.Context, t Target, commit, path string, m
 	case maxSize <= 0:
 		return nil, fail(FetchFailed, errors.New("no per-file cap"))
 	}
+	// A redirect is followed on the configured host only: GitLab's token is
+	// a header Go's client would forward anywhere.
+	hc := *c.httpClient()
+	hc.CheckRedirect = stayOn(c.base(t), hc.CheckRedirect)
+	c = &Client{HTTP: &hc}
 	var f hostFile
 	var err error
 	if t.Kind == GitHub {
@@ -146,6 +151,24 @@ func (c *Client) FetchFile(ctx context.Context, t Target, commit, path string, m
 		return nil, fail(FetchMismatch, fmt.Errorf("the host named blob %q, the content is blob %q", f.blobID, id))
 	}
 	return f.content, nil
+}
+
+// stayOn is a CheckRedirect that refuses a redirect off base's scheme and
+// host, then applies next (Go's default policy when nil).
+func stayOn(base string, next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		b, err := url.Parse(base)
+		if err != nil || req.URL.Scheme != b.Scheme || req.URL.Host != b.Host {
+			return fmt.Errorf("a redirect off %s is not followed", base)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 }
 
 // hostFile is a file as a host answered it: its decoded content and the

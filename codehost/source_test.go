@@ -405,6 +405,42 @@ func TestFetchFileRefusals(t *testing.T) {
 	}
 }
 
+// A redirect to another host is not followed (GitLab's token header would
+// go with it); one on the same host is (GitHub moves renamed repositories).
+func TestFetchFileRedirects(t *testing.T) {
+	var elsewhere []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere = append(elsewhere, r.Header.Get("PRIVATE-TOKEN")+r.Header.Get("Authorization"))
+	}))
+	defer other.Close()
+	h := newSourceHost(t, GitHub, map[string][]byte{"a.go": []byte("package a\n")})
+	hop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/repos/old/web/") {
+			http.Redirect(w, r, strings.Replace(r.URL.RequestURI(), "/old/", "/acme/", 1), http.StatusMovedPermanently)
+			return
+		}
+		h.srv.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer hop.Close()
+	got, err := (&Client{}).FetchFile(context.Background(), Target{Kind: GitHub, BaseURL: hop.URL, Repository: "old/web", Token: "tok-secret"}, srcCommit, "a.go", capMiB)
+	if err != nil || string(got) != "package a\n" {
+		t.Fatalf("same-host redirect: %q %v", got, err)
+	}
+	for _, kind := range []string{GitHub, GitLab} {
+		away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusFound)
+		}))
+		_, err := (&Client{}).FetchFile(context.Background(), Target{Kind: kind, BaseURL: away.URL, Repository: "acme/web", Token: "tok-secret"}, srcCommit, "a.go", capMiB)
+		away.Close()
+		if fe := fetchErr(t, err); fe.Reason != FetchFailed || !strings.Contains(err.Error(), "redirect") {
+			t.Errorf("%s: %v", kind, err)
+		}
+	}
+	if len(elsewhere) != 0 {
+		t.Errorf("requests on the other host: %q", elsewhere)
+	}
+}
+
 func TestFetchFileNetworkAndContext(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	url := srv.URL
