@@ -1,7 +1,9 @@
 // Package codehost tells a code host about a change: commit statuses (the
 // quality gate, patch coverage) and one pull request comment kept up to date
 // in place, on GitHub (and GitHub Enterprise) and GitLab (and self-managed
-// GitLab), over their plain REST APIs (docs/pull-requests.md).
+// GitLab), over their plain REST APIs (docs/pull-requests.md); and it reads a
+// file at a commit from them, for a file page without an uploaded source
+// (source.go, docs/sources.md).
 package codehost
 
 import (
@@ -275,26 +277,7 @@ func (c *Client) do(ctx context.Context, t Target, method, u string, in, out any
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if t.Kind == GitHub {
-		req.Header.Set("Accept", "application/vnd.github+json")
-		req.Header.Set("Authorization", "Bearer "+t.Token)
-		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	} else {
-		req.Header.Set("PRIVATE-TOKEN", t.Token)
-	}
-	req.Header.Set("User-Agent", "plumb")
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	res, err := hc.Do(req)
+	res, err := c.send(ctx, t, method, u, body)
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +292,35 @@ func (c *Client) do(ctx context.Context, t Target, method, u string, in, out any
 		return res.Header, json.Unmarshal(data, out)
 	}
 	return res.Header, nil
+}
+
+// send sends one request with the headers the code host expects (its
+// authentication, its API version) and returns the answer, whatever its
+// status; the caller closes its body.
+func (c *Client) send(ctx context.Context, t Target, method, u string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if t.Kind == GitHub {
+		req.Header.Set("Accept", "application/vnd.github+json")
+		req.Header.Set("Authorization", "Bearer "+t.Token)
+		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	} else {
+		req.Header.Set("PRIVATE-TOKEN", t.Token)
+	}
+	req.Header.Set("User-Agent", "plumb")
+	return c.httpClient().Do(req)
+}
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP == nil {
+		return &http.Client{Timeout: 30 * time.Second}
+	}
+	return c.HTTP
 }
 
 func truncate(s string, n int) string {
