@@ -26,7 +26,8 @@ func TestConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config{Addr: "127.0.0.1:9999", Database: "sqlite:data/plumb.db", RedisURL: "redis://example:6379/1", RateLimit: 7,
-		MaxBodyBytes: 2048, MaxUploadBytes: 2 << 30, RequestTimeout: 30 * time.Second, LogLevel: "debug", DBMaxConns: 7, DBConnLifetime: 30 * time.Minute, AuthFailureLimit: 100}
+		MaxBodyBytes: 2048, MaxUploadBytes: 2 << 30, RequestTimeout: 30 * time.Second, LogLevel: "debug", DBMaxConns: 7, DBConnLifetime: 30 * time.Minute, AuthFailureLimit: 100,
+		SourceMaxFileSize: 1 << 20, SourceCollectEvery: time.Hour}
 	if !reflect.DeepEqual(*cfg, want) {
 		t.Errorf("config\n got %+v\nwant %+v", *cfg, want)
 	}
