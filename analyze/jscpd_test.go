@@ -3,6 +3,8 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
+	goscanner "go/scanner"
+	gotoken "go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,13 +98,37 @@ func runJscpd(t *testing.T, bin string, c corpus, normalise bool) map[string][][
 }
 
 // jscpdBounded are the trees whose duplicated lines must be within 10% of
-// jscpd's: the Go standard library, Debian's Python, the npm tree
-// (JavaScript and TypeScript) and Java. The other trees are reported:
-// Go's net/ (1.11 normalised: jscpd's self-overlapping clones there are
-// partly periodic runs plumb finds as non-overlapping copies), and the
-// small Debian trees, where jscpd reads fewer files (C++ headers without
-// an extension) or tokenises differently (PHP, Ruby).
-var jscpdBounded = map[string]bool{"go": true, "debian-python": true, "npm": true, "openjdk-17-java.util": true}
+// jscpd's: the Go standard library and its net/ (once the files jscpd
+// misreads are left out), Debian's Python, the npm tree (JavaScript and
+// TypeScript) and Java. The other trees are reported: the small Debian
+// trees, where jscpd reads fewer files (C++ headers without an extension)
+// or tokenises differently (PHP, Ruby).
+var jscpdBounded = map[string]bool{"go": true, "go-net": true, "debian-python": true, "npm": true, "openjdk-17-java.util": true}
+
+// jscpdMisreadsGo reports whether jscpd 5.3.3 misreads the Go file at
+// path: its lexer takes a /* inside a raw string (`Accept: */*`) for the
+// start of a comment, so that it sees none of the code up to the next */
+// (often the end of the file) and finds no clone there. Such files are
+// left out of the comparison, on both sides (docs/analyze.md).
+func jscpdMisreadsGo(t *testing.T, path string) bool {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := gotoken.NewFileSet()
+	var s goscanner.Scanner
+	s.Init(fset.AddFile(path, -1, len(src)), src, nil, 0)
+	for {
+		_, tok, lit := s.Scan()
+		switch {
+		case tok == gotoken.EOF:
+			return false
+		case tok == gotoken.STRING && lit[0] == '`' && strings.Contains(lit, "/*"):
+			return true
+		}
+	}
+}
 
 // lineUnion counts the lines inclusive ranges cover.
 func lineUnion(rs [][2]int32) int {
@@ -140,11 +166,18 @@ func TestDuplicationMatchesJscpd(t *testing.T) {
 				measured := map[string]bool{}
 				var worst []string
 				noLexer := 0
+				var misread struct{ files, ours, theirs int }
 				for _, f := range res.Files {
 					measured[f.Path] = true
 					th := lineUnion(theirs[f.Path])
 					if token.Syntaxes[f.Language] == nil { // JSON, Markdown…: no clone detection here
 						noLexer += th
+						continue
+					}
+					if f.Language == "Go" && jscpdMisreadsGo(t, filepath.Join(c.root, f.Path)) {
+						misread.files++
+						misread.ours += f.DuplicatedLines
+						misread.theirs += th
 						continue
 					}
 					if f.DuplicatedLines == 0 && th == 0 {
@@ -170,6 +203,9 @@ func TestDuplicationMatchesJscpd(t *testing.T) {
 					}
 				}
 				unmeasured += noLexer
+				if misread.files > 0 {
+					t.Logf("%d Go files jscpd misreads (a raw string holding /*), left out: duplicated lines %d, jscpd %d", misread.files, misread.ours, misread.theirs)
+				}
 				langs := make([]string, 0, len(by))
 				for l, x := range by {
 					langs = append(langs, fmt.Sprintf("%s %d/%d", l, x.ours, x.theirs))

@@ -159,6 +159,7 @@ type frame struct {
 	jsxOp    string // the container's first logical operator
 	deferred int    // the increment not yet counted for it
 	mixed    bool   // another operator, a ternary or a statement: counted
+	declBody bool   // the expression body of a declared function (fun f() = …)
 }
 
 // ternary is an open conditional expression: its branches nest.
@@ -186,6 +187,7 @@ type braceScorer struct {
 	guardElse bool // Swift: the next else belongs to a guard
 	at        int  // the token being read
 	closureAt int  // Rust: the first token of a closure's body (|x| body)
+	declEnd   int  // the token after the last expression body of a declared function: no header reaches back over it
 	ternaries []ternary
 	nestedFns int // nested function bodies open
 }
@@ -371,6 +373,11 @@ func (b *braceScorer) run() {
 		case ",", "=", ":":
 			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" {
 				b.chain.reset()
+			}
+			if s == "=" && !b.is(i+1, "{") {
+				if kw := b.exprBodyDecl(i); kw >= 0 {
+					b.startExprBody(kw, i)
+				}
 			}
 		case "&&", "||":
 			if b.lang == "Rust" && b.closureStart(i) {
@@ -1033,6 +1040,72 @@ func (b *braceScorer) startExprLambda(i int) {
 	b.nest, b.ctl = 0, 0
 }
 
+// exprBodyKeywords declare a function whose body may be an expression
+// after =: Kotlin's fun f(x: Int) = …, Scala's def f(x: Int) = ….
+var exprBodyKeywords = map[string]string{"Kotlin": "fun", "Scala": "def"}
+
+// exprBodyDecl finds the fun (def) keyword of the declaration whose
+// expression body the = at i starts, or -1: reading back over the name,
+// type parameters, receiver, parameters and return type, at the depth of
+// the =, with no =, ;, { or } between (a default value's = is inside the
+// parameters' parentheses; a property's = has no fun before it).
+func (b *braceScorer) exprBodyDecl(i int) int {
+	kw := exprBodyKeywords[b.lang]
+	if kw == "" {
+		return -1
+	}
+	depth := 0
+	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
+		switch b.text(j) {
+		case ")", "]":
+			depth++
+		case "(", "[":
+			if depth--; depth < 0 {
+				return -1
+			}
+		case "=", ";", "{", "}", "=>", "->":
+			if depth == 0 {
+				return -1
+			}
+		case kw:
+			if depth == 0 && b.kind(j) == token.Ident && !b.is(j-1, ".") && j+1 < i {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// startExprBody opens the expression body after the = at i of the
+// function declared at kw: a function of its own (or, inside another, a
+// nesting level of it, like a lambda), named by the last name before its
+// parameters (fun <T> List<T>.first(…) is first).
+func (b *braceScorer) startExprBody(kw, i int) {
+	if b.cur != nil {
+		b.startExprLambda(i)
+		b.frames[len(b.frames)-1].declBody = true
+		return
+	}
+	name, params, end := "", 0, i
+	for j := kw + 1; j < i; j++ {
+		if b.is(j, "(") {
+			end = j
+			params = b.countParams(j, i)
+			break
+		}
+	}
+	for j := end - 1; j > kw; j-- {
+		if b.kind(j) == token.Ident {
+			name = b.text(j)
+			break
+		}
+	}
+	b.cur = &fnState{Function: Function{Name: name, Line: int(b.toks[kw].Line), Params: params}}
+	b.frames = append(b.frames, frame{kind: frameExpr, fn: b.cur, top: true, paren: len(b.parens), first: i + 1, declBody: true})
+	b.nest, b.ctl = 0, 0
+}
+
 // lambdaHeader names the lambda whose arrow is at i and counts its
 // parameters: (a, b) => and a => take the name before = or :
 // (const f = …, key: …); C# members take their own name (int Area() =>,
@@ -1144,6 +1217,9 @@ func (b *braceScorer) closureStart(i int) bool {
 // frames after token i.
 func (b *braceScorer) endFrame(i int) {
 	f := b.pop()
+	if f.declBody {
+		b.declEnd = i + 1
+	}
 	if f.top {
 		b.emit(f.fn, i)
 	}
@@ -1154,6 +1230,9 @@ func (b *braceScorer) endFrame(i int) {
 func (b *braceScorer) headerStart(i int) int {
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-400; j-- {
+		if j < b.declEnd {
+			return b.declEnd // a function with an expression body ended there
+		}
 		switch b.text(j) {
 		case ")", "]":
 			depth++

@@ -45,7 +45,7 @@ func TestTokenFixtures(t *testing.T) {
 // definition's text with a comment naming the rule: keywords used as
 // names (names.*), conditionals inside string interpolation (interp.*),
 // nested conditional expressions (ternary.*), type-level syntax
-// (types.*), and the choices where the references differ (choices.*).
+// (types.*), functions with an expression body (exprbody.*), and the choices where the references differ (choices.*).
 func TestClassFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/classes/*")
 	checkFixtures(t, files, 1)
@@ -59,10 +59,11 @@ func TestClassFixtures(t *testing.T) {
 		classes[c][lang.Detect(base, nil).Name] = true
 	}
 	want := map[string][]string{
-		"names":   {"JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Python", "Bourne Shell"},
-		"interp":  {"JavaScript", "TypeScript", "Python", "Kotlin", "Swift", "Ruby", "C#", "Scala", "Bourne Shell", "PHP"},
-		"ternary": {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
-		"types":   {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin"},
+		"names":    {"JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Python", "Bourne Shell"},
+		"interp":   {"JavaScript", "TypeScript", "Python", "Kotlin", "Swift", "Ruby", "C#", "Scala", "Bourne Shell", "PHP"},
+		"ternary":  {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
+		"types":    {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin"},
+		"exprbody": {"Kotlin", "Scala"},
 	}
 	for c, langs := range want {
 		for _, l := range langs {

@@ -147,8 +147,13 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	}
 	w := o.MinTokens / 2
 	probe := 4 * o.MinTokens
-	table := map[uint64]int32{} // hash → latest place in occ
-	var occ []place
+	// the anchors of the docs that have them, to size the index at once
+	nAnchors := 0
+	for i := range docs {
+		nAnchors += len(docs[i].Anchors)
+	}
+	table := make(map[uint64]int32, nAnchors) // hash → latest place in occ
+	occ := make([]place, 0, nAnchors)
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	var clones []Clone
 	n := o.MinTokens - w + 1
@@ -299,8 +304,8 @@ func Anchors(toks []Token, minTokens int) []Anchor {
 	if len(toks) < w {
 		return nil
 	}
-	hashes := windowHashes(toks, w, nil)
-	at := winnow(hashes, minTokens-w+1, nil)
+	hashes := windowHashes(toks, w, make([]uint64, 0, len(toks)-w+1))
+	at := winnow(hashes, minTokens-w+1, make([]int32, 0, 2*len(hashes)/(minTokens-w+2)+1))
 	out := make([]Anchor, len(at))
 	for i, p := range at {
 		out[i] = Anchor{p, hashes[p]}

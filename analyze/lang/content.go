@@ -62,21 +62,16 @@ func eachLine(src []byte, f func(n int, line string) bool) {
 	}
 }
 
-var (
-	reMu    sync.Mutex
-	reCache = map[string]*regexp.Regexp{}
-)
+var reCache sync.Map // pattern → *regexp.Regexp
 
-// re compiles a pattern once.
+// re compiles a pattern once (the files are decided in parallel: reading
+// the cache takes no lock).
 func re(p string) *regexp.Regexp {
-	reMu.Lock()
-	defer reMu.Unlock()
-	if r, ok := reCache[p]; ok {
-		return r
+	if r, ok := reCache.Load(p); ok {
+		return r.(*regexp.Regexp)
 	}
-	r := regexp.MustCompile(p)
-	reCache[p] = r
-	return r
+	r, _ := reCache.LoadOrStore(p, regexp.MustCompile(p))
+	return r.(*regexp.Regexp)
 }
 
 // best returns the language of the highest score, ties broken by name.
@@ -191,6 +186,9 @@ func reallyPHP(src []byte) bool {
 }
 
 func stripPascalComments(l string) string {
+	if !strings.Contains(l, "{") && !strings.Contains(l, "(*") {
+		return l // nothing to strip (most lines): no regular expression run
+	}
 	l = re(`\{.*?\}`).ReplaceAllString(l, "")
 	return re(`\(\*.*?\*\)`).ReplaceAllString(l, "")
 }
@@ -199,13 +197,17 @@ func reallyPascal(src []byte) bool {
 	var program, unit, module, procOrFn, begin, end bool
 	eachLine(src, func(_ int, l string) bool {
 		l = stripPascalComments(l)
-		program = program || re(`(?i)\bprogram\s+[A-Za-z]`).MatchString(l)
-		unit = unit || re(`(?i)\bunit\s+[A-Za-z]`).MatchString(l)
-		module = module || re(`(?i)\bmodule\s+[A-Za-z]`).MatchString(l)
-		procOrFn = procOrFn || re(`(?i)\b(procedure|function)\b`).MatchString(l) ||
-			re(`(?i)^\s*(interface|implementation)\s+`).MatchString(l+"\n")
-		begin = begin || re(`(?i)\bbegin\b`).MatchString(l)
-		end = end || re(`(?i)end\.\s*$`).MatchString(l)
+		// each pattern needs its word, which (?i) matches only in ASCII
+		// letters of either case: a line without it is not run
+		low := strings.ToLower(l)
+		has := func(w string) bool { return strings.Contains(low, w) }
+		program = program || has("program") && re(`(?i)\bprogram\s+[A-Za-z]`).MatchString(l)
+		unit = unit || has("unit") && re(`(?i)\bunit\s+[A-Za-z]`).MatchString(l)
+		module = module || has("module") && re(`(?i)\bmodule\s+[A-Za-z]`).MatchString(l)
+		procOrFn = procOrFn || (has("procedure") || has("function")) && re(`(?i)\b(procedure|function)\b`).MatchString(l) ||
+			(has("interface") || has("implementation")) && re(`(?i)^\s*(interface|implementation)\s+`).MatchString(l+"\n")
+		begin = begin || has("begin") && re(`(?i)\bbegin\b`).MatchString(l)
+		end = end || has("end.") && re(`(?i)end\.\s*$`).MatchString(l)
 		return true
 	})
 	return (unit || program) && procOrFn && begin && end || module && end || program && begin && end
@@ -215,13 +217,16 @@ func reallyIncPascal(src []byte) bool {
 	found := false
 	eachLine(src, func(_ int, l string) bool {
 		l = stripPascalComments(l)
-		for _, p := range []string{`(?i)\bprogram\s+[A-Za-z]`, `(?i)\bunit\s+[A-Za-z]`, `(?i)\bmodule\s+[A-Za-z]`,
-			`(?i)\bprocedure\b`, `(?i)\bfunction\b`, `(?i)\bconstant\s+`, `(?i)end\.\s*$`} {
-			if re(p).MatchString(l) {
+		low := strings.ToLower(l) // as in reallyPascal: a pattern runs on a line with its word
+		for _, p := range [...]struct{ word, re string }{{"program", `(?i)\bprogram\s+[A-Za-z]`}, {"unit", `(?i)\bunit\s+[A-Za-z]`},
+			{"module", `(?i)\bmodule\s+[A-Za-z]`}, {"procedure", `(?i)\bprocedure\b`}, {"function", `(?i)\bfunction\b`},
+			{"constant", `(?i)\bconstant\s+`}, {"end.", `(?i)end\.\s*$`}} {
+			if strings.Contains(low, p.word) && re(p.re).MatchString(l) {
 				found = true
 			}
 		}
-		if re(`(?i)^\s*(interface|implementation)\s+`).MatchString(l + "\n") {
+		if (strings.Contains(low, "interface") || strings.Contains(low, "implementation")) &&
+			re(`(?i)^\s*(interface|implementation)\s+`).MatchString(l+"\n") {
 			found = true
 		}
 		return !found
