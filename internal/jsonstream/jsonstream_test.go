@@ -65,7 +65,7 @@ func TestSkipErrors(t *testing.T) {
 func TestKindAndDescribe(t *testing.T) {
 	long := strings.Repeat("x", 45)
 	for _, c := range []struct {
-		tok              json.Token
+		tok            json.Token
 		kind, describe string
 	}{
 		{json.Delim('{'), "an object", "an object"},
