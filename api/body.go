@@ -86,6 +86,16 @@ func tooLarge(limit int64) error {
 }
 
 // fields validates members of a parsed JSON object, collecting problems.
+// readFields is readJSONObject with the object ready for field-by-field
+// validation.
+func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (*fields, error) {
+	obj, err := s.readJSONObject(w, r)
+	if err != nil {
+		return nil, err
+	}
+	return &fields{obj: obj}, nil
+}
+
 type fields struct {
 	obj   map[string]json.RawMessage
 	errs  []string // the first problems found (maxKept)
