@@ -259,13 +259,9 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 		err = j.members(func(k string) error {
 			switch k {
 			case "filename":
-				t, err := j.token()
+				s, err := j.pathString()
 				if err != nil {
 					return err
-				}
-				s, ok := t.(string)
-				if !ok {
-					return j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
 				}
 				name, haveName = s, true
 			case "coverage":
@@ -313,6 +309,19 @@ type simplecovJSON struct {
 	dec    *json.Decoder
 	src    *simplecovLineReader
 	path   []simplecovStep // where the reader is, rendered only for errors
+}
+
+// pathString reads a file's path, which must be a string.
+func (j *simplecovJSON) pathString() (string, error) {
+	t, err := j.token()
+	if err != nil {
+		return "", err
+	}
+	s, ok := t.(string)
+	if !ok {
+		return "", j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
+	}
+	return s, nil
 }
 
 // simplecovStep is one step of a JSON path: an object key, or an array
