@@ -215,7 +215,8 @@ func pullSchemas(m *omap[*schema]) {
 	m.set("GateResult", gateResult())
 	m.set("GateStatus", gateResult(
 		req("baseCommitSha", str()), req("headCommitSha", str()),
-		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number()))))
+		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number())),
+		req("newIssues", nullable(arrayOf(ref("Issue"))).withDescription("The head's new open issues (all of them); null while the issues are not compared, a side having no analysis. `plumb gate --format gitlab-codequality` writes them as GitLab's Code Quality report."))))
 	m.set("CodeHostWrite", object(
 		req("kind", enum("github", "gitlab")),
 		req("repository", str().withMinLength(1).withDescription("OWNER/NAME on GitHub; the project path (group/sub/name) or id on GitLab.")),
