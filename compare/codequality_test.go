@@ -28,7 +28,9 @@ func validateCodeQuality(raw []byte) []string {
 	var problems []string
 	fingerprints := map[string]bool{}
 	for i, e := range entries {
-		bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf("entry %d: ", i)+fmt.Sprintf(format, args...)) }
+		bad := func(format string, args ...any) {
+			problems = append(problems, fmt.Sprintf("entry %d: ", i)+fmt.Sprintf(format, args...))
+		}
 		for _, f := range []string{"description", "check_name", "fingerprint", "severity"} {
 			if s, ok := e[f].(string); !ok || s == "" {
 				bad("%s must be a non-empty string, got %v", f, e[f])
