@@ -136,6 +136,7 @@ type appGitHub struct {
 	now      func() time.Time
 	requests []string
 	patches  []map[string]any
+	rest     fakeGitHub // answers statuses and comments
 }
 
 func (f *appGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -167,11 +168,8 @@ func (f *appGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewDecoder(r.Body).Decode(&m)
 		f.patches = append(f.patches, m)
 		io.WriteString(w, `{"id": 900}`)
-	case r.Method == http.MethodGet:
-		io.WriteString(w, `[]`)
-	default:
-		w.WriteHeader(http.StatusCreated)
-		io.WriteString(w, `{"id": 42, "body": ""}`)
+	default: // statuses and the comment
+		f.rest.ServeHTTP(w, r)
 	}
 }
 

@@ -33,16 +33,23 @@ func checkFixture(t *testing.T) (*Client, Target, *fakeGitHub, *[]time.Duration,
 	return c, Target{Kind: GitHub, BaseURL: srv.URL, Repository: "acme/web", Token: "ghs_test"}, f, &waits, now
 }
 
-func TestCheckRunWith5000AnnotationsIn100Requests(t *testing.T) {
-	c, tg, f, _, _ := checkFixture(t)
-	ctx := context.Background()
-	id, err := c.StartCheckRun(ctx, tg, "0123456789abcdef0123456789abcdef01234567", "https://plumb.example.com/w/acme/web/pulls/7")
+// startRun creates a check run on the fake.
+func startRun(t *testing.T, c *Client, tg Target) int64 {
+	t.Helper()
+	id, err := c.StartCheckRun(context.Background(), tg, "abc1234abc1234abc1234abc1234abc1234abc12", "https://plumb.example.com/w/acme/web/pulls/7")
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := CheckRun{HeadSHA: "0123456789abcdef0123456789abcdef01234567", Conclusion: "failure", Title: "Quality gate failed", Summary: "## Plumb", Annotations: manyAnnotations(5000)}
+	return id
+}
+
+func TestCheckRunWith5000AnnotationsIn100Requests(t *testing.T) {
+	c, tg, f, _, _ := checkFixture(t)
+	ctx := context.Background()
+	id := startRun(t, c, tg)
+	run := CheckRun{HeadSHA: "abc1234abc1234abc1234abc1234abc1234abc12", Conclusion: "failure", Title: "Quality gate failed", Summary: "## Plumb", Annotations: manyAnnotations(5000)}
 	var states []CheckState
-	err = c.CompleteCheckRun(ctx, tg, CheckState{RunID: id}, run, func(st CheckState) error {
+	err := c.CompleteCheckRun(ctx, tg, CheckState{RunID: id}, run, func(st CheckState) error {
 		states = append(states, st)
 		return nil
 	})
@@ -72,11 +79,8 @@ func TestCheckRunWith5000AnnotationsIn100Requests(t *testing.T) {
 
 func TestCheckRunWithoutAnnotationsCompletesInOneRequest(t *testing.T) {
 	c, tg, f, _, _ := checkFixture(t)
-	id, err := c.StartCheckRun(context.Background(), tg, "abc1234abc1234abc1234abc1234abc1234abc12", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.CompleteCheckRun(context.Background(), tg, CheckState{RunID: id}, CheckRun{Conclusion: "neutral", Title: "No gate", Summary: "No data"}, func(CheckState) error { return nil })
+	id := startRun(t, c, tg)
+	err := c.CompleteCheckRun(context.Background(), tg, CheckState{RunID: id}, CheckRun{Conclusion: "neutral", Title: "No gate", Summary: "No data"}, func(CheckState) error { return nil })
 	if err != nil || len(f.patches) != 1 || f.runs[id][1] != "completed:neutral" {
 		t.Errorf("err %v, patches %v, statuses %q; want one completing PATCH", err, f.patches, f.runs[id])
 	}
@@ -88,16 +92,13 @@ func TestCheckRunWithoutAnnotationsCompletesInOneRequest(t *testing.T) {
 func TestCheckRunWaitsOutRateLimits(t *testing.T) {
 	c, tg, f, waits, now := checkFixture(t)
 	ctx := context.Background()
-	id, err := c.StartCheckRun(ctx, tg, "abc1234abc1234abc1234abc1234abc1234abc12", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := startRun(t, c, tg)
 	f.limited = []http.Header{
 		{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(now.Add(90*time.Second).Unix(), 10)}},
 		{"Retry-After": {"30"}},
 	}
 	f.status = []int{http.StatusForbidden, http.StatusTooManyRequests}
-	err = c.CompleteCheckRun(ctx, tg, CheckState{RunID: id}, CheckRun{Conclusion: "success", Title: "t", Summary: "s", Annotations: manyAnnotations(120)}, func(CheckState) error { return nil })
+	err := c.CompleteCheckRun(ctx, tg, CheckState{RunID: id}, CheckRun{Conclusion: "success", Title: "t", Summary: "s", Annotations: manyAnnotations(120)}, func(CheckState) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,16 +116,13 @@ func TestCheckRunWaitsOutRateLimits(t *testing.T) {
 func TestCheckRunResumesWhereItStopped(t *testing.T) {
 	c, tg, f, _, _ := checkFixture(t)
 	ctx := context.Background()
-	id, err := c.StartCheckRun(ctx, tg, "abc1234abc1234abc1234abc1234abc1234abc12", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := startRun(t, c, tg)
 	run := CheckRun{Conclusion: "failure", Title: "t", Summary: "s", Annotations: manyAnnotations(230)}
 	kept := CheckState{RunID: id, Digest: run.Digest()}
 	stopped := errors.New("server stopping")
 	c.Sleep = func(context.Context, time.Duration) error { return stopped }
 	calls := 0
-	err = c.CompleteCheckRun(ctx, tg, kept, run, func(st CheckState) error {
+	err := c.CompleteCheckRun(ctx, tg, kept, run, func(st CheckState) error {
 		kept = st
 		if calls++; calls == 2 {
 			f.limited = []http.Header{{"Retry-After": {"60"}}}

@@ -400,11 +400,9 @@ func (c *Client) Deliver(ctx context.Context, t Target, d Delivery, attempts int
 		if !Retryable(err) || r.Attempts == attempts {
 			break
 		}
-		select {
-		case <-ctx.Done():
-			r.Detail += "; " + ctx.Err().Error()
+		if err := c.sleep(ctx, backoff(r.Attempts)); err != nil {
+			r.Detail += "; " + err.Error()
 			return r
-		case <-time.After(backoff(r.Attempts)):
 		}
 	}
 	return r

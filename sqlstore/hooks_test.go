@@ -8,25 +8,18 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/codehost"
-	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 func hookDB(t *testing.T) (db *DB, web, api string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := Open(ctx, sqltest.DSN(t), Options{})
-	dCheck(t, err)
-	t.Cleanup(func() { db.Close() })
-	_, err = db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"})
-	dCheck(t, err)
-	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "web"})
-	dCheck(t, err)
+	now := time.Unix(1_800_000_000, 0)
+	db, web = sOpen(t, &now, Options{})
 	q, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "api"})
 	dCheck(t, err)
-	at := time.Unix(1_800_000_000, 0)
-	dCheck(t, db.PutCodeHost(ctx, p.ID, codehost.Target{Kind: codehost.GitHub, BaseURL: "https://api.github.com", Repository: "Acme/Web"}, at))
-	dCheck(t, db.PutCodeHost(ctx, q.ID, codehost.Target{Kind: codehost.GitLab, BaseURL: "https://gitlab.com", Repository: "acme/web", Token: "glpat"}, at))
-	return db, p.ID, q.ID
+	dCheck(t, db.PutCodeHost(ctx, web, codehost.Target{Kind: codehost.GitHub, BaseURL: "https://api.github.com", Repository: "Acme/Web"}, now))
+	dCheck(t, db.PutCodeHost(ctx, q.ID, codehost.Target{Kind: codehost.GitLab, BaseURL: "https://gitlab.com", Repository: "acme/web", Token: "glpat"}, now))
+	return db, web, q.ID
 }
 
 func pullHook(id, action, title string, at time.Time) codehost.HookDelivery {
