@@ -148,7 +148,12 @@ func (s *Server) notifyCodeHost(r *http.Request, p plumb.Project, commit string,
 	if !found {
 		return
 	}
-	site := s.baseURL(r)
+	s.startDelivery(p, t, commit, pr, s.baseURL(r))
+}
+
+// startDelivery runs a delivery in the background, one at a time per pull
+// request (or commit).
+func (s *Server) startDelivery(p plumb.Project, t codehost.Target, commit string, pr int, site string) {
 	s.deliveries.Add(1)
 	go func() {
 		defer s.deliveries.Done()
@@ -163,6 +168,36 @@ func (s *Server) notifyCodeHost(r *http.Request, p plumb.Project, commit string,
 		}
 	}()
 }
+
+// ResumeCheckRuns delivers again, in the background, the head commits
+// whose check run was left in progress (a server stopped while sending it):
+// each resumes where it stopped, or, with a new outcome, is superseded by a
+// new run. serve calls it at start; the Details links use the configured
+// base URL.
+func (s *Server) ResumeCheckRuns(ctx context.Context) error {
+	runs, err := s.store.UnfinishedCheckRuns(ctx, maxResumedCheckRuns)
+	if err != nil {
+		return err
+	}
+	for _, u := range runs {
+		p, err := s.store.FindProjectByID(ctx, u.ProjectID)
+		if err != nil {
+			s.log.Warn("check run not resumed", "project", u.ProjectID, "commit", u.HeadSHA, "error", err)
+			continue
+		}
+		t, found, err := s.store.CodeHost(ctx, p.ID)
+		if err != nil || !found {
+			s.log.Warn("check run not resumed: no code host", "project", p.ID, "commit", u.HeadSHA, "error", err)
+			continue
+		}
+		s.log.Info("resuming a check run", "project", p.ID, "commit", u.HeadSHA, "pullRequest", u.PullRequest)
+		s.startDelivery(p, t, u.HeadSHA, u.PullRequest, strings.TrimRight(s.cfg.BaseURL, "/"))
+	}
+	return nil
+}
+
+// maxResumedCheckRuns bounds the check runs resumed at start.
+const maxResumedCheckRuns = 1000
 
 // deliveryLock serialises the deliveries of one pull request (of one commit
 // without a pull request) in this process.
@@ -227,7 +262,7 @@ func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target
 			s.log.Warn("code host delivery failed", "project", p.ID, "commit", commit, "pullRequest", pr, "error", err)
 			return s.store.RecordDelivery(ctx, p.ID, commit, codehost.Result{State: "failed", Attempts: 1, Detail: err.Error()}, s.now())
 		}
-		if check, err = s.startCheckRun(ctx, p, t, commit, page); err != nil {
+		if check, err = s.startCheckRun(ctx, p, t, commit, pr, page); err != nil {
 			s.log.Warn("check run not created", "project", p.ID, "commit", commit, "error", err)
 		}
 	}
@@ -295,7 +330,7 @@ type checkRun struct {
 
 // startCheckRun makes sure the head has a check run in progress: the one
 // kept when it is not completed, else a new one.
-func (s *Server) startCheckRun(ctx context.Context, p plumb.Project, t codehost.Target, commit, page string) (*checkRun, error) {
+func (s *Server) startCheckRun(ctx context.Context, p plumb.Project, t codehost.Target, commit string, pr int, page string) (*checkRun, error) {
 	st, found, err := s.store.CheckRun(ctx, p.ID, commit)
 	if err != nil {
 		return nil, err
@@ -307,7 +342,7 @@ func (s *Server) startCheckRun(ctx context.Context, p plumb.Project, t codehost.
 	if err != nil {
 		return nil, err
 	}
-	st = codehost.CheckState{RunID: id}
+	st = codehost.CheckState{RunID: id, PullRequest: pr}
 	return &checkRun{commit, st}, s.store.PutCheckRun(ctx, p.ID, commit, st, s.now())
 }
 
@@ -330,7 +365,7 @@ func (s *Server) completeCheckRun(ctx context.Context, p plumb.Project, t codeho
 		if err != nil {
 			return err
 		}
-		c.state = codehost.CheckState{RunID: id}
+		c.state = codehost.CheckState{RunID: id, PullRequest: c.state.PullRequest}
 	}
 	if c.state.Digest == "" {
 		c.state.Digest = digest

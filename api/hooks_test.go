@@ -235,3 +235,37 @@ func TestCheckRunThroughTheApp(t *testing.T) {
 		t.Errorf("check run kept: %+v %v %v", st, found, err)
 	}
 }
+
+// TestCheckRunResumedAtStart: a check run a stopped server left in progress
+// (its state kept: run 900, nothing sent) is completed by the next server's
+// ResumeCheckRuns, on the same run.
+func TestCheckRunResumedAtStart(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	check(t, err)
+	clock := &fakeClock{now: t0}
+	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
+	srv := httptest.NewServer(gh)
+	defer srv.Close()
+	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
+	w := compareFixture(t, withConfig(api.Config{GitHubApp: app, BaseURL: "https://plumb.example.com"}), onDatabase("", clock))
+	ctx := context.Background()
+	check(t, w.DB.PutCodeHost(ctx, w.Web.ID, codehost.Target{Kind: codehost.GitHub, BaseURL: srv.URL, Repository: "acme/web"}, t0))
+	check(t, w.DB.PutCheckRun(ctx, w.Web.ID, headSHA, codehost.CheckState{RunID: 900, PullRequest: 7}, t0))
+	check(t, w.testServer.API.ResumeCheckRuns(ctx))
+	w.testServer.API.WaitDeliveries()
+	st, _, err := w.DB.CheckRun(ctx, w.Web.ID, headSHA)
+	check(t, err)
+	gh.mu.Lock()
+	defer gh.mu.Unlock()
+	if !st.Completed || st.RunID != 900 || st.Sent != 5 || len(gh.patches) != 1 || gh.patches[0]["conclusion"] != "failure" {
+		t.Errorf("state %+v, patches %v; want run 900 completed with its 5 annotations", st, gh.patches)
+	}
+	for _, r := range gh.requests {
+		if r == "POST /repos/acme/web/check-runs" {
+			t.Error("a new run was created instead of resuming run 900")
+		}
+	}
+	if runs, err := w.DB.UnfinishedCheckRuns(ctx, 10); err != nil || len(runs) != 0 {
+		t.Errorf("unfinished runs left: %+v, %v", runs, err)
+	}
+}

@@ -73,14 +73,15 @@ func (r CheckRun) Digest() string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// CheckState is how far a head commit's check run got: its id, the digest
-// of the outcome being sent, how many annotations went, and whether it is
-// completed.
+// CheckState is how far a head commit's check run got: its id, its pull
+// request, the digest of the outcome being sent, how many annotations went,
+// and whether it is completed.
 type CheckState struct {
-	RunID     int64
-	Digest    string
-	Sent      int
-	Completed bool
+	RunID       int64
+	PullRequest int // the pull request it is sent for (0: none)
+	Digest      string
+	Sent        int
+	Completed   bool
 }
 
 // maxSummary is the Checks API's limit of an output's summary, in bytes.

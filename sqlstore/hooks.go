@@ -175,8 +175,8 @@ func (db *DB) PullRequestInfo(ctx context.Context, projectID string, number int)
 // when none was created.
 func (db *DB) CheckRun(ctx context.Context, projectID, headSHA string) (st codehost.CheckState, found bool, err error) {
 	var completed int
-	err = db.read.QueryRowContext(ctx, `SELECT run_id, digest, sent, completed FROM check_runs WHERE project_id = $1 AND head_sha = $2`, projectID, headSHA).
-		Scan(&st.RunID, &st.Digest, &st.Sent, &completed)
+	err = db.read.QueryRowContext(ctx, `SELECT run_id, pull_number, digest, sent, completed FROM check_runs WHERE project_id = $1 AND head_sha = $2`, projectID, headSHA).
+		Scan(&st.RunID, &st.PullRequest, &st.Digest, &st.Sent, &completed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, false, nil
 	}
@@ -190,8 +190,35 @@ func (db *DB) PutCheckRun(ctx context.Context, projectID, headSHA string, st cod
 		if _, err := tx.ExecContext(ctx, `DELETE FROM check_runs WHERE project_id = $1 AND head_sha = $2`, projectID, headSHA); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO check_runs (project_id, head_sha, run_id, digest, sent, completed, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			projectID, headSHA, st.RunID, st.Digest, st.Sent, boolInt(st.Completed), unix(at))
+		_, err := tx.ExecContext(ctx, `INSERT INTO check_runs (project_id, head_sha, run_id, pull_number, digest, sent, completed, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			projectID, headSHA, st.RunID, st.PullRequest, st.Digest, st.Sent, boolInt(st.Completed), unix(at))
 		return err
 	})
+}
+
+// UnfinishedCheckRun is a check run left in progress: its project, head
+// commit and pull request.
+type UnfinishedCheckRun struct {
+	ProjectID, HeadSHA string
+	PullRequest        int
+}
+
+// UnfinishedCheckRuns returns the check runs not completed, oldest first,
+// at most limit.
+func (db *DB) UnfinishedCheckRuns(ctx context.Context, limit int) ([]UnfinishedCheckRun, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT project_id, head_sha, pull_number FROM check_runs WHERE completed = 0
+		ORDER BY updated_at, project_id, head_sha LIMIT $1`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []UnfinishedCheckRun
+	for rows.Next() {
+		var u UnfinishedCheckRun
+		if err := rows.Scan(&u.ProjectID, &u.HeadSHA, &u.PullRequest); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
 }

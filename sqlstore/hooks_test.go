@@ -135,15 +135,23 @@ func TestCheckRunState(t *testing.T) {
 	if _, found, err := db.CheckRun(ctx, web, sha); err != nil || found {
 		t.Fatalf("before: found %v, %v", found, err)
 	}
-	st := codehost.CheckState{RunID: 12, Digest: "abc", Sent: 150}
+	st := codehost.CheckState{RunID: 12, PullRequest: 7, Digest: "abc", Sent: 150}
 	dCheck(t, db.PutCheckRun(ctx, web, sha, st, time.Unix(1_800_000_000, 0)))
 	got, found, err := db.CheckRun(ctx, web, sha)
 	if err != nil || !found || got != st {
 		t.Fatalf("got %+v %v %v, want %+v", got, found, err, st)
 	}
+	runs, err := db.UnfinishedCheckRuns(ctx, 10)
+	dCheck(t, err)
+	if len(runs) != 1 || runs[0] != (UnfinishedCheckRun{ProjectID: web, HeadSHA: sha, PullRequest: 7}) {
+		t.Errorf("unfinished runs %+v", runs)
+	}
 	st.Sent, st.Completed = 200, true
 	dCheck(t, db.PutCheckRun(ctx, web, sha, st, time.Unix(1_800_000_001, 0)))
 	if got, _, _ := db.CheckRun(ctx, web, sha); got != st {
 		t.Errorf("after completion: %+v", got)
+	}
+	if runs, _ := db.UnfinishedCheckRuns(ctx, 10); len(runs) != 0 {
+		t.Errorf("a completed run is listed unfinished: %+v", runs)
 	}
 }

@@ -70,6 +70,10 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 		return err
 	}
 	defer closeLimiter()
+	// Check runs a stopped server left in progress (docs/pull-requests.md).
+	if err := handler.ResumeCheckRuns(ctx); err != nil {
+		log.Warn("check runs left in progress not resumed", "error", err)
+	}
 	site, err := newSite(cfg, db, log, handler)
 	if err != nil {
 		return err

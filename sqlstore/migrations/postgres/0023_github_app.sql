@@ -41,11 +41,13 @@ CREATE INDEX hook_deliveries_project ON hook_deliveries (project_id, received_at
 
 -- The check run "Plumb" of a head commit: its id on GitHub, the digest of
 -- the output being sent, how many annotations went, and whether it is
--- completed (a run left in progress resumes from sent).
+-- completed (a run left in progress resumes from sent, at the server's
+-- start too), and the pull request it was sent for (0: none).
 CREATE TABLE check_runs (
     project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
     head_sha   TEXT NOT NULL,
     run_id     BIGINT NOT NULL,
+    pull_number BIGINT NOT NULL DEFAULT 0,
     digest     TEXT NOT NULL DEFAULT '',
     sent       BIGINT NOT NULL DEFAULT 0,
     completed  BIGINT NOT NULL DEFAULT 0,
