@@ -279,7 +279,11 @@ func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target
 		return err
 	}
 	d := codehost.Delivery{CommitSHA: commit, Statuses: codeHostStatuses(cmp, page)}
-	summary := cmp.View(&pullRequestView{Number: pr, Branch: ch.Branch, BaseBranch: ch.BaseBranch}).Markdown()
+	var view *pullRequestView // a commit without a pull request: "comparison"
+	if pr > 0 {
+		view = &pullRequestView{Number: pr, Branch: ch.Branch, BaseBranch: ch.BaseBranch}
+	}
+	summary := cmp.View(view).Markdown()
 	if pr > 0 {
 		d.PullRequest = pr
 		d.Comment = summary
