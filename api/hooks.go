@@ -29,8 +29,9 @@ type hookStore interface {
 
 // handleGitHubHook takes GitHub's webhook deliveries (POST /hooks/github,
 // docs/pull-requests.md): the signature first (401, the body unread as
-// JSON, without the right X-Hub-Signature-256), then the event: pull_request
-// and installation events are kept, ping and any other event answer 204.
+// JSON, without the right X-Hub-Signature-256), then the event: pull_request,
+// installation and installation_repositories events are kept, ping and any
+// other event answer 204.
 // An event for a repository no project is connected to answers 202 and
 // keeps nothing; a delivery id seen before answers what it was answered.
 func (s *Server) handleGitHubHook(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -75,6 +76,9 @@ func (s *Server) handleGitHubHook(w http.ResponseWriter, r *http.Request, c *cal
 		return err
 	}
 	if in := d.Installation; in != nil && s.cfg.GitHubApp != nil {
+		if in.Uninstalled {
+			s.cfg.GitHubApp.ForgetInstallation(in.ID)
+		}
 		for _, repo := range in.Repositories {
 			if in.Deleted {
 				s.cfg.GitHubApp.Remember(repo, 0)

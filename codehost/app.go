@@ -125,6 +125,19 @@ func (a *App) Remember(repository string, id int64) {
 	a.installations[strings.ToLower(repository)] = id
 }
 
+// ForgetInstallation forgets an installation (uninstalled): its
+// repositories and its token.
+func (a *App) ForgetInstallation(id int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for repo, known := range a.installations {
+		if known == id {
+			delete(a.installations, repo)
+		}
+	}
+	delete(a.tokens, id)
+}
+
 // Token returns an installation access token (POST
 // /app/installations/{id}/access_tokens), reused until shortly before its
 // expires_at.
@@ -172,6 +185,10 @@ func (a *App) Target(ctx context.Context, repository string, known int64) (Targe
 		}
 	}
 	tok, err := a.Token(ctx, id)
+	if he, ok := err.(*HTTPError); ok && he.Status == http.StatusNotFound {
+		// The installation is gone: ask GitHub again next time.
+		a.ForgetInstallation(id)
+	}
 	if err != nil {
 		return Target{}, err
 	}

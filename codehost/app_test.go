@@ -201,9 +201,14 @@ func TestAppJWTInstallationAndCachedToken(t *testing.T) {
 	if tg, err = app.Target(ctx, "acme/web", 0); err != nil || tg.Token != "ghs_2" {
 		t.Fatalf("target near expiry = %+v, %v; want a new token ghs_2", tg, err)
 	}
+	// Uninstalled: the next target asks GitHub again.
+	app.ForgetInstallation(4242)
+	if _, err := app.Target(ctx, "acme/web", 0); err != nil || f.lookups != 2 || f.tokens != 3 {
+		t.Errorf("after the uninstallation: %v, look-ups %d, exchanges %d; want 2 and 3", err, f.lookups, f.tokens)
+	}
 	// An installation known from the webhooks is not looked up.
 	app.Remember("acme/web", 0)
-	if _, err := app.Target(ctx, "acme/web", 4242); err != nil || f.lookups != 1 {
+	if _, err := app.Target(ctx, "acme/web", 4242); err != nil || f.lookups != 2 {
 		t.Errorf("known installation: %v, look-ups %d; want none more", err, f.lookups)
 	}
 }

@@ -48,12 +48,15 @@ type PullRequest struct {
 	UpdatedAt  time.Time
 }
 
-// Installation is an installation webhook: the App's installation id and
-// the repositories (owner/name) it covers, or, when Deleted, no longer.
+// Installation is an installation or installation_repositories webhook:
+// the App's installation id and the repositories (owner/name) it now
+// covers, or, when Deleted, no longer covers; Uninstalled, the whole
+// installation is gone (whatever repositories the event lists).
 type Installation struct {
 	ID           int64
 	Repositories []string
 	Deleted      bool
+	Uninstalled  bool
 }
 
 // HookDelivery is one webhook delivery: its id (X-GitHub-Delivery), event
@@ -108,6 +111,8 @@ type hookBody struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`
 	Repositories []hookRepo `json:"repositories"`
+	Added        []hookRepo `json:"repositories_added"`
+	Removed      []hookRepo `json:"repositories_removed"`
 }
 
 // ParseHook reads a webhook delivery's JSON body. It returns ok false for an
@@ -115,7 +120,7 @@ type hookBody struct {
 // that is not JSON or lacks what the event needs.
 func ParseHook(id, event string, body []byte) (d HookDelivery, ok bool, err error) {
 	d = HookDelivery{ID: id, Event: event}
-	if event != "pull_request" && event != "installation" {
+	if event != "pull_request" && event != "installation" && event != "installation_repositories" {
 		return d, false, nil
 	}
 	var b hookBody
@@ -138,15 +143,25 @@ func ParseHook(id, event string, body []byte) (d HookDelivery, ok bool, err erro
 		d.Repository = b.Repository.FullName
 		d.PullRequest = &PullRequest{Number: p.Number, Title: p.Title, Author: p.User.Login, BaseBranch: p.Base.Ref,
 			HeadBranch: p.Head.Ref, HeadSHA: p.Head.SHA, State: p.State, Merged: p.Merged, UpdatedAt: p.UpdatedAt}
-	case "installation":
-		if !installationActions[b.Action] {
+	default: // installation, installation_repositories
+		repos := b.Repositories
+		in := &Installation{}
+		switch {
+		case event == "installation" && installationActions[b.Action]:
+			in.Deleted = b.Action == "deleted" || b.Action == "suspend"
+			in.Uninstalled = in.Deleted
+		case event == "installation_repositories" && b.Action == "added":
+			repos = b.Added
+		case event == "installation_repositories" && b.Action == "removed":
+			repos, in.Deleted = b.Removed, true
+		default:
 			return d, false, nil
 		}
 		if b.Installation == nil || b.Installation.ID < 1 {
-			return d, false, fmt.Errorf("an installation event needs installation.id")
+			return d, false, fmt.Errorf("an %s event needs installation.id", event)
 		}
-		in := &Installation{ID: b.Installation.ID, Deleted: b.Action == "deleted" || b.Action == "suspend"}
-		for _, r := range b.Repositories {
+		in.ID = b.Installation.ID
+		for _, r := range repos {
 			if r.FullName != "" {
 				in.Repositories = append(in.Repositories, r.FullName)
 			}

@@ -1,6 +1,9 @@
 package codehost
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestVerifySignature(t *testing.T) {
 	body := []byte(`{"zen":"Keep it logically awesome."}`)
@@ -47,6 +50,16 @@ func TestParseHook(t *testing.T) {
 	in, ok, err := ParseHook("d2", "installation", []byte(`{"action":"deleted","installation":{"id":99},"repositories":[{"full_name":"acme/web"}]}`))
 	if err != nil || !ok || in.Installation.ID != 99 || !in.Installation.Deleted || len(in.Installation.Repositories) != 1 {
 		t.Errorf("installation: %+v, %v, %v", in.Installation, ok, err)
+	}
+	added, ok, err := ParseHook("d3", "installation_repositories", []byte(`{"action":"added","installation":{"id":99},
+		"repositories_added":[{"full_name":"acme/api"}],"repositories_removed":[]}`))
+	if err != nil || !ok || added.Installation.Deleted || added.Installation.Uninstalled || strings.Join(added.Installation.Repositories, ",") != "acme/api" {
+		t.Errorf("repositories added: %+v, %v, %v", added.Installation, ok, err)
+	}
+	removed, ok, err := ParseHook("d4", "installation_repositories", []byte(`{"action":"removed","installation":{"id":99},
+		"repositories_added":[],"repositories_removed":[{"full_name":"acme/web"}]}`))
+	if err != nil || !ok || !removed.Installation.Deleted || removed.Installation.Uninstalled || strings.Join(removed.Installation.Repositories, ",") != "acme/web" {
+		t.Errorf("repositories removed: %+v, %v, %v", removed.Installation, ok, err)
 	}
 	for _, c := range []struct{ event, body string }{
 		{"push", `{}`},

@@ -89,8 +89,8 @@ func (db *DB) ApplyHook(ctx context.Context, d codehost.HookDelivery, applied, u
 				}
 				projects = append(projects, ids...)
 			}
-			if in.Deleted && len(in.Repositories) == 0 {
-				// An uninstallation that names no repository drops them all.
+			if in.Uninstalled {
+				// Every repository of the installation, named or not.
 				if _, err := tx.ExecContext(ctx, `DELETE FROM github_installations WHERE installation_id = $1`, in.ID); err != nil {
 					return err
 				}

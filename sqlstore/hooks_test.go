@@ -119,8 +119,20 @@ func TestHookInstallations(t *testing.T) {
 	if ds, _ := db.HookDeliveries(ctx, web, 10); len(ds) != 1 || ds[0].Event != "installation" {
 		t.Errorf("the connected project's deliveries = %+v", ds)
 	}
+	// A repository removed from the installation: only it is dropped.
+	removed := codehost.HookDelivery{ID: "i-r", Event: "installation_repositories", Action: "removed", At: at,
+		Installation: &codehost.Installation{ID: 99, Deleted: true, Repositories: []string{"acme/other"}}}
+	_, err = db.ApplyHook(ctx, removed, 204, 202)
+	dCheck(t, err)
+	if _, found, _ := db.GitHubInstallation(ctx, "acme/other"); found {
+		t.Error("the removed repository kept its installation")
+	}
+	if _, found, _ := db.GitHubInstallation(ctx, "acme/web"); !found {
+		t.Error("removing one repository dropped another")
+	}
+	// The uninstallation, naming no repository, drops them all.
 	del := codehost.HookDelivery{ID: "i-2", Event: "installation", Action: "deleted", At: at,
-		Installation: &codehost.Installation{ID: 99, Deleted: true}}
+		Installation: &codehost.Installation{ID: 99, Deleted: true, Uninstalled: true}}
 	_, err = db.ApplyHook(ctx, del, 204, 202)
 	dCheck(t, err)
 	if _, found, _ := db.GitHubInstallation(ctx, "acme/web"); found {
