@@ -425,8 +425,13 @@ func checkRunOf(cmp *Comparison, ch *compare.Change, commit, page, summary strin
 		if is.EndLine != nil && *is.EndLine >= end {
 			end = *is.EndLine
 		}
+		title := strings.TrimPrefix(is.Tool+": "+is.RuleKey, ": ")
+		msg := is.Message
+		if msg == "" { // GitHub requires a message
+			msg = title
+		}
 		as = append(as, codehost.Annotation{Path: is.Path, StartLine: *is.StartLine, EndLine: end, Level: annotationLevel(is.Level),
-			Title: is.Tool + ": " + is.RuleKey, Message: is.Message})
+			Title: title, Message: msg})
 	}
 	codehost.SortAnnotations(as)
 	if n := len(as) - codehost.MaxAnnotations; n > 0 {
