@@ -1,9 +1,10 @@
 // Package codehost tells a code host about a change: commit statuses (the
 // quality gate, patch coverage) and one pull request comment kept up to date
 // in place, on GitHub (and GitHub Enterprise) and GitLab (and self-managed
-// GitLab), over their plain REST APIs (docs/pull-requests.md); and it reads a
-// file at a commit from them, for a file page without an uploaded source
-// (source.go, docs/sources.md).
+// GitLab), over their plain REST APIs (docs/pull-requests.md); GitHub's
+// check runs with annotations through a GitHub App (app.go, checks.go) and
+// the App's webhooks (hooks.go); and it reads a file at a commit from them,
+// for a file page without an uploaded source (source.go, docs/sources.md).
 package codehost
 
 import (
