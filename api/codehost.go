@@ -270,12 +270,17 @@ func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target
 	if baseRef == "" {
 		baseRef = "refs/heads/" + ch.BaseBranch
 	}
-	base, err := s.store.ResolveCommit(ctx, p.ID, baseRef)
+	cmp, err := s.compareWithBase(ctx, p, baseRef, commit, &ch)
 	if err != nil {
-		return err
-	}
-	cmp, err := s.Compare(ctx, p, base, commit, &ch, CompareOptions{})
-	if err != nil {
+		if check != nil && plumb.ErrorCode(err) != plumb.EINTERNAL {
+			// No comparison to show (say, the base has no upload yet): the
+			// run is completed as neutral, saying why, not left in progress.
+			none := codehost.CheckRun{HeadSHA: commit, DetailsURL: page, Conclusion: "neutral", Title: "No comparison yet",
+				Summary: "Plumb could not compare this commit with its base: " + strings.Join(plumb.ErrorDetails(err), " ")}
+			if cerr := s.completeCheckRun(ctx, p, t, check, none); cerr != nil {
+				s.log.Warn("check run not completed", "project", p.ID, "commit", commit, "error", cerr)
+			}
+		}
 		return err
 	}
 	d := codehost.Delivery{CommitSHA: commit, Statuses: codeHostStatuses(cmp, page)}
@@ -306,6 +311,16 @@ func (s *Server) deliver(ctx context.Context, p plumb.Project, t codehost.Target
 		}
 	}
 	return s.store.RecordDelivery(ctx, p.ID, commit, res, s.now())
+}
+
+// compareWithBase compares the head with the base reference its change
+// names.
+func (s *Server) compareWithBase(ctx context.Context, p plumb.Project, baseRef, commit string, ch *compare.Change) (*Comparison, error) {
+	base, err := s.store.ResolveCommit(ctx, p.ID, baseRef)
+	if err != nil {
+		return nil, err
+	}
+	return s.Compare(ctx, p, base, commit, ch, CompareOptions{})
 }
 
 // appTarget is a GitHub target with the App's installation token.

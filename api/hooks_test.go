@@ -269,3 +269,35 @@ func TestCheckRunResumedAtStart(t *testing.T) {
 		t.Errorf("unfinished runs left: %+v, %v", runs, err)
 	}
 }
+
+// TestCheckRunWithoutComparison: a head whose base has no upload yet gets
+// its check run completed as neutral, saying why, not left in progress.
+func TestCheckRunWithoutComparison(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	check(t, err)
+	clock := &fakeClock{now: t0}
+	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
+	srv := httptest.NewServer(gh)
+	defer srv.Close()
+	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
+	w := compareFixture(t, withConfig(api.Config{GitHubApp: app}), onDatabase("", clock))
+	json := hdr("Content-Type", "application/json")
+	w.do(t, "PUT", "/gh/acme/projects/web/code-host", w.Alice, json, `{"kind": "github", "repository": "acme/web"}`).wantStatus(t, 200)
+	unknownBase := strings.Repeat("9", 40)
+	w.do(t, "POST", "/ingest/gh/acme/projects/web/changes", w.Alice, json, `{"commitSha": "`+headSHA+`", "branch": "feature",
+		"baseCommitSha": "`+unknownBase+`", "pullRequestNumber": 7, "files": [{"path": "a.go", "status": "modified", "addedLines": [[2, 3]]}]}`).wantStatus(t, 201)
+	w.testServer.API.WaitDeliveries()
+	gh.mu.Lock()
+	defer gh.mu.Unlock()
+	if len(gh.patches) != 1 {
+		t.Fatalf("patches %v, want the one completing the run", gh.patches)
+	}
+	p := gh.patches[0]
+	out := p["output"].(map[string]any)
+	if p["conclusion"] != "neutral" || out["title"] != "No comparison yet" || !strings.Contains(out["summary"].(string), unknownBase[:7]) {
+		t.Errorf("completion %v", p)
+	}
+	if st, _, _ := w.DB.CheckRun(context.Background(), w.Web.ID, headSHA); !st.Completed {
+		t.Errorf("run left in progress: %+v", st)
+	}
+}
