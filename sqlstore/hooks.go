@@ -98,8 +98,13 @@ func (db *DB) ApplyHook(ctx context.Context, d codehost.HookDelivery, applied, u
 		}
 		status = applied
 		for _, id := range projects {
+			var project any // NULL: the installation event's own row
+			same, args := `project_id IS NULL AND $1 = ''`, []any{id, keptHookDeliveries}
+			if id != "" {
+				project, same = id, `project_id = $1`
+			}
 			res, err := tx.ExecContext(ctx, `INSERT INTO hook_deliveries (delivery_id, project_id, event, action, status, received_at)
-				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, d.ID, id, d.Event, d.Action, applied, unix(d.At))
+				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, d.ID, project, d.Event, d.Action, applied, unix(d.At))
 			if err != nil {
 				return err
 			}
@@ -110,8 +115,8 @@ func (db *DB) ApplyHook(ctx context.Context, d codehost.HookDelivery, applied, u
 				// request: this one changes nothing.
 				return errReplayed
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM hook_deliveries WHERE project_id = $1 AND delivery_id NOT IN (
-				SELECT delivery_id FROM hook_deliveries WHERE project_id = $1 ORDER BY received_at DESC, delivery_id DESC LIMIT $2)`, id, keptHookDeliveries); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM hook_deliveries WHERE `+same+` AND delivery_id NOT IN (
+				SELECT delivery_id FROM hook_deliveries WHERE `+same+` ORDER BY received_at DESC, delivery_id DESC LIMIT $2)`, args...); err != nil {
 				return err
 			}
 		}

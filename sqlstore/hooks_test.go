@@ -86,6 +86,15 @@ func TestHookPullRequestsAndReplays(t *testing.T) {
 			}
 		}
 	}
+
+	// Deleting the project deletes its deliveries and pull requests.
+	_, err = db.DeleteProject(ctx, "acme/web", false)
+	dCheck(t, err)
+	var left int
+	dCheck(t, db.read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM hook_deliveries) + (SELECT count(*) FROM pull_requests)`).Scan(&left))
+	if left != 0 {
+		t.Errorf("%d delivery or pull request rows outlived their project", left)
+	}
 }
 
 func TestHookDeliveriesKeptPerProject(t *testing.T) {

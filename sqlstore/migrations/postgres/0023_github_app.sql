@@ -26,17 +26,18 @@ CREATE TABLE pull_requests (
     PRIMARY KEY (project_id, number)
 );
 
--- Webhook deliveries, one row per project they concerned (project_id '' for
--- an installation event): a replayed delivery id answers the status kept.
+-- Webhook deliveries, one row per project they concerned (and one with no
+-- project for an installation event): a replayed delivery id answers the
+-- status kept.
 CREATE TABLE hook_deliveries (
     delivery_id TEXT NOT NULL,
-    project_id  TEXT NOT NULL,
+    project_id  TEXT REFERENCES projects (id) ON DELETE CASCADE,
     event       TEXT NOT NULL,
     action      TEXT NOT NULL,
     status      BIGINT NOT NULL,
-    received_at BIGINT NOT NULL,
-    PRIMARY KEY (delivery_id, project_id)
+    received_at BIGINT NOT NULL
 );
+CREATE UNIQUE INDEX hook_deliveries_once ON hook_deliveries (delivery_id, COALESCE(project_id, ''));
 CREATE INDEX hook_deliveries_project ON hook_deliveries (project_id, received_at);
 
 -- The check run "Plumb" of a head commit: its id on GitHub, the digest of
