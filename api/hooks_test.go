@@ -173,20 +173,27 @@ func (f *appGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// appWorld is the comparison fixture on a server with a GitHub App whose
+// GitHub is a fake, and public base URL base.
+func appWorld(t *testing.T, base string) (*world, *appGitHub, *httptest.Server) {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	check(t, err)
+	clock := &fakeClock{now: t0}
+	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
+	srv := httptest.NewServer(gh)
+	t.Cleanup(srv.Close)
+	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
+	return compareFixture(t, withConfig(api.Config{GitHubApp: app, BaseURL: base}), onDatabase("", clock)), gh, srv
+}
+
 // TestCheckRunThroughTheApp: a GitHub project connected without a token, on
 // a server with a GitHub App, gets the statuses, the comment and a check
 // run with installation tokens: created in progress, then completed with
 // the gate's conclusion and annotations on the changed lines, the most
 // severe first, linking to the pull request's page.
 func TestCheckRunThroughTheApp(t *testing.T) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	check(t, err)
-	clock := &fakeClock{now: t0}
-	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
-	srv := httptest.NewServer(gh)
-	defer srv.Close()
-	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
-	w := compareFixture(t, withConfig(api.Config{GitHubApp: app, BaseURL: "https://plumb.example.com"}), onDatabase("", clock))
+	w, gh, srv := appWorld(t, "https://plumb.example.com")
 	json := hdr("Content-Type", "application/json")
 	w.do(t, "PUT", "/gh/acme/projects/web/code-host", w.Alice, json, `{"kind": "gitlab", "repository": "acme/web"}`).
 		wantError(t, 400, "Field token is required")
@@ -240,14 +247,7 @@ func TestCheckRunThroughTheApp(t *testing.T) {
 // (its state kept: run 900, nothing sent) is completed by the next server's
 // ResumeCheckRuns, on the same run.
 func TestCheckRunResumedAtStart(t *testing.T) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	check(t, err)
-	clock := &fakeClock{now: t0}
-	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
-	srv := httptest.NewServer(gh)
-	defer srv.Close()
-	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
-	w := compareFixture(t, withConfig(api.Config{GitHubApp: app, BaseURL: "https://plumb.example.com"}), onDatabase("", clock))
+	w, gh, srv := appWorld(t, "https://plumb.example.com")
 	ctx := context.Background()
 	check(t, w.DB.PutCodeHost(ctx, w.Web.ID, codehost.Target{Kind: codehost.GitHub, BaseURL: srv.URL, Repository: "acme/web"}, t0))
 	check(t, w.DB.PutCheckRun(ctx, w.Web.ID, headSHA, codehost.CheckState{RunID: 900, PullRequest: 7}, t0))
@@ -273,14 +273,7 @@ func TestCheckRunResumedAtStart(t *testing.T) {
 // TestCheckRunWithoutComparison: a head whose base has no upload yet gets
 // its check run completed as neutral, saying why, not left in progress.
 func TestCheckRunWithoutComparison(t *testing.T) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	check(t, err)
-	clock := &fakeClock{now: t0}
-	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
-	srv := httptest.NewServer(gh)
-	defer srv.Close()
-	app := &codehost.App{ID: 1, Key: key, BaseURL: srv.URL, Now: clock.Now}
-	w := compareFixture(t, withConfig(api.Config{GitHubApp: app}), onDatabase("", clock))
+	w, gh, _ := appWorld(t, "")
 	json := hdr("Content-Type", "application/json")
 	w.do(t, "PUT", "/gh/acme/projects/web/code-host", w.Alice, json, `{"kind": "github", "repository": "acme/web"}`).wantStatus(t, 200)
 	unknownBase := strings.Repeat("9", 40)
