@@ -63,7 +63,7 @@ func TestClassFixtures(t *testing.T) {
 		"interp":   {"JavaScript", "TypeScript", "Python", "Kotlin", "Swift", "Ruby", "C#", "Scala", "Bourne Shell", "PHP"},
 		"ternary":  {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
 		"types":    {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin"},
-		"exprbody": {"Kotlin", "Scala"},
+		"exprbody": {"Kotlin", "Scala", "Ruby"},
 	}
 	for c, langs := range want {
 		for _, l := range langs {
