@@ -887,6 +887,14 @@ func (b *braceScorer) open(i int) {
 		b.cur = &fnState{Function: Function{Name: name, Line: int(b.toks[i].Line), Params: params}}
 		if h := b.headerStart(i); h >= 0 {
 			b.cur.Line = int(b.toks[h].Line)
+			// Kotlin, Scala: a line break may end a statement, so the
+			// header may reach back over the line before; fun (def) starts it
+			for j, kw := h, exprBodyKeywords[b.lang]; kw != "" && j < i; j++ {
+				if b.is(j, kw) {
+					b.cur.Line = int(b.toks[j].Line)
+					break
+				}
+			}
 		}
 		b.frames = append(b.frames, frame{kind: frameFunc, fn: b.cur, top: true})
 		b.nest, b.ctl = 0, 0
@@ -955,6 +963,9 @@ func (b *braceScorer) exprLambda(i int) bool {
 		if b.is(start-1, "{") {
 			return false // { x => … }: the braces are the lambda
 		}
+		if b.lang == "Scala" && b.scalaFunctionType(i) {
+			return false
+		}
 		if n := len(b.frames); n > 0 && b.frames[n-1].kw == "switch" {
 			return false // a switch expression's arm
 		}
@@ -977,6 +988,39 @@ func (b *braceScorer) exprLambda(i int) bool {
 		return k > 0 && (b.is(k-1, "fn") || b.is(k-2, "fn") && b.is(k-1, "&"))
 	}
 	return false
+}
+
+// scalaFunctionType reports whether the Scala => at i is part of a type:
+// a function type after the : of an annotation (g: T => Boolean,
+// f: (Int, Int) => Int, h: Seq[T] => U) or in a type declaration (type F
+// = [X] =>> G[X]).
+func (b *braceScorer) scalaFunctionType(i int) bool {
+	j := i - 1
+	switch {
+	case b.is(j, ")"):
+		j = b.openParen(j)
+	case b.is(j, "]"):
+		for d := 0; j >= 0 && i-j < maxHeader; j-- {
+			if b.is(j, "]") {
+				d++
+			} else if b.is(j, "[") {
+				if d--; d == 0 {
+					break
+				}
+			}
+		}
+		if j > 0 && b.kind(j-1) == token.Ident {
+			j-- // Seq[T]
+		}
+	}
+	if j > 0 && b.is(j-1, ":") {
+		return true
+	}
+	k := i
+	for k > 0 && b.toks[k-1].End == b.toks[i].Line {
+		k--
+	}
+	return b.is(k, "type") || b.is(k+1, "type") && b.is(k, "opaque")
 }
 
 // typeArrow reports whether the TypeScript => at i belongs to a function
