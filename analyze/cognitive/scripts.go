@@ -27,6 +27,7 @@ type scopes struct {
 	out    []Function
 	chain  logicChain
 	skipTo int // shell: tokens up to here belong to a function header
+	open   int // Ruby: the endless methods open in stack
 }
 
 func (s *scopes) inc(n int) {
@@ -51,6 +52,9 @@ func (s *scopes) push(b block) {
 func (s *scopes) pop(endLine int) {
 	b := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	if b.until > 0 {
+		s.open--
+	}
 	s.nest -= b.nestInc
 	if b.ctl {
 		s.ctl -= b.nestInc
@@ -396,8 +400,9 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 			params := 0
 			body := j + 1 // the token after the parameters
 			if s.is(j+1, "(") {
-				params = countCommaList(s, j+1)
-				if k := matchParen(src, toks, j+1, 1); k > 0 {
+				var k int
+				params, k = countCommaList(s, j+1)
+				if k > 0 {
 					body = k + 1
 				}
 			} else if j+1 < len(toks) && toks[j+1].Line == t.Line && !s.endlessEq(j, j+1) && !s.is(j+1, ";") {
@@ -413,6 +418,7 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 				// expression; it ends with the expression, not with "end"
 				s.function(name, int(t.Line), params, 0, "")
 				s.stack[len(s.stack)-1].until = s.endlessEnd(body + 1)
+				s.open++
 				break
 			}
 			s.function(name, int(t.Line), params, 0, "end")
@@ -477,6 +483,10 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 	return s.finish()
 }
 
+// maxEndless bounds the tokens of an endless method's expression, so that
+// one whose brackets never close costs no more than that.
+const maxEndless = 2 * maxHeader
+
 // endlessEq reports whether the token at k is the = of an endless method
 // whose name is at j (def f(x) = …, def f = …), not a setter's name
 // (def x=(v), where the = touches the name).
@@ -494,8 +504,12 @@ func (s *scopes) endlessEq(j, k int) bool {
 func (s *scopes) endlessEnd(i int) int {
 	depth := 0
 	for j := i; j < len(s.toks); j++ {
-		x := s.text(j)
-		switch x {
+		if j-i >= maxEndless {
+			return j // an expression that never closes: bounded cost
+		}
+		t := s.toks[j]
+		x := s.src[t.Start : t.Start+t.Len]
+		switch string(x) { // no copy
 		case "(", "[", "{", "do", "begin", "case":
 			depth++
 		case "if", "unless", "while", "until":
@@ -515,7 +529,7 @@ func (s *scopes) endlessEnd(i int) int {
 		if depth > 0 || j+1 == len(s.toks) || s.toks[j+1].Line <= s.toks[j].End {
 			continue
 		}
-		if s.toks[j].Kind == token.Punct && x != ")" && x != "]" && x != "}" || s.is(j+1, ".") || s.is(j+1, "&.") {
+		if t.Kind == token.Punct && !s.is(j, ")") && !s.is(j, "]") && !s.is(j, "}") || s.is(j+1, ".") || s.is(j+1, "&.") {
 			continue // a + … / a, … / \ / a\n .b: the expression goes on
 		}
 		return j
@@ -526,6 +540,9 @@ func (s *scopes) endlessEnd(i int) int {
 // endEndless closes the endless methods whose expression ended before
 // token i, with what is still open in them.
 func (s *scopes) endEndless(i int) {
+	if s.open == 0 {
+		return
+	}
 	for k := len(s.stack) - 1; k >= 0; k-- {
 		if u := s.stack[k].until; u > 0 && i > u {
 			line := int(s.toks[u].End)
@@ -569,11 +586,13 @@ func (s *scopes) lastLine(i int) int32 {
 	return s.toks[i-1].End
 }
 
-// countCommaList counts the items of the (…) list at i.
-func countCommaList(s *scopes, i int) int {
+// countCommaList counts the items of the (…) list at i, and finds its ),
+// or -1.
+func countCommaList(s *scopes, i int) (int, int) {
 	depth, n, any := 0, 0, false
 	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
-		switch s.text(j) {
+		t := s.toks[j]
+		switch string(s.src[t.Start : t.Start+t.Len]) { // no copy
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -581,7 +600,7 @@ func countCommaList(s *scopes, i int) int {
 				if any {
 					n++
 				}
-				return n
+				return n, j
 			}
 			depth--
 		case ",":
@@ -592,7 +611,7 @@ func countCommaList(s *scopes, i int) int {
 			any = true
 		}
 	}
-	return n
+	return n, -1
 }
 
 // shellFunctions scores shell scripts: name() { … } and function name
