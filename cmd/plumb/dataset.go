@@ -19,6 +19,7 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 	"github.com/plumbhq/plumb/demo"
+	"github.com/plumbhq/plumb/internal/dblock"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -111,25 +112,25 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 	// Say at once when the address is taken, before building the dataset.
 	ln, err := listen(cfg.Addr)
 	if err != nil {
-		if h, ok := lockHolder(path); ok {
+		if h, ok := dblock.HolderOf(path); ok {
 			return fmt.Errorf("%w\n%s holds %s (left alone): stop it first to start a fresh demo there", err, h, path)
 		}
 		return err
 	}
 	defer ln.Close() // serve closes it too, when it got that far
-	lock, err := lockDatabase(path, "plumb demo")
+	lock, err := dblock.Acquire(path, "plumb demo")
 	if err != nil {
-		var inUse *inUseError
+		var inUse *dblock.InUseError
 		if errors.As(err, &inUse) {
-			return fmt.Errorf("demo: %s is in use by %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo --addr 127.0.0.1:8081", path, inUse.holder)
+			return fmt.Errorf("demo: %s is in use by %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo --addr 127.0.0.1:8081", path, inUse.Holder)
 		}
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer lock.Close()
-	lock.setAddr(ln.Addr().String())
+	lock.SetAddr(ln.Addr().String())
 	// A process that has the file open without the lock (an administration
 	// command, sqlite3, an older plumb): never delete under it.
-	if who := sqliteOpenBy(path); who != "" {
+	if who := dblock.OpenBy(path); who != "" {
 		return fmt.Errorf("demo: %s is open in %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo", path, who)
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {

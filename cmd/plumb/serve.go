@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/dblock"
 	"github.com/plumbhq/plumb/ops"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
@@ -26,16 +27,16 @@ func cmdServe(ctx context.Context, cfg *config, stdout, stderr io.Writer) error 
 	log := newLogger(stderr, cfg.LogLevel)
 	var ready func(string)
 	if path := sqlstore.SQLiteFile(cfg.Database); path != "" {
-		lock, err := lockDatabase(path, "plumb serve")
+		lock, err := dblock.Acquire(path, "plumb serve")
 		if err != nil {
-			var inUse *inUseError
+			var inUse *dblock.InUseError
 			if errors.As(err, &inUse) {
 				return fmt.Errorf("%w (one plumb serve per SQLite file; use PostgreSQL for more than one replica)", err)
 			}
 			return err
 		}
 		defer lock.Close()
-		ready = lock.setAddr
+		ready = lock.SetAddr
 	}
 	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
 	if err != nil {
