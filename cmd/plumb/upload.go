@@ -236,6 +236,9 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	}
 	fmt.Fprintf(stdout, "uploaded %s: %d files, %d covered / %d missed lines%s, format %s, commit %s%s\n",
 		file.name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
+	if c.Source {
+		sendReportSources(ctx, e, cl, info.Commit, report, c, module)
+	}
 	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
 }
