@@ -8,13 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/internal/progress"
 )
 
 type analyzeCmd struct {
@@ -109,15 +108,15 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 	}
 	opts := analyze.Options{Dir: c.Dir, Exclude: c.Exclude}
-	var prog *analyzeProgress
+	var prog *progress.Files
 	if showProgress(e.getenv, e.stderr) {
-		prog = &analyzeProgress{w: e.stderr}
-		opts.Progress = prog.update
+		prog = &progress.Files{W: e.stderr}
+		opts.Progress = prog.Update
 	}
 	start := time.Now()
 	res, err := analyze.Run(ctx, opts)
 	if prog != nil {
-		prog.done()
+		prog.Done()
 	}
 	if err != nil {
 		return usageError{fmt.Sprintf("analysis: %v", err)}
@@ -194,42 +193,5 @@ func analyzeBody(doc analyze.Document, sarifs []inputFile) bodyFunc {
 		}
 		bw.WriteString("]}")
 		return bw.Flush()
-	}
-}
-
-// analyzeProgressMinFiles is the size of a tree that gets a progress bar:
-// smaller ones are done before a bar would say anything.
-var analyzeProgressMinFiles = 500
-
-// analyzeProgress draws "analysing [=====     ]  42%  1200/2857 files" on
-// a terminal, at most ten times a second, for trees of at least
-// analyzeProgressMinFiles files, and clears it when done.
-type analyzeProgress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	last  time.Time
-	drawn bool
-}
-
-func (p *analyzeProgress) update(n, m int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if m < analyzeProgressMinFiles {
-		return
-	}
-	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond || n == m {
-		p.last = now
-		const width = 30
-		fill := width * n / m
-		fmt.Fprintf(p.w, "\ranalysing [%s%s] %3d%%  %d/%d files", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), 100*n/m, n, m)
-		p.drawn = true
-	}
-}
-
-func (p *analyzeProgress) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
