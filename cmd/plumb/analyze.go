@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +10,7 @@ import (
 	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/internal/progress"
 )
 
@@ -88,7 +86,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", checkSARIF); err != nil {
+		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
 		sarifs = append(sarifs, f)
@@ -136,7 +134,11 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return nil
 	}
 	doc := res.Document(info.Commit, info.Branch, c.AnalyzedAt)
-	body := analyzeBody(doc, sarifs)
+	sarifPaths := make([]string, len(sarifs))
+	for i, s := range sarifs {
+		sarifPaths[i] = s.path
+	}
+	body := uploadbody.Document(doc, sarifPaths)
 	if c.Out != "" {
 		var w io.Writer = e.stdout
 		if c.Out != "-" {
@@ -169,29 +171,4 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	// summary, whose issues have no data until the head has an analysis.
 	sendChange(ctx, cl, info, c.Change, e.stderr)
 	return nil
-}
-
-// analyzeBody writes the upload: the document, with the SARIF files
-// streamed in after the analysis' own SARIF log.
-func analyzeBody(doc analyze.Document, sarifs []inputFile) bodyFunc {
-	return func(w io.Writer, src func(io.Reader) io.Reader) error {
-		b, err := json.Marshal(doc)
-		if err != nil {
-			return err
-		}
-		if !bytes.HasSuffix(b, []byte("]}")) {
-			return fmt.Errorf("unexpected document encoding")
-		}
-		bw := bufio.NewWriterSize(w, 64<<10)
-		bw.Write(b[:len(b)-2])
-		paths := make([]string, len(sarifs))
-		for i, s := range sarifs {
-			paths[i] = s.path
-		}
-		if err := copySARIF(bw, paths, true, src); err != nil {
-			return err
-		}
-		bw.WriteString("]}")
-		return bw.Flush()
-	}
 }

@@ -73,7 +73,7 @@ func (c *dbCmd) bindDB(kctx *kong.Context, e *runEnv) error {
 	open := func() (*sqlstore.DB, error) {
 		if db == nil {
 			cfg := configOf(&c.Server, &c.DB)
-			d, err := sqlstore.Open(e.ctx, cfg.Database, cfg.storeOptions())
+			d, err := sqlstore.Open(e.ctx, cfg.Database, cfg.StoreOptions())
 			if err != nil {
 				return nil, err
 			}
@@ -195,8 +195,8 @@ Examples:
     plumb export | gzip > plumb.json.gz`
 }
 
-func (c *exportCmd) Run(e *runEnv, db *sqlstore.DB) error {
-	return cmdExport(e.ctx, db, c.Out, c.WithoutSource, e.stdout)
+func (c *exportCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.Export(e.ctx, c.Out, c.WithoutSource)
 }
 
 type importCmd struct {
@@ -212,8 +212,8 @@ Examples:
     plumb import plumb-backup.json --database postgres://plumb@127.0.0.1:5432/plumb_new`
 }
 
-func (c *importCmd) Run(e *runEnv, db *sqlstore.DB) error {
-	return cmdImport(e.ctx, db, c.File, e.stdin, e.stdout)
+func (c *importCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.Import(e.ctx, c.File, e.stdin)
 }
 
 // ---- administration ----

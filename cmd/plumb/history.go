@@ -15,6 +15,7 @@ import (
 	"github.com/plumbhq/plumb/analyze/history"
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/gitrepo"
 )
 
@@ -189,7 +190,7 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 		if upload {
 			rctx, cancel := c.Conn.withTimeout(ctx)
-			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: analyzeBody(doc, nil)}, c.Paths.mapping())
+			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: uploadbody.Document(doc, nil)}, c.Paths.mapping())
 			cancel()
 			if err != nil {
 				return callError(err)
@@ -240,7 +241,7 @@ func writeHistoryFile(name string, doc analyze.Document) error {
 	if err != nil {
 		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
 	}
-	err = analyzeBody(doc, nil)(f, func(r io.Reader) io.Reader { return r })
+	err = uploadbody.Document(doc, nil)(f, func(r io.Reader) io.Reader { return r })
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -211,7 +212,7 @@ func TestSourceServeFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := configOf(&s, &dbFlags{})
-	o := cfg.storeOptions()
+	o := cfg.StoreOptions()
 	if o.SourceLimits.MaxFileSize != 4096 || !o.RefuseSources || cfg.SourceCollectEvery != time.Minute {
 		t.Errorf("options %+v, config %+v", o, cfg)
 	}
@@ -260,7 +261,7 @@ func TestCollectSources(t *testing.T) {
 	mu.Unlock()
 	var logs proctest.Log
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	go collectSources(ctx, db, time.Hour, log)
+	go server.CollectSources(ctx, db, time.Hour, log)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		src, err := db.FileSource(ctx, p.ID, orphan, "secret/key.go")
