@@ -520,11 +520,10 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 	if err != nil {
 		return err
 	}
-	obj, err := s.readJSONObject(w, r)
+	f, err := s.readFields(w, r)
 	if err != nil {
 		return err
 	}
-	f := &fields{obj: obj}
 	var ch compare.Change
 	ch.CommitSHA, _ = f.str("commitSha", true, 7, 64)
 	ch.Branch, _ = f.str("branch", false, 0, 500)
@@ -539,7 +538,7 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 	if ch.BaseCommitSHA == "" && ch.BaseBranch == "" {
 		f.fail("Field baseCommitSha or baseBranch is required.")
 	}
-	if raw, ok := obj["pullRequestNumber"]; ok && string(raw) != "null" {
+	if raw, ok := f.obj["pullRequestNumber"]; ok && string(raw) != "null" {
 		var n int
 		if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
 			f.fail("Field pullRequestNumber must be a positive integer.")
@@ -547,7 +546,7 @@ func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *c
 			ch.PullRequestNumber = &n
 		}
 	}
-	raw, ok := obj["files"]
+	raw, ok := f.obj["files"]
 	if !ok || string(raw) == "null" {
 		f.fail("Field files is required (an empty array for a change without files).")
 	} else {

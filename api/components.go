@@ -142,15 +142,22 @@ func (s *Server) handleCreateComponent(w http.ResponseWriter, r *http.Request, c
 	return writeJSON(w, http.StatusCreated, newComponentView(cp))
 }
 
-func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, c *call) error {
-	p, err := s.componentProject(r.Context(), c)
+// adminOfComponent finds the component a write addresses (404 before 403,
+// as the contract orders the checks) and requires its project's admin.
+func (s *Server) adminOfComponent(ctx context.Context, c *call) (plumb.Project, error) {
+	p, err := s.componentProject(ctx, c)
 	if err != nil {
-		return err
+		return p, err
 	}
-	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
-		return err
+	if _, err := s.store.FindComponent(ctx, p.ID, c.params["component"]); err != nil {
+		return p, err
 	}
-	if err := s.requireProjectAdmin(r.Context(), c, p, componentAdminRefusal); err != nil {
+	return p, s.requireProjectAdmin(ctx, c, p, componentAdminRefusal)
+}
+
+func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, err := s.adminOfComponent(r.Context(), c)
+	if err != nil {
 		return err
 	}
 	in, err := s.readComponent(w, r)
@@ -165,14 +172,8 @@ func (s *Server) handleReplaceComponent(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleDeleteComponent(w http.ResponseWriter, r *http.Request, c *call) error {
-	p, err := s.componentProject(r.Context(), c)
+	p, err := s.adminOfComponent(r.Context(), c)
 	if err != nil {
-		return err
-	}
-	if _, err := s.store.FindComponent(r.Context(), p.ID, c.params["component"]); err != nil {
-		return err
-	}
-	if err := s.requireProjectAdmin(r.Context(), c, p, componentAdminRefusal); err != nil {
 		return err
 	}
 	if err := s.store.DeleteComponent(r.Context(), p.ID, c.params["component"]); err != nil {

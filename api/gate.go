@@ -39,13 +39,12 @@ func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := s.requireProjectAdmin(r.Context(), c, p, gateAdminRefusal); err != nil {
 		return err
 	}
-	obj, err := s.readJSONObject(w, r)
+	f, err := s.readFields(w, r)
 	if err != nil {
 		return err
 	}
-	f := &fields{obj: obj}
 	var g compare.Gate
-	for name := range obj {
+	for name := range f.obj {
 		switch name {
 		case "patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues":
 		default:
@@ -53,7 +52,7 @@ func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) 
 		}
 	}
 	decode := func(name string, dst any, what string) {
-		raw, ok := obj[name]
+		raw, ok := f.obj[name]
 		if !ok {
 			f.fail("Field %s is required (null turns the condition off).", name)
 			return
@@ -108,6 +107,12 @@ func (s *Server) handleGateStatus(w http.ResponseWriter, r *http.Request, c *cal
 	out := gateStatusView{GateResult: cmp.Gate, BaseCommitSHA: base, HeadCommitSHA: head, CoverageDelta: v.CoverageDelta}
 	if v.Patch != nil {
 		out.PatchCoverage = v.Patch.Percent
+	}
+	if cmp.noIssueData == "" {
+		out.NewIssues = make([]apiv1.Issue, 0, len(cmp.issues.New))
+		for _, is := range cmp.issues.New {
+			out.NewIssues = append(out.NewIssues, apiv1.Issue(newIssueView(is)))
+		}
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -290,23 +290,8 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p plumb.Proj
 		return err
 	}
 	if done {
-		// The retry's body must be the first one's: read it to the end
-		// (within the upload limit) and compare.
-		got, err := s.bodyHash(w, r)
-		if err != nil {
-			return err
-		}
-		if bodyHash != "" && got != bodyHash {
-			return plumb.Errorf(plumb.ECONFLICT, "Idempotency-Key %q was already used for an upload with a different body; use a new key for new content.", key)
-		}
-		if replay != nil {
-			replay(w.Header(), body)
-		}
-		w.Header().Set("Idempotent-Replayed", "true")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, err = io.WriteString(w, body)
-		return err
+		return s.replayAnswer(w, r, bodyHash, status, body, replay,
+			fmt.Sprintf("Idempotency-Key %q was already used for an upload with a different body; use a new key for new content.", key))
 	}
 	// While the upload runs, its key's lease is renewed: a server killed
 	// mid-upload stops renewing, and a retry takes the key over.
@@ -760,11 +745,10 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
-	obj, err := s.readJSONObject(w, r)
+	f, err := s.readFields(w, r)
 	if err != nil {
 		return err
 	}
-	f := &fields{obj: obj}
 	b := plumb.Build{ProjectID: p.ID, Status: "submitted"}
 	b.Type, _ = f.str("type", true, 1, 50)
 	b.BranchName, _ = f.str("branchName", true, 1, 500)
@@ -784,7 +768,7 @@ func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	if !plumb.Contains(plumb.BuildTypes, b.Type) && b.Type != "" {
 		f.fail("Field type must be one of %s, got %q.", strings.Join(plumb.BuildTypes, ", "), b.Type)
 	}
-	if raw, ok := obj["pullRequestNumber"]; ok && string(raw) != "null" {
+	if raw, ok := f.obj["pullRequestNumber"]; ok && string(raw) != "null" {
 		var n int
 		if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
 			f.fail("Field pullRequestNumber must be a positive integer.")
@@ -832,11 +816,10 @@ func (s *Server) handleUpdateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	if _, err := s.store.FindBuild(r.Context(), p.ID, strings.ToLower(c.params["build"])); err != nil {
 		return err
 	}
-	obj, err := s.readJSONObject(w, r)
+	f, err := s.readFields(w, r)
 	if err != nil {
 		return err
 	}
-	f := &fields{obj: obj}
 	var u plumb.BuildUpdate
 	u.Status, _ = f.str("status", true, 1, 20)
 	if u.Status != "" && !plumb.Contains(plumb.BuildStatuses, u.Status) {
@@ -845,7 +828,7 @@ func (s *Server) handleUpdateBuild(w http.ResponseWriter, r *http.Request, c *ca
 	if reason, ok := f.str("statusReason", false, 0, 2000); ok {
 		u.StatusReason = &reason
 	}
-	if raw, ok := obj["exitCode"]; ok && string(raw) != "null" {
+	if raw, ok := f.obj["exitCode"]; ok && string(raw) != "null" {
 		var n int
 		if err := json.Unmarshal(raw, &n); err != nil {
 			f.fail("Field exitCode must be an integer.")
@@ -862,4 +845,27 @@ func (s *Server) handleUpdateBuild(w http.ResponseWriter, r *http.Request, c *ca
 		return err
 	}
 	return writeJSON(w, http.StatusOK, newBuildView(b, s.now()))
+}
+
+// replayAnswer answers a retry of an upload whose answer (status, body) was
+// recorded: the retry's body must be the first one's (bodyHash, "" when not
+// recorded), read to its end within the upload limit and compared; another
+// body is a 409 saying conflict. replay, when not nil, sets headers from
+// the recorded body.
+func (s *Server) replayAnswer(w http.ResponseWriter, r *http.Request, bodyHash string, status int, body string, replay func(http.Header, string), conflict string) error {
+	got, err := s.bodyHash(w, r)
+	if err != nil {
+		return err
+	}
+	if bodyHash != "" && got != bodyHash {
+		return plumb.Errorf(plumb.ECONFLICT, "%s", conflict)
+	}
+	if replay != nil {
+		replay(w.Header(), body)
+	}
+	w.Header().Set("Idempotent-Replayed", "true")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, err = io.WriteString(w, body)
+	return err
 }

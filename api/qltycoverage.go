@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -375,17 +374,25 @@ type qltyPublishView struct {
 	ExpiresAt string `json:"expiresAt"`
 }
 
-func (s *Server) handleQltyPublish(w http.ResponseWriter, r *http.Request, c *call) error {
+// qltyRequest checks a qlty CLI request's credentials and reads its
+// metadata as an upload's input (publish: whether the request publishes a
+// report, as opposed to completing one).
+func (s *Server) qltyRequest(w http.ResponseWriter, r *http.Request, c *call, publish bool) (plumb.Project, plumb.QltyInput, error) {
 	p, err := s.qltyCredentials(w, r, c)
 	if err != nil {
-		return err
+		return p, plumb.QltyInput{}, err
 	}
 	m, err := s.readQltyMetadata(w, r)
 	if err != nil {
-		return err
+		return p, plumb.QltyInput{}, err
 	}
-	in := s.qltyInput(m, true)
-	if err := m.f.err(); err != nil {
+	in := s.qltyInput(m, publish)
+	return p, in, m.f.err()
+}
+
+func (s *Server) handleQltyPublish(w http.ResponseWriter, r *http.Request, c *call) error {
+	p, in, err := s.qltyRequest(w, r, c, true)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -616,18 +623,8 @@ func (s *Server) qltyOnce(w http.ResponseWriter, r *http.Request, u plumb.QltyUp
 		return err
 	}
 	if done {
-		got, err := s.bodyHash(w, r)
-		if err != nil {
-			return err
-		}
-		if bodyHash != "" && got != bodyHash {
-			return plumb.Errorf(plumb.ECONFLICT, "This upload URL was already used for another coverage.zip; every qlty coverage publish gets a URL of its own.")
-		}
-		w.Header().Set("Idempotent-Replayed", "true")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, err = io.WriteString(w, stored)
-		return err
+		return s.replayAnswer(w, r, bodyHash, status, stored, nil,
+			"This upload URL was already used for another coverage.zip; every qlty coverage publish gets a URL of its own.")
 	}
 	defer s.renewLease(ctx, u.ProjectID, key, "upload lease not renewed")()
 	defer func() {
@@ -688,16 +685,8 @@ type qltyCompleteView struct {
 var qltyCompleteWait = 60 * time.Second
 
 func (s *Server) handleQltyComplete(w http.ResponseWriter, r *http.Request, c *call) error {
-	p, err := s.qltyCredentials(w, r, c)
+	p, in, err := s.qltyRequest(w, r, c, false)
 	if err != nil {
-		return err
-	}
-	m, err := s.readQltyMetadata(w, r)
-	if err != nil {
-		return err
-	}
-	in := s.qltyInput(m, false)
-	if err := m.f.err(); err != nil {
 		return err
 	}
 	ctx := r.Context()

@@ -71,11 +71,10 @@ func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	obj, err := s.readJSONObject(w, r)
+	f, err := s.readFields(w, r)
 	if err != nil {
 		return err
 	}
-	f := &fields{obj: obj}
 	name := f.name("name", 100)
 	if err := f.err(); err != nil {
 		return err

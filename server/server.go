@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/ops"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/source"
@@ -54,6 +55,11 @@ type Config struct {
 	SourceMaxFileSize  int64
 	RefuseSources      bool
 	SourceCollectEvery time.Duration
+	// GitHubApp is the GitHub App check runs and connections without a
+	// token publish through (nil: none); GitHubWebhookSecret verifies its
+	// webhook deliveries ("": webhooks off). docs/pull-requests.md.
+	GitHubApp           *codehost.App
+	GitHubWebhookSecret string
 	// Listener, when set, is bound to Addr already (plumb demo binds it
 	// before doing any work); Run listens on Addr otherwise.
 	Listener net.Listener
@@ -102,6 +108,10 @@ func Run(ctx context.Context, cfg *Config, db *sqlstore.DB, log *slog.Logger, re
 		return err
 	}
 	defer closeLimiter()
+	// Check runs a stopped server left in progress (docs/pull-requests.md).
+	if err := handler.ResumeCheckRuns(ctx); err != nil {
+		log.Warn("check runs left in progress not resumed", "error", err)
+	}
 	site, err := newSite(cfg, db, log, handler)
 	if err != nil {
 		return err
@@ -207,7 +217,7 @@ func Listen(addr string) (net.Listener, error) {
 // Redis is unreachable.
 func newHandler(ctx context.Context, cfg *Config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
 	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL,
-		TrustHost: cfg.TrustHost, AuthFailureLimit: cfg.AuthFailureLimit}
+		TrustHost: cfg.TrustHost, AuthFailureLimit: cfg.AuthFailureLimit, GitHubWebhookSecret: cfg.GitHubWebhookSecret, GitHubApp: cfg.GitHubApp}
 	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
 	if cfg.RedisURL == "" {
 		return api.NewServer(db, memory, log, apiCfg), func() {}, nil

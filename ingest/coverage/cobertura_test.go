@@ -478,12 +478,7 @@ func FuzzCobertura(f *testing.F) {
 		}
 		files, err := parseFiles(Cobertura, input, Options{})
 		checkFiles(t, files)
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
-				t.Fatalf("err %v: want a *ParseError with a line and a message", err)
-			}
-		}
+		checkParseError(t, err)
 		ref, refErr := cobRefParse(strings.NewReader(input), Options{})
 		switch {
 		case err == nil && refErr == nil:

@@ -132,6 +132,7 @@ func runParseCases(t *testing.T, f Format, cases []parseCase) {
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("files\n got %v\nwant %v", got, tc.want)
 			}
+			checkFiles(t, got)
 		})
 	}
 }
@@ -242,6 +243,19 @@ func fuzzParse(t *testing.T, f Format, data []byte, opt Options) {
 		if pe.Msg == "" || !strings.HasPrefix(pe.Msg, "expected") {
 			t.Fatalf("error message %q does not say what was expected", pe.Msg)
 		}
+	}
+}
+
+// checkParseError asserts what every parser's error is: nil, or a
+// *ParseError with a report line and a message.
+func checkParseError(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
+		t.Fatalf("err %v: want a *ParseError with a line and a message", err)
 	}
 }
 

@@ -41,6 +41,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
 func init() { parsers[Istanbul] = parseIstanbul }
@@ -52,7 +54,7 @@ func parseIstanbul(r io.Reader, opt Options, emit Emit) error {
 		return err
 	}
 	if t != json.Delim('{') {
-		return j.fail(`expected a JSON object of files {"/path/file.js": {"path": …, "statementMap": …, "s": …}}, got %s`, simplecovDescribe(t))
+		return j.fail(`expected a JSON object of files {"/path/file.js": {"path": …, "statementMap": …, "s": …}}, got %s`, jsonstream.Describe(t))
 	}
 	err = j.members(func(key string) error {
 		f, err := istanbulFile(j, key, 0)
@@ -80,7 +82,7 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 		return File{}, err
 	}
 	if t != json.Delim('{') {
-		return File{}, j.fail(`expected the file's coverage {"path": …, "statementMap": …, "s": …}, got %s`, simplecovDescribe(t))
+		return File{}, j.fail(`expected the file's coverage {"path": …, "statementMap": …, "s": …}, got %s`, jsonstream.Describe(t))
 	}
 	var (
 		path      = key
@@ -95,13 +97,9 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 		members++
 		switch k {
 		case "path":
-			t, err := j.token()
+			s, err := j.pathString()
 			if err != nil {
 				return err
-			}
-			s, ok := t.(string)
-			if !ok {
-				return j.fail("expected the file's path as a string, got %s", simplecovDescribe(t))
 			}
 			if s != "" {
 				path = s
@@ -173,7 +171,7 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 		return nil, err
 	}
 	if t != json.Delim('{') {
-		return nil, j.fail(`expected an object of statement locations {"0": {"start": {"line": …}, …}, …}, got %s`, simplecovDescribe(t))
+		return nil, j.fail(`expected an object of statement locations {"0": {"start": {"line": …}, …}, …}, got %s`, jsonstream.Describe(t))
 	}
 	starts := map[string]int{}
 	err = j.members(func(id string) error {
@@ -182,7 +180,7 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 			return err
 		}
 		if t != json.Delim('{') {
-			return j.fail(`expected a location {"start": {"line": …, "column": …}, "end": {…}}, got %s`, simplecovDescribe(t))
+			return j.fail(`expected a location {"start": {"line": …, "column": …}, "end": {…}}, got %s`, jsonstream.Describe(t))
 		}
 		line := 0
 		err = j.members(func(k string) error {
@@ -194,7 +192,7 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 				return err
 			}
 			if t != json.Delim('{') {
-				return j.fail(`expected a position {"line": …, "column": …}, got %s`, simplecovDescribe(t))
+				return j.fail(`expected a position {"line": …, "column": …}, got %s`, jsonstream.Describe(t))
 			}
 			return j.members(func(k string) error {
 				if k != "line" {
@@ -207,7 +205,7 @@ func istanbulStatementMap(j *simplecovJSON) (map[string]int, error) {
 				num, ok := t.(json.Number)
 				v, err := strconv.ParseUint(string(num), 10, 63)
 				if !ok || err != nil || v < 1 || v > maxLine {
-					return j.fail("expected a line number from 1 to %d, got %s", maxLine, simplecovDescribe(t))
+					return j.fail("expected a line number from 1 to %d, got %s", maxLine, jsonstream.Describe(t))
 				}
 				line = int(v)
 				return nil
@@ -239,7 +237,7 @@ func istanbulCounts(j *simplecovJSON, known map[string]int) (map[string]int64, e
 		return nil, err
 	}
 	if t != json.Delim('{') {
-		return nil, j.fail(`expected an object of statement counts {"0": 3, …}, got %s`, simplecovDescribe(t))
+		return nil, j.fail(`expected an object of statement counts {"0": 3, …}, got %s`, jsonstream.Describe(t))
 	}
 	counts := map[string]int64{}
 	err = j.members(func(id string) error {
@@ -250,7 +248,7 @@ func istanbulCounts(j *simplecovJSON, known map[string]int) (map[string]int64, e
 		num, ok := t.(json.Number)
 		c, whole := simplecovWhole(num)
 		if !ok || !whole {
-			return j.fail("expected a whole number of hits, got %s", simplecovDescribe(t))
+			return j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
 		}
 		if _, ok := known[id]; known != nil && !ok {
 			return j.fail("%s", istanbulUnknown(id))

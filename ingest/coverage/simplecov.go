@@ -65,7 +65,7 @@ func parseSimpleCov(r io.Reader, opt Options, emit Emit) error {
 		return err
 	}
 	if t != json.Delim('{') {
-		return j.fail(`expected a JSON object: a SimpleCov .resultset.json ({"<command>": {"coverage": {…}}}) or coverage.json ({"coverage": {…}} or {"files": […]}), got %s`, simplecovDescribe(t))
+		return j.fail(`expected a JSON object: a SimpleCov .resultset.json ({"<command>": {"coverage": {…}}}) or coverage.json ({"coverage": {…}} or {"files": […]}), got %s`, jsonstream.Describe(t))
 	}
 	err = j.members(func(key string) error {
 		switch {
@@ -89,7 +89,7 @@ func parseSimpleCov(r io.Reader, opt Options, emit Emit) error {
 				return err
 			}
 			if t != json.Delim('{') {
-				return j.fail(`expected an object of files {"/path/file.rb": {"lines": […]}}, got %s`, simplecovDescribe(t))
+				return j.fail(`expected an object of files {"/path/file.rb": {"lines": […]}}, got %s`, jsonstream.Describe(t))
 			}
 			first, command, sawCoverage := true, false, false
 			err = j.members(func(k string) error {
@@ -128,7 +128,7 @@ func parseSimpleCov(r io.Reader, opt Options, emit Emit) error {
 // t has been read.
 func simplecovCommand(j *simplecovJSON, t json.Token, opt Options, emit Emit) error {
 	if t != json.Delim('{') {
-		return j.fail(`expected a command's entry {"coverage": {…}, "timestamp": …}, got %s`, simplecovDescribe(t))
+		return j.fail(`expected a command's entry {"coverage": {…}, "timestamp": …}, got %s`, jsonstream.Describe(t))
 	}
 	saw := false
 	err := j.members(func(k string) error {
@@ -151,7 +151,7 @@ func simplecovFileMap(j *simplecovJSON, opt Options, emit Emit) error {
 		return err
 	}
 	if t != json.Delim('{') {
-		return j.fail(`expected an object of files {"/path/file.rb": {"lines": […]}}, got %s`, simplecovDescribe(t))
+		return j.fail(`expected an object of files {"/path/file.rb": {"lines": […]}}, got %s`, jsonstream.Describe(t))
 	}
 	return j.members(func(name string) error {
 		return simplecovFile(j, name, opt, emit)
@@ -193,7 +193,7 @@ func simplecovCoverage(j *simplecovJSON) ([]int64, error) {
 				return err
 			}
 			if t != json.Delim('[') {
-				return j.fail("expected an array of line hits [null, 1, 0, …], got %s", simplecovDescribe(t))
+				return j.fail("expected an array of line hits [null, 1, 0, …], got %s", jsonstream.Describe(t))
 			}
 			saw = true
 			hits, err = simplecovLines(j)
@@ -204,7 +204,7 @@ func simplecovCoverage(j *simplecovJSON) ([]int64, error) {
 		}
 		return hits, err
 	}
-	return nil, j.fail(`expected the file's coverage {"lines": [null, 1, 0, …]} or [null, 1, 0, …], got %s`, simplecovDescribe(t))
+	return nil, j.fail(`expected the file's coverage {"lines": [null, 1, 0, …]} or [null, 1, 0, …], got %s`, jsonstream.Describe(t))
 }
 
 // simplecovLines reads the rest of a lines array whose '[' has been read.
@@ -227,7 +227,7 @@ func simplecovLines(j *simplecovJSON) ([]int64, error) {
 		}
 		if !ok {
 			j.pushIndex(i)
-			return nil, j.fail("expected null or a whole number of hits for line %d, got %s", i+1, simplecovDescribe(t))
+			return nil, j.fail("expected null or a whole number of hits for line %d, got %s", i+1, jsonstream.Describe(t))
 		}
 		hits = append(hits, n)
 	}
@@ -248,7 +248,7 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			return nil
 		}
 		if t != json.Delim('{') {
-			return j.fail(`expected a file {"filename": …, "coverage": …}, got %s`, simplecovDescribe(t))
+			return j.fail(`expected a file {"filename": …, "coverage": …}, got %s`, jsonstream.Describe(t))
 		}
 		var (
 			name     string
@@ -259,13 +259,9 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 		err = j.members(func(k string) error {
 			switch k {
 			case "filename":
-				t, err := j.token()
+				s, err := j.pathString()
 				if err != nil {
 					return err
-				}
-				s, ok := t.(string)
-				if !ok {
-					return j.fail("expected the file's path as a string, got %s", simplecovDescribe(t))
 				}
 				name, haveName = s, true
 			case "coverage":
@@ -305,32 +301,6 @@ func simplecovWhole(n json.Number) (int64, bool) {
 	return int64(v), err == nil
 }
 
-// simplecovDescribe names a token for an error message.
-func simplecovDescribe(t json.Token) string {
-	switch v := t.(type) {
-	case json.Delim:
-		switch v {
-		case '{':
-			return "an object"
-		case '[':
-			return "an array"
-		}
-		return fmt.Sprintf("%q", string(v))
-	case string:
-		if len(v) > 40 {
-			v = v[:40] + "…"
-		}
-		return fmt.Sprintf("the string %q", v)
-	case json.Number:
-		return "the number " + string(v)
-	case bool:
-		return fmt.Sprintf("%t", v)
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%v", t)
-}
-
 // simplecovJSON is a token reader over a JSON report that knows the report
 // line and the JSON path of what it reads, for error messages; also used by
 // the Istanbul reader.
@@ -339,6 +309,19 @@ type simplecovJSON struct {
 	dec    *json.Decoder
 	src    *simplecovLineReader
 	path   []simplecovStep // where the reader is, rendered only for errors
+}
+
+// pathString reads a file's path, which must be a string.
+func (j *simplecovJSON) pathString() (string, error) {
+	t, err := j.token()
+	if err != nil {
+		return "", err
+	}
+	s, ok := t.(string)
+	if !ok {
+		return "", j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
+	}
+	return s, nil
 }
 
 // simplecovStep is one step of a JSON path: an object key, or an array
@@ -436,7 +419,7 @@ func (j *simplecovJSON) members(f func(key string) error) error {
 		}
 		k, ok := t.(string)
 		if !ok { // encoding/json reports this as a syntax error first
-			return j.fail("expected an object key, got %s", simplecovDescribe(t))
+			return j.fail("expected an object key, got %s", jsonstream.Describe(t))
 		}
 		j.pushKey(k)
 		if err := f(k); err != nil {
@@ -458,7 +441,7 @@ func (j *simplecovJSON) end() error {
 	if err != nil {
 		return j.classify(err)
 	}
-	return j.fail("expected the end of the report after the top-level object, got %s", simplecovDescribe(t))
+	return j.fail("expected the end of the report after the top-level object, got %s", jsonstream.Describe(t))
 }
 
 // simplecovLineReader counts the lines of what it reads and keeps the last

@@ -33,6 +33,8 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/extsort"
+
+	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
 // Options maps the locations a log names to repository-relative paths.
@@ -398,7 +400,7 @@ func (p *parser) log() error {
 				return err
 			}
 			if v, isStr := t.(string); !isStr || v != "2.1.0" {
-				found := describe(t)
+				found := jsonstream.Kind(t)
 				if isStr {
 					found = strconv.Quote(v)
 				}

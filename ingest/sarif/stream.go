@@ -211,29 +211,6 @@ func (s *stream) token(path string) (json.Token, error) {
 	return t, nil
 }
 
-// describe names a token's JSON kind for "found ..." messages.
-func describe(t json.Token) string {
-	switch v := t.(type) {
-	case json.Delim:
-		switch v {
-		case '{':
-			return "an object"
-		case '[':
-			return "an array"
-		}
-		return "'" + v.String() + "'"
-	case string:
-		return "a string"
-	case float64, json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%v", t)
-}
-
 // open reads the start of an object or array (want '{' or '['). A null is
 // reported as ok=false when nullOK, otherwise it is an error like any other
 // kind of value.
@@ -248,7 +225,7 @@ func (s *stream) open(path string, want json.Delim, what string, nullOK bool) (o
 	if t == nil && nullOK {
 		return false, nil
 	}
-	return false, s.errAt(path, s.lastStart, "expected %s, found %s", what, describe(t))
+	return false, s.errAt(path, s.lastStart, "expected %s, found %s", what, jsonstream.Kind(t))
 }
 
 // key reads an object key, or reports false at the end of the object.

@@ -61,3 +61,28 @@ func TestSkipErrors(t *testing.T) {
 		t.Errorf("a lone ] gave %v, want errUnbalanced", err)
 	}
 }
+
+func TestKindAndDescribe(t *testing.T) {
+	long := strings.Repeat("x", 45)
+	for _, c := range []struct {
+		tok            json.Token
+		kind, describe string
+	}{
+		{json.Delim('{'), "an object", "an object"},
+		{json.Delim('['), "an array", "an array"},
+		{json.Delim('}'), "'}'", "'}'"},
+		{"ab", "a string", `the string "ab"`},
+		{long, "a string", `the string "` + long[:40] + `…"`},
+		{json.Number("3"), "a number", "the number 3"},
+		{2.5, "a number", "the number 2.5"},
+		{true, "a boolean", "true"},
+		{nil, "null", "null"},
+	} {
+		if got := Kind(c.tok); got != c.kind {
+			t.Errorf("Kind(%#v) = %q, want %q", c.tok, got, c.kind)
+		}
+		if got := Describe(c.tok); got != c.describe {
+			t.Errorf("Describe(%#v) = %q, want %q", c.tok, got, c.describe)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 
@@ -72,19 +73,8 @@ func DSN(t testing.TB) string {
 // ends.
 func PostgresDSN(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(PostgresEnv)
-	if base == "" {
-		testtool.Missing(t, "no PostgreSQL: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", PostgresEnv)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "plumbtest_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("sqltest: %v", err)
-	}
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+	admin, u, schema := postgresAdmin(t, "plumbtest_")
+	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
 		admin.Close()
 		t.Fatalf("sqltest: create schema: %v", err)
 	}
@@ -94,12 +84,58 @@ func PostgresDSN(t testing.TB) string {
 			t.Logf("sqltest: drop schema %s: %v", schema, err)
 		}
 	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("sqltest: %s: %v", PostgresEnv, err)
-	}
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// PostgresDatabase returns the URL of a new database on the test server
+// (skipping the test when none is configured), for tests whose processes
+// need a database of their own rather than a schema; it is dropped,
+// disconnecting whoever is still connected, when t ends. Register it before
+// starting servers on it so they stop first.
+func PostgresDatabase(t testing.TB) string {
+	t.Helper()
+	admin, u, name := postgresAdmin(t, "plumb_e2e_")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+name); err != nil {
+		admin.Close()
+		t.Fatalf("sqltest: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		// DROP DATABASE waits for a checkpoint, which takes long on a busy
+		// machine: give it time rather than leave the database behind.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
+			t.Errorf("sqltest: drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+// postgresAdmin connects to the test server (ending t with testtool.Missing
+// when none is configured) and returns the connection, the server's URL and
+// a fresh random name with the prefix.
+func postgresAdmin(t testing.TB, prefix string) (*sql.DB, *url.URL, string) {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		testtool.Missing(t, "no PostgreSQL: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", PostgresEnv)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("sqltest: %s: %v", PostgresEnv, err)
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("sqltest: %v", err)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return admin, u, prefix + hex.EncodeToString(b[:])
 }
