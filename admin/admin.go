@@ -38,6 +38,7 @@ func notConfirmed(what string) error {
 	return UsageError{what + "; nothing was deleted: pass --yes to delete"}
 }
 
+// UserCreate does what plumb user create does, printing the outcome to Out.
 func (a *Admin) UserCreate(ctx context.Context, login string, p plumb.UserProfile) error {
 	u := plumb.User{Login: login}
 	for dst, src := range map[*string]*string{&u.Name: p.Name, &u.Email: p.Email, &u.AvatarURL: p.AvatarURL, &u.ProviderURL: p.ProviderURL} {
@@ -67,6 +68,7 @@ func (a *Admin) UserUpdate(ctx context.Context, login string, p plumb.UserProfil
 	return nil
 }
 
+// TokenCreate does what plumb token create does, printing the outcome to Out.
 func (a *Admin) TokenCreate(ctx context.Context, user, name string) error {
 	t, secret, err := a.DB.CreateToken(ctx, user, name)
 	if err != nil {
@@ -76,6 +78,7 @@ func (a *Admin) TokenCreate(ctx context.Context, user, name string) error {
 	return nil
 }
 
+// TokenList does what plumb token list does, printing the outcome to Out.
 func (a *Admin) TokenList(ctx context.Context, user string) error {
 	tokens, err := a.DB.ListTokens(ctx, user)
 	if err != nil {
@@ -88,6 +91,7 @@ func (a *Admin) TokenList(ctx context.Context, user string) error {
 	return PrintTokens(a.Out, rows)
 }
 
+// TokenRevoke does what plumb token revoke does, printing the outcome to Out.
 func (a *Admin) TokenRevoke(ctx context.Context, id string) error {
 	if err := a.DB.RevokeToken(ctx, id); err != nil {
 		return err
@@ -96,6 +100,7 @@ func (a *Admin) TokenRevoke(ctx context.Context, id string) error {
 	return nil
 }
 
+// WorkspaceCreate does what plumb workspace create does, printing the outcome to Out.
 func (a *Admin) WorkspaceCreate(ctx context.Context, in plumb.WorkspaceInput) error {
 	w, err := a.DB.CreateWorkspace(ctx, in)
 	if err != nil {
@@ -105,6 +110,7 @@ func (a *Admin) WorkspaceCreate(ctx context.Context, in plumb.WorkspaceInput) er
 	return nil
 }
 
+// WorkspaceApplications does what plumb workspace applications does, printing the outcome to Out.
 func (a *Admin) WorkspaceApplications(ctx context.Context, key string, on bool) error {
 	if err := a.DB.SetApplicationsEnabled(ctx, key, on); err != nil {
 		return err
@@ -113,6 +119,7 @@ func (a *Admin) WorkspaceApplications(ctx context.Context, key string, on bool) 
 	return nil
 }
 
+// MemberAdd does what plumb member add does, printing the outcome to Out.
 func (a *Admin) MemberAdd(ctx context.Context, workspace, user, role string) error {
 	if err := a.DB.AddMember(ctx, workspace, user, role); err != nil {
 		return err
@@ -121,6 +128,7 @@ func (a *Admin) MemberAdd(ctx context.Context, workspace, user, role string) err
 	return nil
 }
 
+// MemberRemove does what plumb member remove does, printing the outcome to Out.
 func (a *Admin) MemberRemove(ctx context.Context, workspace, user string) error {
 	if err := a.DB.RemoveMember(ctx, workspace, user); err != nil {
 		return err
@@ -129,6 +137,7 @@ func (a *Admin) MemberRemove(ctx context.Context, workspace, user string) error 
 	return nil
 }
 
+// ProjectCreate does what plumb project create does, printing the outcome to Out.
 func (a *Admin) ProjectCreate(ctx context.Context, ref, branch string, components bool) error {
 	ws, key, ok := strings.Cut(ref, "/")
 	if !ok {
@@ -142,6 +151,7 @@ func (a *Admin) ProjectCreate(ctx context.Context, ref, branch string, component
 	return nil
 }
 
+// ProjectComponents does what plumb project components does, printing the outcome to Out.
 func (a *Admin) ProjectComponents(ctx context.Context, ref string, on bool) error {
 	if err := a.DB.SetComponentsEnabled(ctx, ref, on); err != nil {
 		return err
@@ -150,6 +160,7 @@ func (a *Admin) ProjectComponents(ctx context.Context, ref string, on bool) erro
 	return nil
 }
 
+// ProjectSources does what plumb project sources does, printing the outcome to Out.
 func (a *Admin) ProjectSources(ctx context.Context, ref string, on bool) error {
 	ws, key, _ := strings.Cut(ref, "/")
 	p, err := a.DB.FindProjectByKeys(ctx, ws, key)
@@ -168,6 +179,7 @@ func (a *Admin) ProjectSources(ctx context.Context, ref string, on bool) error {
 	return nil
 }
 
+// ProjectAdmin does what plumb project admin does, printing the outcome to Out.
 func (a *Admin) ProjectAdmin(ctx context.Context, ref, user string) error {
 	if err := a.DB.AddProjectAdmin(ctx, ref, user); err != nil {
 		return err
@@ -179,6 +191,7 @@ func (a *Admin) ProjectAdmin(ctx context.Context, ref, user string) error {
 // The operator's upload-token commands; project admins use "plumb
 // upload-token …" through the API (uploadtoken.go).
 
+// ProjectUploadTokenCreate does what plumb project upload-token create does, printing the outcome to Out.
 func (a *Admin) ProjectUploadTokenCreate(ctx context.Context, ref, name string) error {
 	if strings.TrimSpace(name) == "" {
 		return UsageError{"usage: plumb project upload-token create WORKSPACE/PROJECT --name NAME"}
@@ -191,6 +204,7 @@ func (a *Admin) ProjectUploadTokenCreate(ctx context.Context, ref, name string) 
 	return nil
 }
 
+// ProjectUploadTokenList does what plumb project upload-token list does, printing the outcome to Out.
 func (a *Admin) ProjectUploadTokenList(ctx context.Context, ref string) error {
 	tokens, err := a.DB.ListUploadTokens(ctx, ref)
 	if err != nil {
@@ -203,6 +217,7 @@ func (a *Admin) ProjectUploadTokenList(ctx context.Context, ref string) error {
 	return PrintTokens(a.Out, rows)
 }
 
+// ProjectUploadTokenRevoke does what plumb project upload-token revoke does, printing the outcome to Out.
 func (a *Admin) ProjectUploadTokenRevoke(ctx context.Context, id string) error {
 	if err := a.DB.RevokeUploadToken(ctx, id); err != nil {
 		return err
@@ -211,6 +226,7 @@ func (a *Admin) ProjectUploadTokenRevoke(ctx context.Context, id string) error {
 	return nil
 }
 
+// ApplicationAddProject does what plumb application add-project does, printing the outcome to Out.
 func (a *Admin) ApplicationAddProject(ctx context.Context, workspace, application, project string) error {
 	if err := a.DB.AddApplicationProject(ctx, workspace, application, project); err != nil {
 		return err
@@ -221,6 +237,7 @@ func (a *Admin) ApplicationAddProject(ctx context.Context, workspace, applicatio
 
 // ---- the operator's listings and removals ----
 
+// UserList does what plumb user list does, printing the outcome to Out.
 func (a *Admin) UserList(ctx context.Context) error {
 	users, err := a.DB.ListUsers(ctx)
 	if err != nil {
@@ -234,6 +251,7 @@ func (a *Admin) UserList(ctx context.Context) error {
 	return tw.Flush()
 }
 
+// UserDisable does what plumb user disable (or, with disable false, plumb user enable) does, printing the outcome to Out.
 func (a *Admin) UserDisable(ctx context.Context, login string, disable bool) error {
 	u, err := a.DB.SetUserDisabled(ctx, login, disable)
 	if err != nil {
@@ -247,6 +265,7 @@ func (a *Admin) UserDisable(ctx context.Context, login string, disable bool) err
 	return nil
 }
 
+// UserDelete does what plumb user delete does, printing the outcome to Out.
 func (a *Admin) UserDelete(ctx context.Context, login string, yes bool) error {
 	d, err := a.DB.DeleteUser(ctx, login, !yes)
 	if err != nil {
@@ -260,6 +279,7 @@ func (a *Admin) UserDelete(ctx context.Context, login string, yes bool) error {
 	return nil
 }
 
+// WorkspaceList does what plumb workspace list does, printing the outcome to Out.
 func (a *Admin) WorkspaceList(ctx context.Context) error {
 	rows, err := a.DB.ListWorkspaces(ctx)
 	if err != nil {
@@ -273,6 +293,7 @@ func (a *Admin) WorkspaceList(ctx context.Context) error {
 	return tw.Flush()
 }
 
+// WorkspaceDelete does what plumb workspace delete does, printing the outcome to Out.
 func (a *Admin) WorkspaceDelete(ctx context.Context, key string, yes bool) error {
 	w, d, err := a.DB.DeleteWorkspace(ctx, key, !yes)
 	if err != nil {
@@ -286,6 +307,7 @@ func (a *Admin) WorkspaceDelete(ctx context.Context, key string, yes bool) error
 	return nil
 }
 
+// MemberList does what plumb member list does, printing the outcome to Out.
 func (a *Admin) MemberList(ctx context.Context, workspace string) error {
 	rows, err := a.DB.ListMembers(ctx, workspace)
 	if err != nil {
@@ -299,6 +321,7 @@ func (a *Admin) MemberList(ctx context.Context, workspace string) error {
 	return tw.Flush()
 }
 
+// ProjectList does what plumb project list does, printing the outcome to Out.
 func (a *Admin) ProjectList(ctx context.Context, workspace string) error {
 	rows, err := a.DB.ListProjects(ctx, workspace)
 	if err != nil {
@@ -312,6 +335,7 @@ func (a *Admin) ProjectList(ctx context.Context, workspace string) error {
 	return tw.Flush()
 }
 
+// ProjectDelete does what plumb project delete does, printing the outcome to Out.
 func (a *Admin) ProjectDelete(ctx context.Context, ref string, yes bool) error {
 	d, err := a.DB.DeleteProject(ctx, ref, !yes)
 	if err != nil {
@@ -325,6 +349,7 @@ func (a *Admin) ProjectDelete(ctx context.Context, ref string, yes bool) error {
 	return nil
 }
 
+// ProjectRename does what plumb project rename does, printing the outcome to Out.
 func (a *Admin) ProjectRename(ctx context.Context, ref, newKey string) error {
 	p, err := a.DB.RenameProject(ctx, ref, newKey)
 	if err != nil {
