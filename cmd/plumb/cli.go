@@ -12,6 +12,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/admin"
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -173,7 +174,9 @@ func (c *demoCmd) Run(e *runEnv) error {
 			return usageError{"plumb demo always uses <data>/demo.db, which it recreates; choose the folder with --data"}
 		}
 	}
-	return cmdDemo(e.ctx, configOf(&c.Server, &c.DB), c.Data, e.stdout, e.stderr)
+	cfg := configOf(&c.Server, &c.DB)
+	cfg.Build = currentBuild()
+	return server.RunDemo(e.ctx, cfg, c.Data, newLogger(e.stderr, cfg.LogLevel), e.stdout, e.stderr)
 }
 
 type migrateCmd struct{ dbCmd }

@@ -86,18 +86,3 @@ func readPassword(stdin io.Reader, stderr io.Writer) (string, error) {
 	}
 	return line, nil
 }
-
-// demoSignIn gives the demo token's user a fresh random password (argon2id
-// hash stored) and returns the lines that tell how to sign in to the web.
-func demoSignIn(ctx context.Context, db *sqlstore.DB, token, base string) (string, error) {
-	u, _, err := db.Authenticate(ctx, token)
-	if err != nil {
-		return "", err
-	}
-	pw := sqlstore.NewTokenSecret()[4:20]
-	if err := web.SetUserPassword(ctx, db, u.ID, pw); err != nil {
-		return "", err
-	}
-	return "Web: " + base + "/login  (login " + u.Login + ", password " + pw + ")\n" +
-		"API token settings: " + base + "/settings/tokens\n", nil
-}
