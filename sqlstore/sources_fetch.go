@@ -133,7 +133,7 @@ func (db *DB) FileSourceOrFetch(ctx context.Context, projectID, commit, path str
 	}
 	f.mu.Unlock()
 	if !running {
-		call.err = db.fetchSource(ctx, t, k)
+		call.err = db.fetchOnce(ctx, t, k)
 		f.mu.Lock()
 		delete(f.inflight, k)
 		f.mu.Unlock()
@@ -157,6 +157,19 @@ func (db *DB) FileSourceOrFetch(ctx context.Context, projectID, commit, path str
 func failedSource(src plumb.FileSource, ff fetchFailure) plumb.FileSource {
 	src.FetchFailure, src.FetchHost, src.FetchRetry = string(ff.reason), ff.host, ff.until
 	return src
+}
+
+// fetchOnce fetches a file unless a view that led before this one (and is
+// done) kept it or remembered its failure meanwhile.
+func (db *DB) fetchOnce(ctx context.Context, t codehost.Target, k fetchKey) error {
+	if _, ok := db.sources.fetch.failure(k, db.now()); ok {
+		return nil
+	}
+	src, err := db.FileSource(ctx, k.project, k.commit, k.path)
+	if err != nil || src.State != string(source.StateAbsent) {
+		return err
+	}
+	return db.fetchSource(ctx, t, k)
 }
 
 // fetchSource fetches one file and keeps it, or remembers why it could not.
