@@ -92,5 +92,6 @@ type fileStore interface {
 	FileFigures(ctx context.Context, projectID string, at plumb.FilesAt, path string) (plumb.TreeFile, bool, error)
 	FileIssues(ctx context.Context, projectID, snapshotID, path string) ([]plumb.Issue, error)
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
+	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)
 }
