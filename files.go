@@ -72,6 +72,12 @@ type FileSource struct {
 // own). The content is read before put returns.
 type SourceWalk func(put func(path string, content io.Reader) error) error
 
+// SourcesDeleted counts what a deletion of sources removed.
+type SourcesDeleted struct {
+	Commits int64 // commits whose file states were removed
+	Blobs   int64 // contents removed
+}
+
 // SourcesPut counts what one write of sources kept.
 type SourcesPut struct {
 	Files       int   // files whose state was written

@@ -50,13 +50,8 @@ type Source struct {
 	FetchedAt   time.Time
 }
 
-// SourcesDeleted counts what a deletion of sources removed.
-type SourcesDeleted struct {
-	Commits int64 // commits whose file states were removed
-	Blobs   int64 // contents removed
-}
-
-func (d *SourcesDeleted) add(o SourcesDeleted) { d.Commits += o.Commits; d.Blobs += o.Blobs }
+// SourcesDeleted is plumb.SourcesDeleted.
+type SourcesDeleted = plumb.SourcesDeleted
 
 // sourceOptions are the store's source settings (Options.SourceLimits,
 // Options.RefuseSources).
@@ -361,7 +356,8 @@ func (db *DB) DeleteUnreferencedSources(ctx context.Context) (SourcesDeleted, er
 		if err != nil {
 			return total, err
 		}
-		total.add(d)
+		total.Commits += d.Commits
+		total.Blobs += d.Blobs
 	}
 	return total, nil
 }

@@ -60,6 +60,9 @@ type workspaceStore interface {
 	IsProjectAdmin(ctx context.Context, userID string, p plumb.Project) (bool, error)
 	BadgesPublic(ctx context.Context, projectID string) (bool, error)
 	SetBadgesPublic(ctx context.Context, projectID string, on bool) error
+	SourcesDisabled(ctx context.Context, projectID string) (bool, error)
+	SourcesRefused(ctx context.Context, projectID string) error
+	SetSourcesDisabled(ctx context.Context, projectID string, disabled bool) (plumb.SourcesDeleted, error)
 }
 
 // pageStore reads what a project's pages show: measures and their history,
