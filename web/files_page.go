@@ -72,7 +72,13 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 			return "", err
 		}
 	}
-	if d.Source, err = s.store.FileSourceOrFetch(ctx, id, fs.At.SHA, path); err != nil {
+	// Only a file of the commit's figures, coverage or issues is fetched
+	// from the code host.
+	readSource := s.store.FileSource
+	if d.HasFigures || hits != nil || len(issues) > 0 {
+		readSource = s.store.FileSourceOrFetch
+	}
+	if d.Source, err = readSource(ctx, id, fs.At.SHA, path); err != nil {
 		return "", err
 	}
 	if !d.HasFigures && hits == nil && len(issues) == 0 && d.Source.State == string(source.StateAbsent) {

@@ -260,6 +260,9 @@ func TestFilesFetchSource(t *testing.T) {
 		if n := calls.Load(); n != 1 {
 			t.Errorf("%d calls to GitHub for two views, want 1", n)
 		}
+		// A path the commit has no figures, coverage or issues of is a 404,
+		// fetched from nowhere.
+		b.get(proj+"/files/cmd/other.go").want(t, 404)
 		// An uploaded source says nothing of a fetch, and asks nothing.
 		b.get(proj+"/files/cmd/main.go").want(t, 200, "fmt")
 		if p := b.get(proj + "/files/cmd/main.go"); strings.Contains(p.Body, "fetched from") || calls.Load() != 1 {
