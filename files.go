@@ -1,6 +1,9 @@
 package plumb
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // What the web's file pages read (the file tree and a file's page): the
 // commit a reference shows, each file's figures there, and a file's kept
@@ -49,12 +52,31 @@ type FileSource struct {
 	Origin  string // where an "ok" content came from (upload, github, gitlab…)
 	Size    int64
 	Content []byte
+	// FetchedFrom and FetchedAt: this file at this commit was fetched from
+	// the project's code host (github or gitlab) on a first view, at that
+	// time; "" and zero for an upload.
+	FetchedFrom string
+	FetchedAt   time.Time
+	// FetchFailure says, for an "absent" source, why fetching it from the
+	// project's code host failed (a codehost.FetchReason: not_found,
+	// rate_limited, unauthorized, too_large, mismatch, failed); "" when
+	// no fetch was tried. FetchHost is the host (github or gitlab),
+	// FetchRetry when a view tries again.
+	FetchFailure string
+	FetchHost    string
+	FetchRetry   time.Time
 }
 
 // SourceWalk yields the files of one write of sources: it calls put once per
 // file with its path and content, and returns put's first error (or its
 // own). The content is read before put returns.
 type SourceWalk func(put func(path string, content io.Reader) error) error
+
+// SourcesDeleted counts what a deletion of sources removed.
+type SourcesDeleted struct {
+	Commits int64 // commits whose file states were removed
+	Blobs   int64 // contents removed
+}
 
 // SourcesPut counts what one write of sources kept.
 type SourcesPut struct {

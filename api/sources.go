@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api/apiv1"
@@ -17,6 +18,7 @@ import (
 // sourceStore keeps and reads sources (docs/sources.md).
 type sourceStore interface {
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
+	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	SourcesRefused(ctx context.Context, projectID string) error
 	PutSources(ctx context.Context, projectID, commit, origin string, walk plumb.SourceWalk) (plumb.SourcesPut, error)
 }
@@ -86,7 +88,8 @@ func eachTarFile(r io.Reader, put func(string, io.Reader) error) error {
 
 // handleGetFileSource answers a file's text at a commit (Plumb's extension).
 // Whoever cannot see the project gets the 404 of every endpoint, before
-// anything of the file is looked at.
+// anything of the file is looked at. A source not uploaded is fetched from
+// the project's code host, as the file page does (docs/sources.md).
 func (s *Server) handleGetFileSource(w http.ResponseWriter, r *http.Request, c *call) error {
 	p, err := s.project(r.Context(), c)
 	if err != nil {
@@ -104,9 +107,14 @@ func (s *Server) handleGetFileSource(w http.ResponseWriter, r *http.Request, c *
 	if err != nil {
 		return err
 	}
-	src, err := s.store.FileSource(r.Context(), p.ID, commit, path)
+	src, err := s.store.FileSourceOrFetch(r.Context(), p.ID, commit, path)
 	if err != nil {
 		return err
+	}
+	if src.FetchFailure != "" {
+		return &plumb.Error{Code: plumb.ENOTFOUND, Details: []string{fmt.Sprintf(
+			"No source of %q is kept at commit %s, and fetching it from the project's code host (%s) failed: %s; it is tried again after %s.",
+			path, commit, src.FetchHost, src.FetchFailure, src.FetchRetry.UTC().Format(time.RFC3339))}}
 	}
 	why := map[string]string{
 		string(source.StateAbsent):   "No source of %q is kept at commit %s: it was not uploaded with that commit's analysis or coverage.",

@@ -262,5 +262,5 @@ func (db *DB) FileIssues(ctx context.Context, projectID, snapshotID, path string
 // FileSource is GetSource in the web's terms.
 func (db *DB) FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error) {
 	s, err := db.GetSource(ctx, projectID, commit, path)
-	return plumb.FileSource{State: string(s.State), BlobID: s.BlobID, Origin: s.Origin, Size: s.Size, Content: s.Content}, err
+	return plumb.FileSource{State: string(s.State), BlobID: s.BlobID, Origin: s.Origin, Size: s.Size, Content: s.Content, FetchedFrom: s.FetchedFrom, FetchedAt: s.FetchedAt}, err
 }

@@ -42,21 +42,23 @@ type Source struct {
 	Origin  string // StateOK: where the content came from (source.OriginUpload…)
 	Size    int64  // StateOK, StateTooLarge, StateBinary: the content's length
 	Content []byte // StateOK: the content
+	// FetchedFrom and FetchedAt: this file of this commit was fetched from
+	// the project's code host (github or gitlab) on a first view, at that
+	// time; "" and zero for an upload. (Origin is the content's: where the
+	// blob was first kept.)
+	FetchedFrom string
+	FetchedAt   time.Time
 }
 
-// SourcesDeleted counts what a deletion of sources removed.
-type SourcesDeleted struct {
-	Commits int64 // commits whose file states were removed
-	Blobs   int64 // contents removed
-}
-
-func (d *SourcesDeleted) add(o SourcesDeleted) { d.Commits += o.Commits; d.Blobs += o.Blobs }
+// SourcesDeleted is plumb.SourcesDeleted.
+type SourcesDeleted = plumb.SourcesDeleted
 
 // sourceOptions are the store's source settings (Options.SourceLimits,
 // Options.RefuseSources).
 type sourceOptions struct {
 	limits source.Limits
 	refuse bool
+	fetch  *sourceFetcher // fetches on first view (sources_fetch.go)
 }
 
 // openSources applies the source options of a database being opened: a
@@ -65,7 +67,7 @@ func (db *DB) openSources(ctx context.Context, opt Options) error {
 	if err := opt.SourceLimits.Validate(); err != nil {
 		return err
 	}
-	db.sources = sourceOptions{limits: opt.SourceLimits, refuse: opt.RefuseSources}
+	db.sources = sourceOptions{limits: opt.SourceLimits, refuse: opt.RefuseSources, fetch: newSourceFetcher()}
 	if !opt.RefuseSources {
 		return nil
 	}
@@ -177,7 +179,10 @@ func (w sourceWriter) put(path string, content io.Reader) error {
 	if err != nil {
 		return err
 	}
-	var blob any
+	var blob, fetched any
+	if w.origin != source.OriginUpload {
+		fetched = w.now
+	}
 	switch f.State {
 	case source.StateTooLarge:
 		w.res.TooLarge++
@@ -189,9 +194,10 @@ func (w sourceWriter) put(path string, content io.Reader) error {
 			return err
 		}
 	}
-	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO source_files (project_id, commit_sha, path, state, blob_id, size) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (project_id, commit_sha, path) DO UPDATE SET state = excluded.state, blob_id = excluded.blob_id, size = excluded.size`,
-		w.project, w.commit, path, string(f.State), blob, f.Size); err != nil {
+	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO source_files (project_id, commit_sha, path, state, blob_id, size, origin, fetched_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (project_id, commit_sha, path) DO UPDATE SET state = excluded.state, blob_id = excluded.blob_id, size = excluded.size,
+			origin = excluded.origin, fetched_at = excluded.fetched_at`,
+		w.project, w.commit, path, string(f.State), blob, f.Size, w.origin, fetched); err != nil {
 		return fmt.Errorf("keep the source of %q: %w", path, err)
 	}
 	w.res.Files++
@@ -236,10 +242,11 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 		}
 		var state string
 		var blob, origin sql.NullString
+		var fetched sql.NullInt64
 		var z []byte
-		err = tx.QueryRowContext(ctx, `SELECT f.state, f.blob_id, f.size, b.origin, b.compressed FROM source_files f
+		err = tx.QueryRowContext(ctx, `SELECT f.state, f.blob_id, f.size, b.origin, f.origin, f.fetched_at, b.compressed FROM source_files f
 			LEFT JOIN source_blobs b ON b.project_id = f.project_id AND b.blob_id = f.blob_id
-			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(&state, &blob, &s.Size, &origin, &z)
+			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(&state, &blob, &s.Size, &origin, &s.FetchedFrom, &fetched, &z)
 		if errors.Is(err, sql.ErrNoRows) {
 			s.State = source.StateAbsent
 			return nil
@@ -247,6 +254,11 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 			return err
 		}
 		s.State, s.BlobID, s.Origin = source.State(state), blob.String, origin.String
+		if fetched.Valid {
+			s.FetchedAt = time.Unix(fetched.Int64, 0).UTC()
+		} else {
+			s.FetchedFrom = ""
+		}
 		if s.State != source.StateOK {
 			return nil
 		}
@@ -344,7 +356,8 @@ func (db *DB) DeleteUnreferencedSources(ctx context.Context) (SourcesDeleted, er
 		if err != nil {
 			return total, err
 		}
-		total.add(d)
+		total.Commits += d.Commits
+		total.Blobs += d.Blobs
 	}
 	return total, nil
 }

@@ -155,3 +155,56 @@ func issueSourceLink(projectURL, commit string, is plumb.Issue) string {
 	}
 	return fileURL(projectURL, is.Path, commit, line)
 }
+
+// hostName is a code host's name as the pages write it.
+func hostName(kind string) string {
+	switch kind {
+	case "github":
+		return "GitHub"
+	case "gitlab":
+		return "GitLab"
+	}
+	return "the code host"
+}
+
+// FetchedNote says where a source fetched from the project's code host on
+// a first view came from ("" for an uploaded one).
+func (d *fileData) FetchedNote() string {
+	src := d.Source
+	if src.State != string(source.StateOK) || src.FetchedFrom == "" {
+		return ""
+	}
+	return "This source was fetched from " + hostName(src.FetchedFrom) + " at " + abbrevSHA(d.At.SHA) +
+		" on first view, " + src.FetchedAt.UTC().Format("2006-01-02 15:04 UTC") + "; it was not uploaded with the analysis."
+}
+
+// unfetchedReason says why a source could not be fetched from the
+// project's code host, and when a view tries again.
+func unfetchedReason(src plumb.FileSource) string {
+	host := hostName(src.FetchHost)
+	var why string
+	switch src.FetchFailure {
+	case "not_found":
+		why = host + " has no such file at this commit"
+	case "rate_limited":
+		why = host + "'s rate limit is reached"
+	case "unauthorized":
+		why = host + " refused the project's token (check its code-host connection)"
+	case "too_large":
+		why = "the file is larger than the server keeps (the per-file cap on sources)"
+	case "mismatch":
+		why = host + " answered a content that is not the file's blob"
+	default:
+		why = host + " could not be reached or answered an error"
+	}
+	return "The source is not shown: none was uploaded for this commit, and fetching it from " + host + " failed: " + why +
+		". Plumb tries again after " + src.FetchRetry.UTC().Format("15:04 UTC") + "."
+}
+
+// abbrevSHA is a commit's first seven hex digits, as git abbreviates it.
+func abbrevSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -72,7 +72,13 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 			return "", err
 		}
 	}
-	if d.Source, err = s.store.FileSource(ctx, id, fs.At.SHA, path); err != nil {
+	// Only a file of the commit's figures, coverage or issues is fetched
+	// from the code host.
+	readSource := s.store.FileSource
+	if d.HasFigures || hits != nil || len(issues) > 0 {
+		readSource = s.store.FileSourceOrFetch
+	}
+	if d.Source, err = readSource(ctx, id, fs.At.SHA, path); err != nil {
 		return "", err
 	}
 	if !d.HasFigures && hits == nil && len(issues) == 0 && d.Source.State == string(source.StateAbsent) {
@@ -162,6 +168,9 @@ func (d *fileData) pickCoverage(tags []string, files []plumb.FileCoverageEntry) 
 }
 
 func noSourceReason(src plumb.FileSource) string {
+	if src.FetchFailure != "" {
+		return unfetchedReason(src)
+	}
 	switch source.State(src.State) {
 	case source.StateOK:
 		return ""

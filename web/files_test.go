@@ -3,11 +3,22 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/web"
 )
 
@@ -190,5 +201,93 @@ func TestFilePages(t *testing.T) {
 		b.get(proj+"/files/cmd/main.go?ref="+filesCommit).want(t, 200, `id="L8" class="miss"`, "SA4006")
 		// Per-filter counts: with level=high, the other levels still count.
 		b.get(proj+"/issues?level=high").want(t, 200, "of 1</caption>", `value="medium" > medium <span class="muted">(1)</span>`)
+	})
+}
+
+// fakeGitHub answers GitHub's contents API
+// (https://docs.github.com/en/rest/repos/contents) for acme/plumb at
+// filesCommit: type "file", base64 content, size and the blob's sha; 404
+// {"message":"Not Found"} for any other file; with limitedUntil set, the
+// rate-limit refusal (403, X-RateLimit-Remaining: 0, X-RateLimit-Reset).
+func fakeGitHub(t *testing.T, files map[string]string, limitedUntil int64, calls *atomic.Int64) codehost.Target {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		if limitedUntil != 0 {
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(limitedUntil, 10))
+			w.WriteHeader(403)
+			json.NewEncoder(w).Encode(map[string]string{"message": "API rate limit exceeded"})
+			return
+		}
+		name, _ := strings.CutPrefix(r.URL.Path, "/repos/acme/plumb/contents/")
+		content, ok := files[name]
+		if !ok || r.URL.Query().Get("ref") != filesCommit {
+			w.WriteHeader(404)
+			json.NewEncoder(w).Encode(map[string]string{"message": "Not Found"})
+			return
+		}
+		sum := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(content), content)))
+		json.NewEncoder(w).Encode(map[string]any{"type": "file", "encoding": "base64", "size": len(content), "path": name,
+			"sha": hex.EncodeToString(sum[:]), "content": base64.StdEncoding.EncodeToString([]byte(content))})
+	}))
+	t.Cleanup(srv.Close)
+	return codehost.Target{Kind: codehost.GitHub, BaseURL: srv.URL, Repository: "acme/plumb", Token: "tok-secret"}
+}
+
+// TestFilesFetchSource: a file page whose source was not uploaded fetches
+// it from the project's code host on first view, shows it and says where
+// it came from; a failure shows the figures and why, without asking the
+// host again on the next view.
+func TestFilesFetchSource(t *testing.T) {
+	const proj = "/w/oss/plumb"
+	dbGo := "package store\n\n// DB is the store.\ntype DB struct{}\n"
+	t.Run("Fetched", func(t *testing.T) {
+		f := filesSite(t, nil, nil, nil)
+		var calls atomic.Int64
+		if err := f.DB.PutCodeHost(t.Context(), f.ProjectID, fakeGitHub(t, map[string]string{"internal/store/db.go": dbGo}, 0, &calls), t0); err != nil {
+			t.Fatal(err)
+		}
+		b := f.browser(t)
+		b.signIn("ada", filesPassword)
+		for range 2 {
+			p := b.get(proj + "/files/internal/store/db.go")
+			p.want(t, 200, `<span class="kd">type</span>`, "This source was fetched from GitHub at 1111111 on first view", "whole-file finding")
+			if strings.Contains(p.Body, "none was uploaded") || strings.Contains(p.Body, "tok-secret") {
+				t.Errorf("the fetched page says no source, or shows the token:\n%s", p.Body)
+			}
+		}
+		if n := calls.Load(); n != 1 {
+			t.Errorf("%d calls to GitHub for two views, want 1", n)
+		}
+		// A path the commit has no figures, coverage or issues of is a 404,
+		// fetched from nowhere.
+		b.get(proj+"/files/cmd/other.go").want(t, 404)
+		// An uploaded source says nothing of a fetch, and asks nothing.
+		b.get(proj+"/files/cmd/main.go").want(t, 200, "fmt")
+		if p := b.get(proj + "/files/cmd/main.go"); strings.Contains(p.Body, "fetched from") || calls.Load() != 1 {
+			t.Errorf("an uploaded source: %d calls, body mentions a fetch: %v", calls.Load(), strings.Contains(p.Body, "fetched from"))
+		}
+	})
+	t.Run("Failed", func(t *testing.T) {
+		for _, c := range []struct {
+			limited int64
+			why     string
+		}{{0, "GitHub has no such file at this commit"}, {time.Now().Add(time.Hour).Unix(), "GitHub&#39;s rate limit is reached"}} {
+			f := filesSite(t, nil, nil, nil)
+			var calls atomic.Int64
+			if err := f.DB.PutCodeHost(t.Context(), f.ProjectID, fakeGitHub(t, nil, c.limited, &calls), t0); err != nil {
+				t.Fatal(err)
+			}
+			b := f.browser(t)
+			b.signIn("ada", filesPassword)
+			for range 2 {
+				b.get(proj+"/files/internal/store/db.go").want(t, 200, "fetching it from GitHub failed: "+c.why, "Plumb tries again after",
+					"whole-file finding", `id="L2" class="miss"`)
+			}
+			if n := calls.Load(); n != 1 {
+				t.Errorf("%s: %d calls to GitHub for two views, want 1", c.why, n)
+			}
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -9,7 +10,9 @@ import (
 )
 
 // A project's settings page, for its admins: upload tokens for CI (create,
-// shown once; list; revoke) and the badges' public switch.
+// shown once; list; revoke), the badges' public switch and the sources
+// switch (keep sources or not; turning it off deletes those kept, after a
+// confirmation).
 
 type projectSettingsData struct {
 	*scope
@@ -20,6 +23,11 @@ type projectSettingsData struct {
 	Public  bool
 	Badges  []badgeLink
 	Base    string
+	// KeepSources is the project's sources setting; ServerRefuses says the
+	// server keeps none whatever it is (plumb serve --refuse-sources).
+	KeepSources, ServerRefuses bool
+	ConfirmSourcesOff          bool // ask before deleting the kept sources
+	SourcesDeleted             string
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d projectSettingsData, status int) (string, error) {
@@ -33,6 +41,16 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d
 		return "", err
 	}
 	if d.Public, err = s.store.BadgesPublic(ctx, sc.Project.ID); err != nil {
+		return "", err
+	}
+	disabled, err := s.store.SourcesDisabled(ctx, sc.Project.ID)
+	if err != nil {
+		return "", err
+	}
+	d.KeepSources = !disabled
+	if err := s.store.SourcesRefused(ctx, sc.Project.ID); plumb.ErrorCode(err) == plumb.EFORBIDDEN {
+		d.ServerRefuses = !disabled
+	} else if err != nil {
 		return "", err
 	}
 	d.Base = s.baseURL(r)
@@ -52,7 +70,7 @@ func (s *Server) adminScope(r *http.Request, v *view) (*scope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sc, s.requireAdmin(sc, "Managing upload tokens and badges")
+	return sc, s.requireAdmin(sc, "Managing upload tokens, badges and sources")
 }
 
 // flashUploadToken is the flash kind of a project's new upload token.
@@ -67,7 +85,11 @@ func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, v
 	if err != nil {
 		return "", err
 	}
-	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Created: created}, http.StatusOK)
+	deleted, err := s.takeFlash(r, flashSourcesDeleted(sc.Project))
+	if err != nil {
+		return "", err
+	}
+	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, Created: created, SourcesDeleted: deleted}, http.StatusOK)
 }
 
 func (s *Server) handleCreateUploadToken(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
@@ -111,6 +133,36 @@ func (s *Server) handleBadgeSwitch(w http.ResponseWriter, r *http.Request, v *vi
 	}
 	if err := s.store.SetBadgesPublic(r.Context(), sc.Project.ID, r.PostForm.Get("public") == "on"); err != nil {
 		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings", http.StatusSeeOther)
+	return "", nil
+}
+
+// flashSourcesDeleted is the flash kind of what turning sources off
+// deleted.
+func flashSourcesDeleted(p plumb.Project) string { return "sources-deleted:" + p.ID }
+
+// handleSourcesSwitch turns the project's sources setting on (keep=on) or
+// off. Off deletes the kept sources, so it is asked to be confirmed first
+// (confirm=yes): without it the settings page asks, and nothing changes.
+func (s *Server) handleSourcesSwitch(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	keep := r.PostForm.Get("keep") == "on"
+	if !keep && r.PostForm.Get("confirm") != "yes" {
+		return s.settingsPage(w, r, v, projectSettingsData{scope: sc, ConfirmSourcesOff: true}, http.StatusOK)
+	}
+	d, err := s.store.SetSourcesDisabled(r.Context(), sc.Project.ID, !keep)
+	if err != nil {
+		return "", err
+	}
+	if !keep {
+		msg := fmt.Sprintf("Sources are turned off: %d commits' sources and %d contents were deleted.", d.Commits, d.Blobs)
+		if err := s.setFlash(r, flashSourcesDeleted(sc.Project), msg); err != nil {
+			return "", err
+		}
 	}
 	http.Redirect(w, r, sc.URL+"/settings", http.StatusSeeOther)
 	return "", nil

@@ -60,6 +60,9 @@ type workspaceStore interface {
 	IsProjectAdmin(ctx context.Context, userID string, p plumb.Project) (bool, error)
 	BadgesPublic(ctx context.Context, projectID string) (bool, error)
 	SetBadgesPublic(ctx context.Context, projectID string, on bool) error
+	SourcesDisabled(ctx context.Context, projectID string) (bool, error)
+	SourcesRefused(ctx context.Context, projectID string) error
+	SetSourcesDisabled(ctx context.Context, projectID string, disabled bool) (plumb.SourcesDeleted, error)
 }
 
 // pageStore reads what a project's pages show: measures and their history,
@@ -92,5 +95,6 @@ type fileStore interface {
 	FileFigures(ctx context.Context, projectID string, at plumb.FilesAt, path string) (plumb.TreeFile, bool, error)
 	FileIssues(ctx context.Context, projectID, snapshotID, path string) ([]plumb.Issue, error)
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
+	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)
 }
