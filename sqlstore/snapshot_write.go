@@ -130,6 +130,9 @@ func (db *DB) storeSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotIn
 	if err := sp.checkPaths(); err != nil {
 		return plumb.Snapshot{}, err
 	}
+	if err := sp.checkClones(); err != nil {
+		return plumb.Snapshot{}, err
+	}
 	if err := sp.err(); err != nil {
 		return plumb.Snapshot{}, err
 	}
@@ -166,6 +169,9 @@ func (w *snapshotWrite) write(replaced map[string]bool) error {
 		}
 	}
 	if err := w.writeIssues(); err != nil {
+		return err
+	}
+	if err := w.writeClones(); err != nil {
 		return err
 	}
 	if w.snap.History {
