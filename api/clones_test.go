@@ -20,12 +20,12 @@ func TestIngestAnalysisClones(t *testing.T) {
 		return w.do(t, http.MethodPost, ingWeb+"/analyses?stripPrefix=/ci", w.Upload, jsonBody, body)
 	}
 	for clones, want := range map[string]string{
-		`{"a":{"path":"a.go","startLine":1,"endLine":5},"b":{"path":"c.go","startLine":1,"endLine":5},"lines":5}`:   "clones[0].b: c.go is not a file of this upload's files list",
-		`{"a":{"path":"a.go","startLine":38,"endLine":44},"b":{"path":"b.go","startLine":1,"endLine":7},"lines":7}`: "clones[0].a (a.go): lines 38-44 are past the file's end (40 lines)",
-		`{"a":{"path":"a.go","startLine":5,"endLine":4},"b":{"path":"b.go","startLine":1,"endLine":2},"lines":2}`:   "clones[0].a (a.go): lines 5-4 are not a range of lines",
+		`{"a":{"path":"a.go","startLine":1,"endLine":5},"b":{"path":"c.go","startLine":1,"endLine":5},"lines":5}`:    "clones[0].b: c.go is not a file of this upload's files list",
+		`{"a":{"path":"a.go","startLine":38,"endLine":44},"b":{"path":"b.go","startLine":1,"endLine":7},"lines":7}`:  "clones[0].a (a.go): lines 38-44 are past the file's end (40 lines)",
+		`{"a":{"path":"a.go","startLine":5,"endLine":4},"b":{"path":"b.go","startLine":1,"endLine":2},"lines":2}`:    "clones[0].a (a.go): lines 5-4 are not a range of lines",
 		`{"a":{"path":"a.go","startLine":1,"endLine":2},"b":{"path":"../b.go","startLine":1,"endLine":2},"lines":2}`: `clones[0].b.path is "../b.go", which is not a file path inside the repository`,
 		`{"a":{"path":"a.go","startLine":1,"endLine":2},"b":{"path":"b.go","startLine":1,"endLine":2},"lines":0}`:    "clones[0]: lines must be at least 1",
-		`{"a":{"path":"a.go","startLine":1,"endLine":2},"b":{"path":"b.go","startLine":1,"endLine":2},"tokens":9}`:  `clones[0]: json: unknown field "tokens"`,
+		`{"a":{"path":"a.go","startLine":1,"endLine":2},"b":{"path":"b.go","startLine":1,"endLine":2},"tokens":9}`:   `clones[0]: json: unknown field "tokens"`,
 	} {
 		post(clones).wantError(t, http.StatusBadRequest, want)
 	}
