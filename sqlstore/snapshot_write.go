@@ -66,6 +66,11 @@ func (sp *SnapshotSpool) addAll(in plumb.SnapshotInput) error {
 			return err
 		}
 	}
+	for _, c := range in.Clones {
+		if err := sp.AddClone(c.A, c.B, c.Lines); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
