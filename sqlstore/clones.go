@@ -7,6 +7,7 @@ import (
 	"database/sql"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/dataset"
 	"github.com/plumbhq/plumb/extsort"
 )
 
@@ -77,9 +78,11 @@ func decodeClonePlace(rec []byte) (clonePlace, error) {
 }
 
 // checkClones notes every place that is not within a file of the upload:
-// a path the upload does not list, or lines past the file's end.
+// a path the upload does not list, or lines past the file's end. An
+// imported snapshot lists only the files it changed: its clones were
+// checked when they were uploaded.
 func (sp *SnapshotSpool) checkClones() error {
-	if sp.clones == nil {
+	if sp.clones == nil || sp.imported {
 		return nil
 	}
 	places, err := sp.clones.Iter()
@@ -205,4 +208,26 @@ func (db *DB) FileClones(ctx context.Context, projectID, snapshotID, path string
 		return err
 	})
 	return out, err
+}
+
+// exportClones writes a snapshot's clones list, in the upload's order, a
+// row at a time; a snapshot without clones has no list.
+func exportClones(ctx context.Context, tx *sql.Tx, w *dataset.Writer, seq int64) error {
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM snapshot_clones WHERE snapshot_seq = $1`, seq).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	w.OpenList("clones", true)
+	err := eachRow(ctx, tx, `SELECT a.path, a.start_line, a.end_line, b.path, b.start_line, b.end_line, a.lines
+		FROM snapshot_clones a JOIN snapshot_clones b ON b.snapshot_seq = a.snapshot_seq AND b.clone = a.clone AND b.side = 1
+		WHERE a.snapshot_seq = $1 AND a.side = 0 ORDER BY a.clone`, []any{seq}, func(rows *sql.Rows) error {
+		var c dataset.Clone
+		if err := rows.Scan(&c.A.Path, &c.A.StartLine, &c.A.EndLine, &c.B.Path, &c.B.StartLine, &c.B.EndLine, &c.Lines); err != nil {
+			return err
+		}
+		w.Element(&c)
+		return w.Err()
+	})
+	w.CloseList()
+	return err
 }

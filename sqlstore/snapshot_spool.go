@@ -19,6 +19,7 @@ type SnapshotSpool struct {
 	files, removed, issues *extsort.Sorter
 	clones                 *extsort.Sorter // made by the first AddClone (clones.go)
 	dir                    string
+	imported               bool // filled from a plumb.SnapshotInput (addAll): clones are not checked against files
 
 	tools     map[string]bool
 	nFiles    int64

@@ -66,6 +66,7 @@ func (sp *SnapshotSpool) addAll(in plumb.SnapshotInput) error {
 			return err
 		}
 	}
+	sp.imported = true
 	for _, c := range in.Clones {
 		if err := sp.AddClone(c.A, c.B, c.Lines); err != nil {
 			return err

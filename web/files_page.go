@@ -201,8 +201,13 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 	}
 	if len(lines) == 0 {
 		// Without source, as for issues: a block's lines are shown.
+		// Past the file's last line (as the analysis counted them) none is.
 		for _, c := range clones {
-			n = max(n, c.Here.EndLine)
+			end := c.Here.EndLine
+			if d.HasFigures {
+				end = min(end, int(d.Figures.Lines))
+			}
+			n = max(n, end)
 		}
 	}
 	d.LineCount = n
