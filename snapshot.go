@@ -86,6 +86,9 @@ type SnapshotInput struct {
 	// KeepStatus (import) the given status is stored as is.
 	Issues     []Issue
 	KeepStatus bool
+	// Clones are the analysis' duplicated blocks; each place must be within
+	// a file of Files.
+	Clones []Clone
 	// FindingsOnly: the snapshot carries issues only (a SARIF upload), so
 	// it is no analysis of its commit (AnalysedCommits leaves it out).
 	FindingsOnly bool

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -138,6 +139,17 @@ func TestDocumentAndIssues(t *testing.T) {
 	json.Unmarshal(raw, &back)
 	if back["commitSha"] != "abc1234" || len(back["files"].([]any)) != 2 || len(back["sarif"].([]any)) != 1 {
 		t.Errorf("document %s", raw)
+	}
+	// The clones go with it, before the SARIF logs (plumb analyze streams
+	// more logs after its own), each with its places and length in lines.
+	if len(doc.Clones) != len(res.Clones) || len(doc.Clones) == 0 {
+		t.Fatalf("%d clones in the document, %d found", len(doc.Clones), len(res.Clones))
+	}
+	if c := doc.Clones[0]; c.A != res.Clones[0].A || c.B != res.Clones[0].B || c.Lines != c.A.EndLine-c.A.StartLine+1 || c.Lines < 1 {
+		t.Errorf("clone %+v from %+v", c, res.Clones[0])
+	}
+	if bytes.Index(raw, []byte(`"clones":`)) > bytes.Index(raw, []byte(`"sarif":`)) {
+		t.Errorf("clones after the SARIF logs: %s", raw)
 	}
 	// fingerprints survive inserted lines
 	dir2 := writeTree(t, map[string]string{"p/f.go": strings.Replace(b.String(), "package p\n", "package p\n\n\n\n", 1), "q/g.go": strings.Replace(b.String(), "func F(", "func G(", 1)})

@@ -193,6 +193,7 @@ type Document struct {
 	FullTree   bool              `json:"fullTree"`
 	Files      []DocumentFile    `json:"files"`
 	Removed    []string          `json:"removed"`
+	Clones     []DocumentClone   `json:"clones,omitempty"`
 	SARIF      []json.RawMessage `json:"sarif"`
 }
 
@@ -205,6 +206,14 @@ type DocumentFile struct {
 	DuplicatedLines int    `json:"duplicatedLines"`
 }
 
+// DocumentClone is one duplicated block of the upload: its two places and
+// its length in lines.
+type DocumentClone struct {
+	A     dup.Location `json:"a"`
+	B     dup.Location `json:"b"`
+	Lines int          `json:"lines"`
+}
+
 // Document makes the upload of the analysis, with its issues as the first
 // SARIF log and any others after it.
 func (r *Result) Document(commit, branch, analyzedAt string, extraSARIF ...json.RawMessage) Document {
@@ -212,6 +221,9 @@ func (r *Result) Document(commit, branch, analyzedAt string, extraSARIF ...json.
 		Files: make([]DocumentFile, 0, len(r.Files)), Removed: []string{}}
 	for _, f := range r.Files {
 		d.Files = append(d.Files, DocumentFile{Path: f.Path, Lines: f.Lines, LOC: f.Code, Complexity: f.Complexity, DuplicatedLines: min(f.DuplicatedLines, f.Lines)})
+	}
+	for _, c := range r.Clones {
+		d.Clones = append(d.Clones, DocumentClone{A: c.A, B: c.B, Lines: c.A.EndLine - c.A.StartLine + 1})
 	}
 	d.SARIF = append([]json.RawMessage{r.SARIF()}, extraSARIF...)
 	return d

@@ -59,6 +59,20 @@ func (a *analysisReader) read() error {
 			}
 			return nil
 		},
+		Clone: func(i int, c analysis.Clone) error {
+			var places [2]plumb.ClonePlace
+			valid := true
+			for side, p := range [2]analysis.Place{c.A, c.B} {
+				field := fmt.Sprintf("clones[%d].%s.path", i, [2]string{"a", "b"}[side])
+				path, ok := analysisPath(a.q, field, p.Path, a.mapOpt)
+				valid = valid && ok
+				places[side] = plumb.ClonePlace{Path: path, StartLine: clampInt(p.StartLine), EndLine: clampInt(p.EndLine)}
+			}
+			if !valid {
+				return nil
+			}
+			return a.sp.AddClone(places[0], places[1], clampInt(c.Lines))
+		},
 		SARIF: func(_ int, start, end int64) error {
 			a.logs = append(a.logs, logRange{start, end})
 			return nil
@@ -71,6 +85,12 @@ func (a *analysisReader) read() error {
 		return plumb.Errorf(plumb.EINVALID, "The analysis must hold exactly one JSON object; more data follows it.")
 	}
 	return err
+}
+
+// clampInt is n as an int, a number past int's range its nearest bound
+// (which the spool refuses as out of the file's lines, or keeps as it is).
+func clampInt(n int64) int {
+	return int(max(min(n, 1<<31-1), -1<<31))
 }
 
 // readLogs parses the embedded SARIF logs from the received report (the

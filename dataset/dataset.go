@@ -185,6 +185,24 @@ type Snapshot struct {
 	Files    []File   `json:"files"`
 	Removed  []string `json:"removed"`
 	Issues   []Issue  `json:"issues"`
+	// Clones are the analysis' duplicated blocks (none for most snapshots:
+	// the list is left out when empty).
+	Clones []Clone `json:"clones,omitempty"`
+}
+
+// Clone is one duplicated block of a snapshot: its two places and its
+// length in lines, as the analysis upload gives them.
+type Clone struct {
+	A     ClonePlace `json:"a"`
+	B     ClonePlace `json:"b"`
+	Lines int        `json:"lines"`
+}
+
+// ClonePlace is lines StartLine to EndLine (1-based, inclusive) of Path.
+type ClonePlace struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
 }
 
 // File holds one file's analysis figures.
@@ -502,6 +520,13 @@ func (w *Writer) WriteSnapshot(s *Snapshot) {
 		w.Element(&s.Issues[i])
 	}
 	w.CloseList()
+	if len(s.Clones) > 0 {
+		w.OpenList("clones", true)
+		for i := range s.Clones {
+			w.Element(&s.Clones[i])
+		}
+		w.CloseList()
+	}
 	w.CloseRecord()
 }
 

@@ -225,6 +225,25 @@ func (v *validator) checkSnapshots(snapshots []Snapshot) {
 			v.checkFilesBranch(rec, s)
 		}
 		v.checkIssues(rec, s.Issues, issueIDs)
+		v.checkClones(rec, s.Clones)
+	}
+}
+
+// checkClones checks a snapshot's duplicated blocks: each place a path and
+// a range of lines, each block at least a line long.
+func (v *validator) checkClones(rec string, clones []Clone) {
+	for j, c := range clones {
+		crec := fmt.Sprintf("%s: clones[%d]", rec, j)
+		if c.Lines < 1 {
+			v.add(crec, "lines must be at least 1")
+		}
+		for side, p := range [2]ClonePlace{c.A, c.B} {
+			name := [2]string{"a", "b"}[side]
+			v.requireText(crec, name+".path", p.Path)
+			if p.StartLine < 1 || p.EndLine < p.StartLine {
+				v.add(crec, "%s lines %d-%d are not a range of lines (1 ≤ startLine ≤ endLine)", name, p.StartLine, p.EndLine)
+			}
+		}
 	}
 }
 

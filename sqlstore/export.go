@@ -366,6 +366,9 @@ func exportSnapshot(ctx context.Context, tx *sql.Tx, w *dataset.Writer, h snapsh
 		}
 		w.CloseList()
 	}
+	if err := exportClones(ctx, tx, w, h.seq); err != nil {
+		return err
+	}
 	w.CloseRecord()
 	return w.Err()
 }

@@ -235,6 +235,9 @@ func snapshotInput(s *dataset.Snapshot) plumb.SnapshotInput {
 			RuleKey: is.RuleKey, Message: is.Message, Category: is.Category, Level: is.Level, Status: is.Status,
 			DocumentationURL: is.DocumentationURL, Path: is.Path, StartLine: is.StartLine, EndLine: is.EndLine}
 	}
+	for _, c := range s.Clones {
+		in.Clones = append(in.Clones, plumb.Clone{A: plumb.ClonePlace(c.A), B: plumb.ClonePlace(c.B), Lines: c.Lines})
+	}
 	return in
 }
 

@@ -17,11 +17,15 @@ import (
 // as it is added; problems are reported when the snapshot is stored.
 type SnapshotSpool struct {
 	files, removed, issues *extsort.Sorter
+	clones                 *extsort.Sorter // made by the first AddClone (clones.go)
+	dir                    string
+	imported               bool // filled from a plumb.SnapshotInput (addAll): clones are not checked against files
 
 	tools     map[string]bool
 	nFiles    int64
 	nRemoved  int64
 	nIssues   int64
+	nClones   int64
 	problems  []string
 	nProblems int
 	rec       []byte
@@ -41,6 +45,7 @@ func NewSnapshotSpool(dir string) *SnapshotSpool {
 		removed: extsort.New(dir, spoolBudget/8, compareByPath),
 		issues:  extsort.New(dir, spoolBudget, compareIssueRecords),
 		tools:   map[string]bool{},
+		dir:     dir,
 	}
 }
 
@@ -49,6 +54,9 @@ func (sp *SnapshotSpool) Close() {
 	sp.files.Close()
 	sp.removed.Close()
 	sp.issues.Close()
+	if sp.clones != nil {
+		sp.clones.Close()
+	}
 }
 
 // Files and Issues count what was added.

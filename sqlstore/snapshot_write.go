@@ -66,6 +66,12 @@ func (sp *SnapshotSpool) addAll(in plumb.SnapshotInput) error {
 			return err
 		}
 	}
+	sp.imported = true
+	for _, c := range in.Clones {
+		if err := sp.AddClone(c.A, c.B, c.Lines); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -130,6 +136,9 @@ func (db *DB) storeSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotIn
 	if err := sp.checkPaths(); err != nil {
 		return plumb.Snapshot{}, err
 	}
+	if err := sp.checkClones(); err != nil {
+		return plumb.Snapshot{}, err
+	}
 	if err := sp.err(); err != nil {
 		return plumb.Snapshot{}, err
 	}
@@ -166,6 +175,9 @@ func (w *snapshotWrite) write(replaced map[string]bool) error {
 		}
 	}
 	if err := w.writeIssues(); err != nil {
+		return err
+	}
+	if err := w.writeClones(); err != nil {
 		return err
 	}
 	if w.snap.History {

@@ -220,6 +220,7 @@ func (w *stagedWrite) remove(ctx context.Context) error {
 	case stagedSnapshot:
 		steps = []string{
 			`DELETE FROM issues WHERE seq IN (SELECT seq FROM issues WHERE snapshot_seq = $1 LIMIT $2)`,
+			`DELETE FROM snapshot_clones WHERE snapshot_seq = $1 AND clone IN (SELECT clone FROM snapshot_clones WHERE snapshot_seq = $1 LIMIT $2)`,
 			`DELETE FROM issue_states WHERE (project_id, fingerprint) IN (SELECT project_id, fingerprint FROM issue_states WHERE origin_seq = $1 LIMIT $2)`,
 			`DELETE FROM snapshot_files WHERE snapshot_seq = $1 AND path_id IN (SELECT path_id FROM snapshot_files WHERE snapshot_seq = $1 LIMIT $2)`,
 		}

@@ -40,6 +40,7 @@ type fileData struct {
 	Source      plumb.FileSource
 	NoSource    string // why the source is not shown
 	Missing     []string
+	Clones      int // duplicated blocks marked (one per copy in this file)
 	Lines       template.HTML
 	LineCount   int
 }
@@ -67,8 +68,12 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 		}
 	}
 	var issues []plumb.Issue
+	var clones []plumb.FileClone
 	if fs.At.SnapshotID != "" {
 		if issues, err = s.store.FileIssues(ctx, id, fs.At.SnapshotID, path); err != nil {
+			return "", err
+		}
+		if clones, err = s.store.FileClones(ctx, id, fs.At.SnapshotID, path); err != nil {
 			return "", err
 		}
 	}
@@ -96,7 +101,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
 	}
 	d.NoSource = noSourceReason(d.Source)
-	d.Lines = d.render(lines, hits, issues, fns)
+	d.Lines = d.render(lines, hits, issues, fns, clones)
 	d.Missing = fs.missing()
 	if fs.At.Coverage && hits == nil {
 		d.Missing = append(d.Missing, "This file has no coverage at this commit: no coverage report names it.")
@@ -185,7 +190,7 @@ func noSourceReason(src plumb.FileSource) string {
 }
 
 // render writes the line table's rows.
-func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fns map[int][]cognitive.Function) template.HTML {
+func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fns map[int][]cognitive.Function, clones []plumb.FileClone) template.HTML {
 	n := max(len(lines), len(hits))
 	byLine := map[int][]plumb.Issue{}
 	for _, is := range issues {
@@ -203,6 +208,17 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 			d.Ignored++
 		}
 	}
+	if len(lines) == 0 {
+		// Without source, as for issues: a block's lines are shown.
+		// Past the file's last line (as the analysis counted them) none is.
+		for _, c := range clones {
+			end := c.Here.EndLine
+			if d.HasFigures {
+				end = min(end, int(d.Figures.Lines))
+			}
+			n = max(n, end)
+		}
+	}
 	d.LineCount = n
 	// The next missed block and the next line with an open issue after
 	// each line, for the "next" links: one backward pass.
@@ -217,6 +233,7 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 		}
 	}
 	d.FirstMissed, d.FirstIssue = nextMiss[1], nextIssue[1]
+	marks := newCloneMarks(clones, n)
 	var b strings.Builder
 	b.Grow(n*96 + len(issues)*256)
 	for i := 1; i <= n; i++ {
@@ -228,6 +245,10 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 			b.WriteString(`</span> `)
 			htmlEscaper.WriteString(&b, f.Name)
 			b.WriteString("</td></tr>\n")
+		}
+		if here := marks.starts[i]; len(here) > 0 {
+			d.Clones += len(here)
+			d.writeCloneNote(&b, here)
 		}
 		class, cov := "", ""
 		if i <= len(hits) {
@@ -247,7 +268,7 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 		if class != "" {
 			b.WriteString(` class="` + class + `"`)
 		}
-		b.WriteString(`><td class="ln"><a href="#L` + ln + `">` + ln + `</a></td><td class="cov">` + cov + `</td><td class="src">`)
+		b.WriteString(`><td class="` + marks.gutterClass(i) + `"><a href="#L` + ln + `">` + ln + `</a></td><td class="cov">` + cov + `</td><td class="src">`)
 		if i <= len(lines) {
 			b.WriteString(lines[i-1])
 		}

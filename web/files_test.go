@@ -71,7 +71,12 @@ func filesSite(t testing.TB, extra []plumb.FileFigures, extraIssues []plumb.Issu
 		{Tool: "gosec", RuleKey: "G101", Message: "whole-file finding", Category: "vulnerability", Level: "medium", Status: "open", Path: "internal/store/db.go", Fingerprint: "f3"},
 	}, extraIssues...)
 	if _, err := s.DB.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: p.ID, Branch: "main", CommitSHA: filesCommit, AnalyzedAt: t0,
-		Files: files, FullTree: true, Issues: issues, KeepStatus: true}); err != nil {
+		Files: files, FullTree: true, Issues: issues, KeepStatus: true,
+		// main.go's loop (lines 6-10) is copied in db.go; db.go has a copy within itself too.
+		Clones: []plumb.Clone{
+			{A: plumb.ClonePlace{Path: "cmd/main.go", StartLine: 6, EndLine: 10}, B: plumb.ClonePlace{Path: "internal/store/db.go", StartLine: 12, EndLine: 16}, Lines: 5},
+			{A: plumb.ClonePlace{Path: "internal/store/db.go", StartLine: 20, EndLine: 22}, B: plumb.ClonePlace{Path: "internal/store/db.go", StartLine: 30, EndLine: 32}, Lines: 3},
+		}}); err != nil {
 		t.Fatal(err)
 	}
 	for tag, hits := range map[string][]int64{"unit": {-1, -1, -1, -1, 1, 1, 3, 0, -1, -1, -1}, "e2e": {-1, -1, -1, -1, 1, 1, 1, 0, -1, -1, -1}} {
@@ -138,7 +143,7 @@ func TestFilePages(t *testing.T) {
 		p := b.get(proj + "/files/cmd/main.go")
 		p.want(t, 200,
 			`<span class="kd">func</span>`, // highlighted by chroma's Go lexer
-			`id="L7" class="hit"><td class="ln"><a href="#L7">7</a></td><td class="cov">4×</td>`, // the union: 3 + 1 hits
+			`id="L7" class="hit"><td class="ln dup"><a href="#L7">7</a></td><td class="cov">4×</td>`, // the union: 3 + 1 hits; in a duplicated block
 			`id="L8" class="miss"`,
 			"the loop prints &lt;i&gt; only once", "SA4006", // the issue under its line, escaped
 			"<details><summary>1 ignored</summary>", "quiet finding",
@@ -160,7 +165,26 @@ func TestFilePages(t *testing.T) {
 		b.get(proj+"/files?ref=nope").want(t, 404)
 		// No source: the figures, coverage and issues, and why there is no source.
 		b.get(proj+"/files/internal/store/db.go").want(t, 200, "none was uploaded for this commit", "whole-file finding",
-			`id="L2" class="miss"`, "6 duplicated lines here")
+			`id="L2" class="miss"`)
+		t.Run("Clones", func(t *testing.T) {
+			// The duplicated block: a note above its first line linking to
+			// the other copy at its line, a gutter mark on each of its lines.
+			p := b.get(proj + "/files/cmd/main.go")
+			p.want(t, 200, `Duplicated block, lines 6–10 (5 lines): also at <a href="/w/oss/plumb/files/internal/store/db.go#L12">internal/store/db.go, lines 12–16</a>`,
+				`id="L6" class="hit"><td class="ln dup">`, `id="L10"><td class="ln dup">`, `id="L11"><td class="ln">`, `id="L5" class="hit"><td class="ln">`,
+				"<dt>Duplicated blocks</dt><dd>1</dd>")
+			// The ref the page was opened at is carried to the other copy.
+			b.get(proj+"/files/cmd/main.go?ref="+filesCommit).want(t, 200, `href="/w/oss/plumb/files/internal/store/db.go?ref=`+filesCommit+`#L12"`)
+			// Without source the lines are still listed and marked; a copy
+			// in the same file links within the page.
+			db := b.get(proj + "/files/internal/store/db.go")
+			db.want(t, 200, `also at <a href="/w/oss/plumb/files/cmd/main.go#L6">cmd/main.go, lines 6–10</a>`,
+				`also at <a href="#L30">this file, lines 30–32</a>`, `also at <a href="#L20">this file, lines 20–22</a>`,
+				`id="L32"><td class="ln dup">`, "3 duplicated blocks marked")
+			if strings.Contains(db.Body, "did not say where the copies are") {
+				t.Error("the page says the copies are unknown")
+			}
+		})
 		// No coverage, but source.
 		b.get(proj+"/files/README.md").want(t, 200, "no coverage report names it", "# plumb")
 		// Not a file of the commit.

@@ -94,6 +94,7 @@ type fileStore interface {
 	TreeFiles(ctx context.Context, projectID string, at plumb.FilesAt, prefix, componentID string) ([]plumb.TreeFile, error)
 	FileFigures(ctx context.Context, projectID string, at plumb.FilesAt, path string) (plumb.TreeFile, bool, error)
 	FileIssues(ctx context.Context, projectID, snapshotID, path string) ([]plumb.Issue, error)
+	FileClones(ctx context.Context, projectID, snapshotID, path string) ([]plumb.FileClone, error)
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)

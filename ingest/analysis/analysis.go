@@ -1,7 +1,7 @@
 // Package analysis reads the analysis upload format (docs/ingest.md,
 // "Analysis"): one JSON object with the commit (commitSha, branch,
 // analyzedAt, fullTree), the files' figures (files), the paths removed
-// (removed) and embedded SARIF logs (sarif). The API reads uploads with
+// (removed), the duplicated blocks (clones) and embedded SARIF logs (sarif). The API reads uploads with
 // Read; plumb upload analysis reads its --stats file, the files and removed
 // lists alone, with ReadStats. Both stream: the document is read token by
 // token and each list element decoded on its own, so memory holds one
@@ -29,6 +29,22 @@ type File struct {
 	DuplicatedLines int64  `json:"duplicatedLines"`
 }
 
+// Place is where one copy of a duplicated block is: lines StartLine to
+// EndLine (1-based, inclusive) of Path.
+type Place struct {
+	Path      string `json:"path"`
+	StartLine int64  `json:"startLine"`
+	EndLine   int64  `json:"endLine"`
+}
+
+// Clone is one duplicated block, as the analyzer reports it: an earlier
+// copy (A), a later one (B) and the block's length in lines.
+type Clone struct {
+	A     Place `json:"a"`
+	B     Place `json:"b"`
+	Lines int64 `json:"lines"`
+}
+
 // Head holds the scalar members of an upload ("" and nil when absent or
 // null).
 type Head struct {
@@ -42,9 +58,10 @@ type Head struct {
 // index in its list. A nil func receives nothing. An error a func returns
 // stops the reading and is returned as it is.
 type Handler struct {
-	List    func(name string) error // a list ("files", "removed" or "sarif") begins; not called for a null one
+	List    func(name string) error // a list ("files", "removed", "clones" or "sarif") begins; not called for a null one
 	File    func(i int, f File) error
 	Removed func(i int, path string) error
+	Clone   func(i int, c Clone) error
 	// SARIF receives where an embedded log is in the input: from the end of
 	// the token before it (separators included) to its end. The log was
 	// skipped; it is well-formed JSON once the whole document has been read.
@@ -103,7 +120,7 @@ func Read(r io.Reader, h Handler) (Head, error) {
 				return shapef("field fullTree: %w", err)
 			}
 			return nil
-		case "files", "removed", "sarif":
+		case "files", "removed", "clones", "sarif":
 			return a.list(key)
 		}
 		return shapef("json: unknown field %q", key)
@@ -236,6 +253,12 @@ func (a *reader) element(list string, i int) error {
 			return shapef("removed[%d]: %w", i, err)
 		}
 		return call2(a.h.Removed, i, p)
+	case "clones":
+		var c Clone
+		if err := a.dec.Decode(&c); err != nil {
+			return shapef("clones[%d]: %w", i, err)
+		}
+		return call2(a.h.Clone, i, c)
 	}
 	start := a.dec.InputOffset()
 	if err := skipValue(a.dec); err != nil {

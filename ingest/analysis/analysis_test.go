@@ -14,6 +14,7 @@ func collect(got *[]string) Handler {
 		List:    func(name string) error { return add("list %s", name) },
 		File:    func(i int, f File) error { return add("file %d %+v", i, f) },
 		Removed: func(i int, p string) error { return add("removed %d %s", i, p) },
+		Clone:   func(i int, c Clone) error { return add("clone %d %+v", i, c) },
 		SARIF:   func(i int, start, end int64) error { return add("sarif %d %d-%d", i, start, end) },
 		End:     func(name string) error { return add("end %s", name) },
 	}
@@ -54,6 +55,28 @@ func TestReadStats(t *testing.T) {
 		var got []string
 		if err := ReadStats(strings.NewReader(doc), collect(&got)); err != nil || fmt.Sprint(got) != want {
 			t.Errorf("%s: %q, %v; want %s", doc, got, err, want)
+		}
+	}
+}
+
+// The clones list: each duplicated block's two places and its length.
+func TestReadClones(t *testing.T) {
+	doc := `{"clones":[{"a":{"path":"a.go","startLine":3,"endLine":9},"b":{"path":"b.go","startLine":10,"endLine":16},"lines":7}]}`
+	var got []string
+	if _, err := Read(strings.NewReader(doc), collect(&got)); err != nil {
+		t.Fatal(err)
+	}
+	want := "[list clones clone 0 {A:{Path:a.go StartLine:3 EndLine:9} B:{Path:b.go StartLine:10 EndLine:16} Lines:7} end clones]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("got  %q\nwant %s", got, want)
+	}
+	for doc, want := range map[string]string{
+		`{"clones":[{"a":{"path":"a.go","line":3}}]}`: `clones[0]: json: unknown field "line"`,
+		`{"clones":[{"lines":"7"}]}`:                  "clones[0]: json: cannot unmarshal",
+		`{"clones":{}}`:                               "field clones must be an array",
+	} {
+		if _, err := Read(strings.NewReader(doc), Handler{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", doc, err, want)
 		}
 	}
 }
