@@ -1,6 +1,12 @@
 package compare
 
-import "github.com/plumbhq/plumb/metric"
+import (
+	"time"
+
+	"github.com/plumbhq/plumb"
+
+	"github.com/plumbhq/plumb/metric"
+)
 
 // Judged is a comparison with what is decided from it: the patch coverage
 // (with a change), the issue classes (when both sides have an analysis; else
@@ -52,3 +58,37 @@ func Judge(data *Comparison, change *Change, g Gate) Judged {
 	j.Gate = g.Evaluate(in)
 	return j
 }
+
+// PullRequest is what the store knows of a pull request: from the changes
+// CI uploads for it (number, branches, head, when), and, once code-host
+// webhooks record them, its title, author and state ("" when unknown).
+type PullRequest struct {
+	Number     int
+	Title      string
+	Author     string
+	State      string // open, closed or merged
+	Branch     string // the head branch
+	BaseBranch string
+	HeadSHA    string // the head of its latest upload
+	LastUpload time.Time
+	Uploads    int // the changes uploaded for it (one per head commit)
+}
+
+// Pull-request states, and the filter value for any of them.
+const (
+	PullOpen   = "open"
+	PullClosed = "closed"
+	PullMerged = "merged"
+	PullAll    = "all"
+)
+
+// PullFilter picks pull requests: by state (one of PullStates, "" all),
+// or one by its number (Number > 0), a page of them.
+type PullFilter struct {
+	State  string
+	Number int
+	Page   plumb.Page
+}
+
+// PullStates are the values of a pull-request list's state filter.
+var PullStates = []string{PullOpen, PullClosed, PullMerged, PullAll}
