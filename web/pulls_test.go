@@ -124,3 +124,23 @@ func TestPullPages(t *testing.T) {
 		out.get(path).want(t, 404)
 	}
 }
+
+// demoPullRequests: the demo's pull requests on acme/web-shop show each
+// state the pages have: failing, passing, a merged one, a head with
+// coverage only (its source missing, its issues not compared).
+func demoPullRequests(t *testing.T, s *site, token string) {
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	const p = "/w/acme/web-shop"
+	b.get(p+"/pulls").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
+		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign")
+	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`)
+	b.get(p+"/pulls/42").want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>", `<tr class="changed hit">`, "unchanged lines")
+	b.get(p+"/pulls/40").want(t, 200, "Pull request #40", `<tr class="changed miss">`)
+	b.get(p+"/pulls/43").want(t, 200, "Pull request #43", "Issues are not compared", "none was uploaded for this commit", "Analysis of the head: none")
+	// linus is a plain member of acme: he sees them; nobody sees initech's.
+	l := s.browser(t)
+	l.signIn("linus", demoPassword)
+	l.get(p+"/pulls/41").want(t, 200)
+	b.get("/w/initech/tps-reports/pulls").want(t, 404)
+}

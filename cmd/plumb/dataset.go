@@ -155,6 +155,9 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 	if err := db.ImportDocument(ctx, &doc); err != nil {
 		return fmt.Errorf("demo: load the demo dataset: %w", err)
 	}
+	if err := demo.PutPullRequests(ctx, &doc, db.PutChange); err != nil {
+		return fmt.Errorf("demo: load the demo's pull requests: %w", err)
+	}
 	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), ln.Addr())
 	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
 	return serve(ctx, cfg, db, log, func(addr string) {
