@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"time"
 
@@ -23,8 +24,8 @@ import (
 //     added whole (patch coverage under 80 %, findings of its own);
 //   - #42, open, passing: the default branch's latest commit that brings no
 //     new finding against the one before, changed lines all covered;
-//   - #43, open: a head with coverage only (no analysis, no kept source),
-//     the one commit the demo adds for it (pullCoverageBranch).
+//   - #43, open: a head with coverage only (no analysis), the one commit the
+//     demo adds for it (pullCoverageBranch), its sources kept.
 //
 // Until code-host webhooks record a pull request's title, author and state,
 // Plumb shows each as open.
@@ -45,8 +46,8 @@ type PullRequest struct {
 }
 
 // addPullCoverage adds the coverage of the coverage-only pull request's
-// head: the latest default-branch commit's reports, as that branch's CI
-// uploads them an hour and a half before now. It runs after every other
+// head: the latest default-branch commit's reports (and sources), as that
+// branch's CI uploads them an hour and a half before now. It runs after every other
 // record, so the IDs of those do not change.
 func (g *generator) addPullCoverage() {
 	pid := g.projs[pullProject]
@@ -65,10 +66,41 @@ func (g *generator) addPullCoverage() {
 	r := newStream("pulls", pullProject)
 	sha := sha40(r)
 	at := g.now.Add(-90 * time.Minute)
+	var added []dataset.Coverage
 	for _, c := range latest {
 		c.ID, c.CommitSHA, c.Branch, c.GitTag, c.PullRequest, c.UploadedAt = g.newID(at), sha, pullCoverageBranch, "", pullCoverageNumber, at
-		g.doc.Coverage = append(g.doc.Coverage, c)
+		added = append(added, c)
 		at = at.Add(time.Minute)
+	}
+	// The records go after the project's own (the document's order is by
+	// project, then time), and its source commit, the same tree as the
+	// commit it copies, among the project's by SHA.
+	end := 0
+	for i, c := range g.doc.Coverage {
+		if c.ProjectID == pid {
+			end = i + 1
+		}
+	}
+	g.doc.Coverage = slices.Insert(g.doc.Coverage, end, added...)
+	if len(latest) == 0 {
+		return
+	}
+	for _, sc := range g.doc.SourceCommits {
+		if sc.ProjectID == pid && sc.CommitSHA == latest[0].CommitSHA {
+			sc.CommitSHA, sc.CreatedAt = sha, added[0].UploadedAt.Add(-time.Minute)
+			at := len(g.doc.SourceCommits)
+			for i, o := range g.doc.SourceCommits {
+				if o.ProjectID == pid && o.CommitSHA > sha {
+					at = i
+					break
+				}
+				if o.ProjectID == pid {
+					at = i + 1
+				}
+			}
+			g.doc.SourceCommits = slices.Insert(g.doc.SourceCommits, at, sc)
+			return
+		}
 	}
 }
 
