@@ -159,6 +159,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Fatalf("the component made in the browser: %v", err)
 	}
 
+	browsePulls(t, u, run, eval, shot)
+
 	// Builds and the API reference with its filter.
 	run("builds and API reference", chromedp.Navigate(u+"/w/acme/web-shop/builds"), chromedp.WaitVisible(css("table")), shot("builds"),
 		chromedp.Navigate(u+"/docs/api"), chromedp.WaitVisible(id("api-filter")),
@@ -336,6 +338,29 @@ func browseFiles(t *testing.T, s *site, run func(string, ...chromedp.Action[chro
 	if eval(`location.hash === "#L`+line+`" && document.querySelector("tr:target") !== null ? 1 : 0`) != 1 {
 		t.Error("the issue's link does not land on its line")
 	}
+}
+
+// browsePulls goes from the project's tabs to its pull requests, to the
+// failing one's page: the gate, the diff with covered and missed changed
+// lines, a new issue under its line, folded unchanged lines that open.
+func browsePulls(t *testing.T, u string, run func(string, ...chromedp.Action[chromedp.Void]), eval func(string) int, shot func(string) chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	run("pull requests", chromedp.Navigate(u+"/w/acme/web-shop"), chromedp.WaitVisible(css(".metrics")),
+		chromedp.Click(chromedp.Search(`//nav[@class="tabs"]/a[text()="Pull requests"]`)), chromedp.WaitVisible(css("table.pulls")), shot("pulls-list"),
+		chromedp.Click(chromedp.Search(`//table[@class="pulls"]//a[text()="#41"]`)), chromedp.WaitVisible(css("table.diff")))
+	if eval(`document.querySelectorAll("h2 .gate-failed").length`) != 1 {
+		t.Error("#41's page does not show its failed gate")
+	}
+	if eval(`document.querySelectorAll("table.diff tr.changed.hit").length`) == 0 || eval(`document.querySelectorAll("table.diff tr.changed.miss").length`) == 0 {
+		t.Error("the diff marks no covered or no missed changed line")
+	}
+	if eval(`document.querySelectorAll("table.diff tr.line-issues li").length`) == 0 {
+		t.Error("no new issue under its line in the diff")
+	}
+	if eval(`document.querySelectorAll("table.diff td.src span").length`) == 0 {
+		t.Error("the diff's source is not highlighted")
+	}
+	run("pull request page", shot("pull-page"))
 }
 
 func css(s string) chromedp.CSS { return chromedp.CSS(s) }

@@ -134,7 +134,7 @@ func demoPullRequests(t *testing.T, s *site, token string) {
 	const p = "/w/acme/web-shop"
 	b.get(p+"/pulls").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
 		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign")
-	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`)
+	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`, `<tr class="line-issues">`)
 	b.get(p+"/pulls/42").want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>", `<tr class="changed hit">`, "unchanged lines")
 	b.get(p+"/pulls/40").want(t, 200, "Pull request #40", `<tr class="changed miss">`)
 	b.get(p+"/pulls/43").want(t, 200, "Pull request #43", "Issues are not compared", `class="src"><span class="`, "Analysis of the head: none")
