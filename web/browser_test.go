@@ -6,9 +6,12 @@ package web_test
 // test skips and says how to install it; CI (.ci/run) installs it.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"net/http"
 	"os"
@@ -159,7 +162,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Fatalf("the component made in the browser: %v", err)
 	}
 
-	browsePulls(t, u, run, eval, shot)
+	browsePulls(t, u, out, run, eval, shot)
 
 	// Builds and the API reference with its filter.
 	run("builds and API reference", chromedp.Navigate(u+"/w/acme/web-shop/builds"), chromedp.WaitVisible(css("table")), shot("builds"),
@@ -343,7 +346,7 @@ func browseFiles(t *testing.T, s *site, run func(string, ...chromedp.Action[chro
 // browsePulls goes from the project's tabs to its pull requests, to the
 // failing one's page: the gate, the diff with covered and missed changed
 // lines, a new issue under its line, folded unchanged lines that open.
-func browsePulls(t *testing.T, u string, run func(string, ...chromedp.Action[chromedp.Void]), eval func(string) int, shot func(string) chromedp.Action[chromedp.Void]) {
+func browsePulls(t *testing.T, u, out string, run func(string, ...chromedp.Action[chromedp.Void]), eval func(string) int, shot func(string) chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	run("pull requests", chromedp.Navigate(u+"/w/acme/web-shop"), chromedp.WaitVisible(css(".metrics")),
 		chromedp.Click(chromedp.Search(`//nav[@class="tabs"]/a[text()="Pull requests"]`)), chromedp.WaitVisible(css("table.pulls")), shot("pulls-list"),
@@ -360,7 +363,29 @@ func browsePulls(t *testing.T, u string, run func(string, ...chromedp.Action[chr
 	if eval(`document.querySelectorAll("table.diff td.src span").length`) == 0 {
 		t.Error("the diff's source is not highlighted")
 	}
-	run("pull request page", shot("pull-page"))
+	// The whole page, and for the docs 1,100 pixels of the diff around its
+	// first new issue.
+	y := eval(`Math.round(document.querySelector("table.diff tr.line-issues").getBoundingClientRect().top + window.scrollY)`)
+	run("pull request page", shot("pull-page"), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		buf, err := chromedp.FullScreenshot(100)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		img, err := png.Decode(bytes.NewReader(buf))
+		if err != nil {
+			return err
+		}
+		b := img.Bounds()
+		top := max(0, min(y-550, b.Dy()-1100))
+		crop := img.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(0, top, b.Dx(), min(b.Dy(), top+1100)))
+		var enc bytes.Buffer
+		if err := png.Encode(&enc, crop); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(out, "pull-diff.png"), enc.Bytes(), 0o644)
+	}))
 }
 
 func css(s string) chromedp.CSS { return chromedp.CSS(s) }

@@ -24,7 +24,7 @@ const (
 	pullGo    = "package shop\n\nfunc Total(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}\n\nfunc Unused() {}\n"
 )
 
-func pullSite(t *testing.T) *filesFixture {
+func pullSite(t testing.TB) *filesFixture {
 	t.Helper()
 	f := filesSite(t, nil, nil, nil)
 	ctx := context.Background()
