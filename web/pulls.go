@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
@@ -18,6 +20,9 @@ import (
 // store reads, decided by compare.Judge.
 
 const pullsPerPage = 25
+
+// pullsInParallel is how many of the list's comparisons run at once.
+const pullsInParallel = 4
 
 // pullRow is a pull request as the list shows it.
 type pullRow struct {
@@ -81,19 +86,31 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 	if d.Offset > 0 {
 		d.Prev = page(d.State, max(0, d.Offset-pullsPerPage))
 	}
-	for _, pr := range prs {
-		row := pullRow{PullRequest: pr, URL: sc.URL + "/pulls/" + strconv.Itoa(pr.Number)}
-		pc, err := s.pullComparison(ctx, sc.Project.ID, pr.Number)
-		if err != nil {
-			return "", err
-		}
-		if pc.J != nil {
+	d.Pulls = make([]pullRow, len(prs))
+	errs := make([]error, len(prs))
+	// The rows' comparisons are independent reads: a few at a time.
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, pullsInParallel)
+	for i, pr := range prs {
+		d.Pulls[i] = pullRow{PullRequest: pr, URL: sc.URL + "/pulls/" + strconv.Itoa(pr.Number)}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(row *pullRow) {
+			defer func() { <-sem; wg.Done() }()
+			pc, err := s.pullComparison(ctx, sc.Project.ID, row.Number)
+			if err != nil || pc.J == nil {
+				errs[i] = err
+				return
+			}
 			row.Gate = pc.J.Gate.Status
 			if p := pc.J.Patch.Coverage; p.Coverable > 0 {
 				row.Patch = percent(p.Covered, p.Coverable)
 			}
-		}
-		d.Pulls = append(d.Pulls, row)
+		}(&d.Pulls[i])
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return "", err
 	}
 	v.Data = d
 	return "pulls", nil
