@@ -128,39 +128,19 @@ type CompareOptions struct {
 // Compare computes the comparison of two commits of a project (also used by
 // the quality gate and the code-host statuses).
 func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string, change *compare.Change, o CompareOptions) (*Comparison, error) {
-	var paths []string
-	if change != nil {
-		for _, f := range change.Files {
-			if f.Status != "deleted" {
-				paths = append(paths, f.Path)
-			}
-		}
-	}
 	if len(o.Issues.Statuses) == 0 {
 		o.Issues.Statuses = []string{"open"}
 	}
-	data, err := s.store.LoadComparison(ctx, p.ID, base, head, compare.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: paths, Issues: o.Issues})
+	data, err := s.store.LoadComparison(ctx, p.ID, base, head, compare.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: change.HeadPaths(), Issues: o.Issues})
 	if err != nil {
 		return nil, err
-	}
-	cmp := &Comparison{data: data, noIssueData: compare.MissingIssueData(data.BaseSnapshot != nil, data.HeadSnapshot != nil)}
-	gin := compare.GateInput{BaseCoverage: percentOf(data.Base.Coverage), HeadCoverage: percentOf(data.Head.Coverage), NoIssueData: cmp.noIssueData}
-	if cmp.noIssueData == "" {
-		cmp.issues = compare.ClassifyIssues(data.BaseIssues, data.HeadIssues)
-		// The gate judges every open issue, whatever the filters.
-		gin.NewIssues = compare.NewOpenIssues(data.BaseIssuesAll, data.HeadIssuesAll)
-	}
-	if change != nil {
-		patch := compare.PatchCoverage(change.Files, func(path string) []int64 { return data.HeadHits[path] })
-		cmp.patch = &patch
-		gin.Patch = &patch.Coverage
 	}
 	gate, _, err := s.store.Gate(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
-	cmp.Gate = gate.Evaluate(gin)
-	return cmp, nil
+	j := compare.Judge(data, change, gate)
+	return &Comparison{data: data, patch: j.Patch, issues: j.Issues, noIssueData: j.NoIssueData, Gate: j.Gate}, nil
 }
 
 // Comparison is a computed comparison.
@@ -172,10 +152,6 @@ type Comparison struct {
 	noIssueData string
 	// Gate is the project's quality gate's outcome.
 	Gate compare.GateResult
-}
-
-func percentOf(c metric.Coverage) *float64 {
-	return compare.Coverage{Covered: c.Covered, Coverable: c.Covered + c.Missed}.Percent()
 }
 
 func (s *Server) serveComparison(w http.ResponseWriter, r *http.Request, c *call, p plumb.Project, base, head string, change *compare.Change, pr *pullRequestView) error {

@@ -87,6 +87,7 @@ func Generate(now time.Time, token string) dataset.Document {
 		g.addProject(def)
 	}
 	g.addApplications()
+	g.addPullCoverage()
 	g.sortRecords()
 	return g.doc
 }

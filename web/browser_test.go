@@ -6,9 +6,12 @@ package web_test
 // test skips and says how to install it; CI (.ci/run) installs it.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"net/http"
 	"os"
@@ -158,6 +161,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if _, err := s.DB.FindComponent(t.Context(), projectID(t, s, "acme", "web-shop"), "Browser made"); err != nil {
 		t.Fatalf("the component made in the browser: %v", err)
 	}
+
+	browsePulls(t, u, out, run, eval, shot)
 
 	// Builds and the API reference with its filter.
 	run("builds and API reference", chromedp.Navigate(u+"/w/acme/web-shop/builds"), chromedp.WaitVisible(css("table")), shot("builds"),
@@ -336,6 +341,51 @@ func browseFiles(t *testing.T, s *site, run func(string, ...chromedp.Action[chro
 	if eval(`location.hash === "#L`+line+`" && document.querySelector("tr:target") !== null ? 1 : 0`) != 1 {
 		t.Error("the issue's link does not land on its line")
 	}
+}
+
+// browsePulls goes from the project's tabs to its pull requests, to the
+// failing one's page: the gate, the diff with covered and missed changed
+// lines, a new issue under its line, folded unchanged lines that open.
+func browsePulls(t *testing.T, u, out string, run func(string, ...chromedp.Action[chromedp.Void]), eval func(string) int, shot func(string) chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	run("pull requests", chromedp.Navigate(u+"/w/acme/web-shop"), chromedp.WaitVisible(css(".metrics")),
+		chromedp.Click(chromedp.Search(`//nav[@class="tabs"]/a[text()="Pull requests"]`)), chromedp.WaitVisible(css("table.pulls")), shot("pulls-list"),
+		chromedp.Click(chromedp.Search(`//table[@class="pulls"]//a[text()="#41"]`)), chromedp.WaitVisible(css("table.diff")))
+	if eval(`document.querySelectorAll("h2 .gate-failed").length`) != 1 {
+		t.Error("#41's page does not show its failed gate")
+	}
+	if eval(`document.querySelectorAll("table.diff tr.changed.hit").length`) == 0 || eval(`document.querySelectorAll("table.diff tr.changed.miss").length`) == 0 {
+		t.Error("the diff marks no covered or no missed changed line")
+	}
+	if eval(`document.querySelectorAll("table.diff tr.line-issues li").length`) == 0 {
+		t.Error("no new issue under its line in the diff")
+	}
+	if eval(`document.querySelectorAll("table.diff td.src span").length`) == 0 {
+		t.Error("the diff's source is not highlighted")
+	}
+	// The whole page, and for the docs 1,100 pixels of the diff around its
+	// first new issue.
+	y := eval(`Math.round(document.querySelector("table.diff tr.line-issues").getBoundingClientRect().top + window.scrollY)`)
+	run("pull request page", shot("pull-page"), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		buf, err := chromedp.FullScreenshot(100)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		img, err := png.Decode(bytes.NewReader(buf))
+		if err != nil {
+			return err
+		}
+		b := img.Bounds()
+		top := max(0, min(y-550, b.Dy()-1100))
+		crop := img.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(0, top, b.Dx(), min(b.Dy(), top+1100)))
+		var enc bytes.Buffer
+		if err := png.Encode(&enc, crop); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(out, "pull-diff.png"), enc.Bytes(), 0o644)
+	}))
 }
 
 func css(s string) chromedp.CSS { return chromedp.CSS(s) }

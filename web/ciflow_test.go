@@ -9,7 +9,7 @@ package web_test
 // own files made by package analyze as `plumb analyze --sarif
 // staticcheck.sarif` makes it, and golangci-lint's SARIF
 // (ingest/sarif/testdata); then commit B on branch feature/describe for
-// pull request 7, with its coverage and a failed build.
+// pull request 7, with its coverage, its change and a failed build.
 
 import (
 	"bytes"
@@ -88,6 +88,9 @@ func ciFlowSite(t *testing.T) *ciFlow {
 		`","commitMessage":"metric: describe every key","source":"github_actions","pullRequestNumber":7,"status":"running"}`), 201, &build)
 	q = url.Values{"commitSha": {commitB}, "branch": {"feature/describe"}, "pullRequestNumber": {"7"}, "coverageTag": {"unit"}, "modulePath": {"github.com/plumbhq/plumb"}}
 	f.send(t, "POST", ingest+"/coverage?"+q.Encode(), ci, readFixture(t, "../ingest/coverage/testdata/go/metric.out"), 201, nil)
+	// The change the upload computes with git for the pull request (its page).
+	f.send(t, "POST", ingest+"/changes", ci, []byte(`{"commitSha":"`+commitB+`","branch":"feature/describe","baseCommitSha":"`+commitA+
+		`","baseBranch":"main","pullRequestNumber":7,"files":[{"path":"metric/formula.go","status":"modified","addedLines":[[10,20]]}]}`), 201, nil)
 	f.send(t, "POST", ingest+"/builds/"+build.ID+"/status", ci, []byte(`{"status":"failed","exitCode":1,"statusReason":"tests failed"}`), 200, nil)
 	return f
 }

@@ -91,13 +91,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 	}
 	var lines []string
 	var fns map[int][]cognitive.Function
-	if d.Source.State == string(source.StateOK) {
-		// The lexer is chosen by the file's name: the path is part of the key.
-		content := d.Source.Content
-		rs, _ := s.rendered.get(renderKey{id, d.Source.BlobID, path}, func() (*renderedSource, error) {
-			lines, lexer := highlight(path, string(content))
-			return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, content)}, nil
-		})
+	if rs := s.sourceLines(id, path, d.Source); rs != nil {
 		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
 	}
 	d.NoSource = noSourceReason(d.Source)
@@ -116,6 +110,21 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 	v.Title = path + " · " + fs.WS.Key + "/" + fs.Project.Key
 	v.Data = &d
 	return "file", nil
+}
+
+// sourceLines is a kept source's lines highlighted (and its functions
+// scored), from the render cache; nil when the source is not kept ("ok").
+// The file page and the pull-request diff both show lines from here.
+func (s *Server) sourceLines(projectID, path string, src plumb.FileSource) *renderedSource {
+	if src.State != string(source.StateOK) {
+		return nil
+	}
+	// The lexer is chosen by the file's name: the path is part of the key.
+	rs, _ := s.rendered.get(renderKey{projectID, src.BlobID, path}, func() (*renderedSource, error) {
+		lines, lexer := highlight(path, string(src.Content))
+		return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, src.Content)}, nil
+	})
+	return rs
 }
 
 // pickCoverage chooses the coverage shown: the tag ?tag= names, else the

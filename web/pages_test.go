@@ -31,6 +31,9 @@ func demoSite(t *testing.T) (*site, string) {
 	if err := s.DB.ImportDocument(t.Context(), &doc); err != nil {
 		t.Fatal(err)
 	}
+	if err := demo.PutPullRequests(t.Context(), &doc, s.DB.PutChange); err != nil {
+		t.Fatal(err)
+	}
 	for _, login := range []string{"demo", "linus"} {
 		h, _ := web.HashPassword(demoPassword)
 		if err := s.DB.SetPasswordHash(t.Context(), login, h); err != nil {
@@ -51,7 +54,7 @@ func TestDemoPages(t *testing.T) {
 		{"Pages", demoPagesOfTheDemo}, {"Visibility", demoPagesVisibility}, {"ComponentForms", demoComponentForms},
 		{"IssueDownloads", demoIssueDownloadsMatchTheAPI}, {"CoverageViewer", demoCoverageViewer},
 		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage}, {"BuildPage", demoBuildPage},
-		{"IssueLocationLinks", demoIssueLocationLinks},
+		{"IssueLocationLinks", demoIssueLocationLinks}, {"PullRequests", demoPullRequests},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, s, token) })
 	}

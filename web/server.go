@@ -158,6 +158,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET "+project+"/issues.ndjson", s.page(s.handleIssuesExport("ndjson")))
 	m.HandleFunc("GET "+project+"/builds", s.page(s.handleBuilds))
 	m.HandleFunc("GET "+project+"/builds/{build}", s.page(s.handleBuild))
+	m.HandleFunc("GET "+project+"/pulls", s.page(s.handlePulls))
+	m.HandleFunc("GET "+project+"/pulls/{pull}", s.page(s.handlePull))
 	m.HandleFunc("GET "+project+"/components", s.page(s.handleComponents))
 	m.HandleFunc("POST "+project+"/components", s.form(s.handleCreateComponent))
 	m.HandleFunc("GET "+project+"/components/{component}/edit", s.page(s.handleEditComponent))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
 
@@ -17,6 +18,7 @@ type Store interface {
 	workspaceStore
 	pageStore
 	fileStore
+	pullStore
 }
 
 // sessionStore signs people in and keeps their sessions, the flash
@@ -98,4 +100,14 @@ type fileStore interface {
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)
+}
+
+// pullStore reads a project's pull requests and what their comparison needs
+// (pulls*.go): the comparison itself is compare.Judge's, as the API's is.
+type pullStore interface {
+	PullRequests(ctx context.Context, projectID string, f compare.PullFilter) ([]compare.PullRequest, error)
+	FindPullRequest(ctx context.Context, projectID string, number int) (compare.Change, error)
+	ResolveCommit(ctx context.Context, projectID, ref string) (string, error)
+	LoadComparison(ctx context.Context, projectID, base, head string, o compare.ComparisonOptions) (*compare.Comparison, error)
+	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
 }
