@@ -2,10 +2,12 @@ package sqlstore
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
 )
 
@@ -48,7 +50,36 @@ func TestPullRequestsList(t *testing.T) {
 		t.Fatalf("#9: %+v %v", none, err)
 	}
 	if merged, err := db.PullRequests(ctx, pid, compare.PullFilter{State: compare.PullMerged}); err != nil || len(merged) != 0 {
-		t.Fatalf("merged: %+v %v", merged, err)
+		t.Fatalf("merged before any webhook: %+v %v", merged, err)
+	}
+
+	// GitHub's pull_request webhooks name #7 (merged) and #8 (closed): the
+	// list takes their titles, authors and states, and filters on them.
+	dCheck(t, db.PutCodeHost(ctx, pid, codehost.Target{Kind: codehost.GitHub, BaseURL: "https://api.github.com", Repository: "acme/web"}, now))
+	hook := func(id string, n int, title, state string, merged bool) {
+		t.Helper()
+		_, err := db.ApplyHook(ctx, codehost.HookDelivery{ID: id, Event: "pull_request", Action: "closed", Repository: "acme/web", At: now,
+			PullRequest: &codehost.PullRequest{Number: n, Title: title, Author: "ada", BaseBranch: "main", HeadBranch: "feat", HeadSHA: "aaaaaaa2", State: state, Merged: merged}}, 204, 202)
+		dCheck(t, err)
+	}
+	hook("d-7", 7, "Faster cart", "closed", true)
+	hook("d-8", 8, "Drop the old API", "closed", false)
+	for _, c := range []struct {
+		state string
+		want  []int
+	}{{compare.PullMerged, []int{7}}, {compare.PullClosed, []int{8}}, {compare.PullOpen, nil}, {compare.PullAll, []int{7, 8}}} {
+		got, err := db.PullRequests(ctx, pid, compare.PullFilter{State: c.state})
+		dCheck(t, err)
+		var nums []int
+		for _, pr := range got {
+			nums = append(nums, pr.Number)
+			if pr.State != c.state && c.state != compare.PullAll || pr.Author != "ada" || pr.Title == "" {
+				t.Errorf("state %s: %+v", c.state, pr)
+			}
+		}
+		if !slices.Equal(nums, c.want) {
+			t.Errorf("state %s: %v, want %v", c.state, nums, c.want)
+		}
 	}
 	if _, err := db.PullRequests(ctx, pid, compare.PullFilter{State: "draft"}); plumb.ErrorCode(err) != plumb.EINVALID {
 		t.Fatalf("state draft: %v", err)
