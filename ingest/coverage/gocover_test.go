@@ -16,16 +16,11 @@ import (
 )
 
 func TestParseGoCover(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		opt   Options
-		want  []File
-	}{{
+	tests := []parseCase{{
 		// Checked by hand: x.go lines 3-5 are one block that ran, 5-7 one
 		// that did not (line 5 is shared: covered), 10 a block that did not.
 		name: "blocks to lines, module path inferred",
-		input: "mode: set\n" +
+		in: "mode: set\n" +
 			"example.com/m/a/x.go:3.14,5.3 2 1\n" +
 			"example.com/m/a/x.go:5.3,7.3 1 0\n" +
 			"example.com/m/a/x.go:10.2,10.20 1 0\n" +
@@ -36,7 +31,7 @@ func TestParseGoCover(t *testing.T) {
 		},
 	}, {
 		name: "count mode: duplicate blocks add, overlapping blocks take the max",
-		input: "mode: count\n" +
+		in: "mode: count\n" +
 			"m/p/x.go:1.1,2.5 1 2\n" +
 			"m/q/z.go:1.1,1.5 1 0\n" +
 			"m/p/x.go:2.5,3.2 1 7\n" +
@@ -44,7 +39,7 @@ func TestParseGoCover(t *testing.T) {
 		want: []File{{Path: "p/x.go", Hits: []int64{5, 7, 7}}, {Path: "q/z.go", Hits: []int64{0}}},
 	}, {
 		name: "set mode: duplicate blocks ran if they ran anywhere; repeated mode lines",
-		input: "mode: set\n" +
+		in: "mode: set\n" +
 			"m/p/x.go:1.1,1.5 1 0\n" +
 			"m/q/z.go:1.1,1.5 1 1\n" +
 			"mode: set\n" +
@@ -52,71 +47,55 @@ func TestParseGoCover(t *testing.T) {
 			"m/p/x.go:1.1,1.5 1 0\n",
 		want: []File{{Path: "p/x.go", Hits: []int64{1}}, {Path: "q/z.go", Hits: []int64{1}}},
 	}, {
-		name:  "atomic mode sums and saturates",
-		input: "mode: atomic\nm/p/x.go:1.1,1.5 1 9223372036854775807\nm/p/x.go:1.1,1.5 1 9\nm/q/y.go:1.1,1.2 1 1\n",
-		want:  []File{{Path: "p/x.go", Hits: []int64{math.MaxInt64}}, {Path: "q/y.go", Hits: []int64{1}}},
+		name: "atomic mode sums and saturates",
+		in:   "mode: atomic\nm/p/x.go:1.1,1.5 1 9223372036854775807\nm/p/x.go:1.1,1.5 1 9\nm/q/y.go:1.1,1.2 1 1\n",
+		want: []File{{Path: "p/x.go", Hits: []int64{math.MaxInt64}}, {Path: "q/y.go", Hits: []int64{1}}},
 	}, {
-		name:  "a block without statements covers no line",
-		input: "mode: set\nm/p/x.go:3.14,3.15 0 1\nm/p/x.go:5.1,5.9 1 0\nm/q/y.go:1.1,1.2 1 1\n",
-		want:  []File{{Path: "p/x.go", Hits: []int64{-1, -1, -1, -1, 0}}, {Path: "q/y.go", Hits: []int64{1}}},
+		name: "a block without statements covers no line",
+		in:   "mode: set\nm/p/x.go:3.14,3.15 0 1\nm/p/x.go:5.1,5.9 1 0\nm/q/y.go:1.1,1.2 1 1\n",
+		want: []File{{Path: "p/x.go", Hits: []int64{-1, -1, -1, -1, 0}}, {Path: "q/y.go", Hits: []int64{1}}},
 	}, {
-		name:  "a file whose blocks all lack statements",
-		input: "mode: set\nm/p/x.go:3.14,3.15 0 1\nm/q/y.go:1.1,1.2 1 1\n",
-		want:  []File{{Path: "p/x.go"}, {Path: "q/y.go", Hits: []int64{1}}},
+		name: "a file whose blocks all lack statements",
+		in:   "mode: set\nm/p/x.go:3.14,3.15 0 1\nm/q/y.go:1.1,1.2 1 1\n",
+		want: []File{{Path: "p/x.go"}, {Path: "q/y.go", Hits: []int64{1}}},
 	}, {
-		name:  "ModulePath given; a path outside it is kept",
-		input: "mode: set\ngithub.com/o/r/cmd/main.go:1.1,1.2 1 1\ngithub.com/o/r/x.go:2.1,2.2 1 0\ngolang.org/x/y/z.go:1.1,1.2 1 1\n",
-		opt:   Options{ModulePath: "github.com/o/r/"},
+		name: "ModulePath given; a path outside it is kept",
+		in:   "mode: set\ngithub.com/o/r/cmd/main.go:1.1,1.2 1 1\ngithub.com/o/r/x.go:2.1,2.2 1 0\ngolang.org/x/y/z.go:1.1,1.2 1 1\n",
+		opt:  Options{ModulePath: "github.com/o/r/"},
 		want: []File{
 			{Path: "cmd/main.go", Hits: []int64{1}},
 			{Path: "golang.org/x/y/z.go", Hits: []int64{1}},
 			{Path: "x.go", Hits: []int64{-1, 0}},
 		},
 	}, {
-		name:  "a module in a subdirectory of the repository: AddPrefix",
-		input: "mode: set\ngithub.com/o/r/tools/a/x.go:1.1,1.2 1 1\n",
-		opt:   Options{ModulePath: "github.com/o/r/tools", AddPrefix: "tools"},
-		want:  []File{{Path: "tools/a/x.go", Hits: []int64{1}}},
+		name: "a module in a subdirectory of the repository: AddPrefix",
+		in:   "mode: set\ngithub.com/o/r/tools/a/x.go:1.1,1.2 1 1\n",
+		opt:  Options{ModulePath: "github.com/o/r/tools", AddPrefix: "tools"},
+		want: []File{{Path: "tools/a/x.go", Hits: []int64{1}}},
 	}, {
 		// The documented limit of inference: one package's profile cannot
 		// tell which directory the package is in.
-		name:  "single package: the inferred module is the package",
-		input: "mode: set\ngithub.com/o/r/metric/a.go:1.1,1.2 1 1\ngithub.com/o/r/metric/b.go:1.1,1.2 1 0\n",
-		want:  []File{{Path: "a.go", Hits: []int64{1}}, {Path: "b.go", Hits: []int64{0}}},
+		name: "single package: the inferred module is the package",
+		in:   "mode: set\ngithub.com/o/r/metric/a.go:1.1,1.2 1 1\ngithub.com/o/r/metric/b.go:1.1,1.2 1 0\n",
+		want: []File{{Path: "a.go", Hits: []int64{1}}, {Path: "b.go", Hits: []int64{0}}},
 	}, {
-		name:  "paths with spaces and colons; CRLF",
-		input: "mode: set\r\nm/dir:x/a b.go:1.1,2.2 1 1\r\nm/c.go:1.1,1.2 1 0\r\n",
-		want:  []File{{Path: "c.go", Hits: []int64{0}}, {Path: "dir:x/a b.go", Hits: []int64{1, 1}}},
+		name: "paths with spaces and colons; CRLF",
+		in:   "mode: set\r\nm/dir:x/a b.go:1.1,2.2 1 1\r\nm/c.go:1.1,1.2 1 0\r\n",
+		want: []File{{Path: "c.go", Hits: []int64{0}}, {Path: "dir:x/a b.go", Hits: []int64{1, 1}}},
 	}, {
-		name:  "no common directory",
-		input: "mode: set\na.go:1.1,1.2 1 1\nx/b.go:1.1,1.2 1 0\n",
-		opt:   Options{StripPrefix: "x"},
-		want:  []File{{Path: "a.go", Hits: []int64{1}}, {Path: "b.go", Hits: []int64{0}}},
+		name: "no common directory",
+		in:   "mode: set\na.go:1.1,1.2 1 1\nx/b.go:1.1,1.2 1 0\n",
+		opt:  Options{StripPrefix: "x"},
+		want: []File{{Path: "a.go", Hits: []int64{1}}, {Path: "b.go", Hits: []int64{0}}},
 	}, {
-		name:  "a profile with no blocks",
-		input: "mode: set\n",
+		name: "a profile with no blocks",
+		in:   "mode: set\n",
 	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseFiles(GoCover, tt.input, tt.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("got  %v\nwant %v", got, tt.want)
-			}
-			checkFiles(t, got)
-		})
-	}
+	runParseCases(t, GoCover, tests)
 }
 
 func TestParseGoCoverErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		line  int
-		msg   string
-	}{
+	tests := []errorCase{
 		{"empty", "", 1, "expected the first line to be mode: set, count or atomic, got an empty profile"},
 		{"no mode line", "m/a.go:1.1,1.2 1 1\n", 1, "expected the first line to be mode: set, count or atomic"},
 		{"bad mode", "mode: often\n", 1, "expected mode: set, count or atomic"},
@@ -134,12 +113,7 @@ func TestParseGoCoverErrors(t *testing.T) {
 		{"no file", "mode: set\n:1.1,2.2 1 1\n", 2, "expected <file>:"},
 		{"too long", "mode: set\n" + strings.Repeat("a", goCoverBufSize+1) + "\n", 2, "expected a line shorter than"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseFiles(GoCover, tt.input, Options{})
-			wantParseError(t, err, GoCover, tt.line, tt.msg)
-		})
-	}
+	runErrorCases(t, GoCover, Options{}, tests)
 }
 
 // TestGoCoverLinesOverlapping checks the sweep painting (blocks of any

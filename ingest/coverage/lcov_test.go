@@ -12,14 +12,9 @@ import (
 )
 
 func TestParseLCOV(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		opt   Options
-		want  []File
-	}{{
+	tests := []parseCase{{
 		name: "every record kind",
-		input: "VER:2.0-1\nTN:unit\nSF:/build/src/a.c\nFN:1,main\nFNDA:1,main\nFNF:1\nFNH:1\n" +
+		in: "VER:2.0-1\nTN:unit\nSF:/build/src/a.c\nFN:1,main\nFNDA:1,main\nFNF:1\nFNH:1\n" +
 			"DA:1,1\nDA:2,0,Xr4CQsWuuHUXIsmqmwxXyQ\nBRDA:2,0,0,1\nBRDA:2,0,1,-\nBRF:2\nBRH:1\nDA:4,12\nLF:3\nLH:2\n" +
 			"FNL:0,1,3\nFNA:0,1,main\nMCDC:1,2,t,1,0,x\n# a comment\n\nend_of_record\n" +
 			"TN:\nSF:/build/src/b.c\nDA:3,0\nend_of_record\n",
@@ -29,68 +24,52 @@ func TestParseLCOV(t *testing.T) {
 			{Path: "src/b.c", Hits: []int64{-1, -1, 0}},
 		},
 	}, {
-		name:  "CRLF, spaces and a missing final newline",
-		input: "TN:\r\nSF:src/a.c\r\n  DA:2,3  \r\nDA:1,0\r\nend_of_record",
-		want:  []File{{Path: "src/a.c", Hits: []int64{0, 3}}},
+		name: "CRLF, spaces and a missing final newline",
+		in:   "TN:\r\nSF:src/a.c\r\n  DA:2,3  \r\nDA:1,0\r\nend_of_record",
+		want: []File{{Path: "src/a.c", Hits: []int64{0, 3}}},
 	}, {
-		name:  "a line given twice adds up",
-		input: "SF:a.c\nDA:1,2\nDA:1,3\nDA:2,0\nDA:2,0\nend_of_record\n",
-		want:  []File{{Path: "a.c", Hits: []int64{5, 0}}},
+		name: "a line given twice adds up",
+		in:   "SF:a.c\nDA:1,2\nDA:1,3\nDA:2,0\nDA:2,0\nend_of_record\n",
+		want: []File{{Path: "a.c", Hits: []int64{5, 0}}},
 	}, {
-		name:  "counts saturate",
-		input: "SF:a.c\nDA:1,9223372036854775807\nDA:1,5\nend_of_record\n",
-		want:  []File{{Path: "a.c", Hits: []int64{math.MaxInt64}}},
+		name: "counts saturate",
+		in:   "SF:a.c\nDA:1,9223372036854775807\nDA:1,5\nend_of_record\n",
+		want: []File{{Path: "a.c", Hits: []int64{math.MaxInt64}}},
 	}, {
-		name:  "a stray end_of_record closes nothing",
-		input: "SF:a.c\nDA:1,1\nend_of_record\nend_of_record\nSF:b.c\nDA:1,0\nend_of_record\n",
-		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{0}}},
+		name: "a stray end_of_record closes nothing",
+		in:   "SF:a.c\nDA:1,1\nend_of_record\nend_of_record\nSF:b.c\nDA:1,0\nend_of_record\n",
+		want: []File{{Path: "a.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{0}}},
 	}, {
-		name:  "a record without DA and a file in two records",
-		input: "SF:a.c\nLF:0\nend_of_record\nSF:b.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,2\nend_of_record\n",
-		want:  []File{{Path: "a.c", Hits: []int64{}}, {Path: "b.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{2}}},
+		name: "a record without DA and a file in two records",
+		in:   "SF:a.c\nLF:0\nend_of_record\nSF:b.c\nDA:1,1\nend_of_record\nSF:b.c\nDA:1,2\nend_of_record\n",
+		want: []File{{Path: "a.c", Hits: []int64{}}, {Path: "b.c", Hits: []int64{1}}, {Path: "b.c", Hits: []int64{2}}},
 	}, {
-		name:  "out of order lines",
-		input: "SF:a.c\nDA:5,1\nDA:2,7\nend_of_record\n",
-		want:  []File{{Path: "a.c", Hits: []int64{-1, 7, -1, -1, 1}}},
+		name: "out of order lines",
+		in:   "SF:a.c\nDA:5,1\nDA:2,7\nend_of_record\n",
+		want: []File{{Path: "a.c", Hits: []int64{-1, 7, -1, -1, 1}}},
 	}, {
-		name:  "paths: backslashes, ./, add prefix",
-		input: "SF:.\\src\\win.c\nDA:1,1\nend_of_record\nSF:./lib//x.c\nDA:1,0\nend_of_record\n",
-		opt:   Options{AddPrefix: "native"},
-		want:  []File{{Path: "native/src/win.c", Hits: []int64{1}}, {Path: "native/lib/x.c", Hits: []int64{0}}},
+		name: "paths: backslashes, ./, add prefix",
+		in:   "SF:.\\src\\win.c\nDA:1,1\nend_of_record\nSF:./lib//x.c\nDA:1,0\nend_of_record\n",
+		opt:  Options{AddPrefix: "native"},
+		want: []File{{Path: "native/src/win.c", Hits: []int64{1}}, {Path: "native/lib/x.c", Hits: []int64{0}}},
 	}, {
-		name:  "strip prefix leaves other paths",
-		input: "SF:/home/ci/repo/a.c\nDA:1,1\nend_of_record\nSF:/usr/include/stdio.h\nDA:1,0\nend_of_record\n",
-		opt:   Options{StripPrefix: "/home/ci/repo/"},
-		want:  []File{{Path: "a.c", Hits: []int64{1}}, {Path: "usr/include/stdio.h", Hits: []int64{0}}},
+		name: "strip prefix leaves other paths",
+		in:   "SF:/home/ci/repo/a.c\nDA:1,1\nend_of_record\nSF:/usr/include/stdio.h\nDA:1,0\nend_of_record\n",
+		opt:  Options{StripPrefix: "/home/ci/repo/"},
+		want: []File{{Path: "a.c", Hits: []int64{1}}, {Path: "usr/include/stdio.h", Hits: []int64{0}}},
 	}, {
-		name:  "empty report",
-		input: "",
+		name: "empty report",
+		in:   "",
 	}, {
-		name:  "TN only",
-		input: "TN:\n",
+		name: "TN only",
+		in:   "TN:\n",
 	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseFiles(LCOV, tt.input, tt.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("got  %v\nwant %v", got, tt.want)
-			}
-			checkFiles(t, got)
-		})
-	}
+	runParseCases(t, LCOV, tests)
 }
 
 func TestParseLCOVErrors(t *testing.T) {
 	long := strings.Repeat("x", lcovBufSize+10)
-	tests := []struct {
-		name  string
-		input string
-		line  int
-		msg   string
-	}{
+	tests := []errorCase{
 		{"DA before SF", "TN:\nDA:1,1\n", 2, "expected SF:<path> before DA"},
 		{"DA after end_of_record", "SF:a.c\nDA:1,1\nend_of_record\nDA:2,1\n", 4, "expected SF:<path> before DA"},
 		// A record left open: refused, not stored as if whole (issue 19 item 19).
@@ -117,12 +96,7 @@ func TestParseLCOVErrors(t *testing.T) {
 		{"long SF", "TN:\nSF:" + long + "\n", 2, "expected a line shorter than"},
 		{"long garbage", "TN:\n" + long + "\n", 2, "expected a record KEY:value"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseFiles(LCOV, tt.input, Options{StripPrefix: "/build"})
-			wantParseError(t, err, LCOV, tt.line, tt.msg)
-		})
-	}
+	runErrorCases(t, LCOV, Options{StripPrefix: "/build"}, tests)
 }
 
 func TestParseLCOVLongIgnoredLine(t *testing.T) {
