@@ -97,13 +97,9 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 		members++
 		switch k {
 		case "path":
-			t, err := j.token()
+			s, err := j.filePath()
 			if err != nil {
 				return err
-			}
-			s, ok := t.(string)
-			if !ok {
-				return j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
 			}
 			if s != "" {
 				path = s

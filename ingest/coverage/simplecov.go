@@ -259,13 +259,9 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 		err = j.members(func(k string) error {
 			switch k {
 			case "filename":
-				t, err := j.token()
+				s, err := j.filePath()
 				if err != nil {
 					return err
-				}
-				s, ok := t.(string)
-				if !ok {
-					return j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
 				}
 				name, haveName = s, true
 			case "coverage":
@@ -373,6 +369,20 @@ func (j *simplecovJSON) token() (json.Token, error) {
 		return nil, j.classify(err)
 	}
 	return t, nil
+}
+
+// filePath reads the value of a file's path member, which must be a
+// string.
+func (j *simplecovJSON) filePath() (string, error) {
+	t, err := j.token()
+	if err != nil {
+		return "", err
+	}
+	s, ok := t.(string)
+	if !ok {
+		return "", j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
+	}
+	return s, nil
 }
 
 // classify turns a decoder error into a ParseError, leaving the underlying
