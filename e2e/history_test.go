@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/internal/proctest"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // historyRepo is a git repository whose main branch has commits at chosen
@@ -233,7 +234,7 @@ func TestAnalyzeHistoryBackfill(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			dsn := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
 			if backend == "postgres" {
-				dsn = createDatabase(t)
+				dsn = sqltest.PostgresDatabase(t)
 			}
 			ten := setUp(t, dsn, "ci")
 			token := ten.Tokens["ci"].Secret

@@ -2,11 +2,7 @@ package e2e
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -17,52 +13,9 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
-
 	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
-
-// createDatabase creates a fresh database on the PostgreSQL server at
-// PLUMB_TEST_POSTGRES_URL (skipping t when it is not set), returns its URL,
-// and drops it (disconnecting whoever is still connected) when t ends.
-// Register it before starting servers on it so they stop first.
-func createDatabase(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv(postgresEnv)
-	if base == "" {
-		testtool.Missing(t, "no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := "plumb_e2e_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("%s: %v", postgresEnv, err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+name); err != nil {
-		admin.Close()
-		t.Fatalf("create database %s on %s: %v", name, postgresEnv, err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		// DROP DATABASE waits for a checkpoint, which takes long on a busy
-		// machine: give it time rather than leave the database behind.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("%s: %v", postgresEnv, err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
 
 // pgServer is a throwaway PostgreSQL cluster: its own data folder, socket
 // folder and loopback port, run as the postgres OS user when the tests run as

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/plumbhq/plumb/internal/testtool"
+	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // sharedRedis returns the URL of a Redis for the test: a throwaway
@@ -50,7 +51,7 @@ func TestTwoReplicas(t *testing.T) {
 		testtool.Missing(t, "no PostgreSQL server: set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run this test", postgresEnv)
 	}
 	redisURL, throwaway := sharedRedis(t)
-	dsn := createDatabase(t)
+	dsn := sqltest.PostgresDatabase(t)
 	ten := setUp(t, dsn, "spread", "components", "valid")
 	// Failed token lookups are counted per client address: this run's own
 	// (with --trust-host, the X-Forwarded-For entry), so that other runs
