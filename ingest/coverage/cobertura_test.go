@@ -462,13 +462,7 @@ func FuzzCobertura(f *testing.F) {
 			t.Skip("line numbers above 99999 allocate up to 32 MiB per file and slow the fuzzer ten-fold; the unit tests cover the limits")
 		}
 		files, err := parseFiles(Cobertura, input, Options{})
-		checkFiles(t, files)
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
-				t.Fatalf("err %v: want a *ParseError with a line and a message", err)
-			}
-		}
+		checkFuzzed(t, files, err)
 		ref, refErr := cobRefParse(strings.NewReader(input), Options{})
 		switch {
 		case err == nil && refErr == nil:

@@ -63,6 +63,20 @@ func checkFiles(t testing.TB, files []File) {
 	}
 }
 
+// checkFuzzed asserts what a parser's result on any input satisfies: the
+// files emitted keep checkFiles' invariants, and an error is a *ParseError
+// with a line and a message.
+func checkFuzzed(t *testing.T, files []File, err error) {
+	t.Helper()
+	checkFiles(t, files)
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
+			t.Fatalf("err %v: want a *ParseError with a line and a message", err)
+		}
+	}
+}
+
 // wantParseError asserts err is a *ParseError at line with msg in its text.
 func wantParseError(t *testing.T, err error, format Format, line int, msg string) {
 	t.Helper()

@@ -1,7 +1,6 @@
 package coverage
 
 import (
-	"errors"
 	"math"
 	"os"
 	"reflect"
@@ -178,12 +177,6 @@ func FuzzLCOV(f *testing.F) {
 			files = append(files, file)
 			return nil
 		})
-		checkFiles(t, files)
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
-				t.Fatalf("err %v: want a *ParseError with a line and a message", err)
-			}
-		}
+		checkFuzzed(t, files, err)
 	})
 }

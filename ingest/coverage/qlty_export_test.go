@@ -68,21 +68,6 @@ func FuzzQltyExport(f *testing.F) {
 	f.Add(string(bytes.Repeat([]byte(`{"path":"x","hits":["1"]}`+"\n"), 3)))
 	f.Fuzz(func(t *testing.T, input string) {
 		files, err := parseExport(t, input)
-		for _, file := range files {
-			if file.Path == "" || strings.HasPrefix(file.Path, "../") || strings.HasPrefix(file.Path, "/") {
-				t.Fatalf("path %q", file.Path)
-			}
-			for _, h := range file.Hits {
-				if h < -1 {
-					t.Fatalf("hit %d", h)
-				}
-			}
-		}
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
-				t.Fatalf("err %v: want a *ParseError with a line and a message", err)
-			}
-		}
+		checkFuzzed(t, files, err)
 	})
 }
