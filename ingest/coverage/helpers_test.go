@@ -226,6 +226,14 @@ func sortedPaths(files map[string][]int64) []string {
 	return ps
 }
 
+// wantPaths asserts that files are those of want (sorted), and no other.
+func wantPaths(t *testing.T, files map[string][]int64, want []string) {
+	t.Helper()
+	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
+		t.Fatalf("paths %v, want %v", got, want)
+	}
+}
+
 // fuzzParse checks a parser's invariants on any input: no panic, a
 // malformed report is a *ParseError of the format (never another error: the
 // reader cannot fail), and every emitted file has a clean repository path
