@@ -409,6 +409,14 @@ func (ts *testServer) do(t testing.TB, method, path, token string, headers map[s
 	if err != nil {
 		t.Fatalf("new request %s %s: %v", method, path, err)
 	}
+	return ts.send(t, req, path, token, headers)
+}
+
+// send sends req (for path, as errors name it) with token and headers as
+// do does, reads the response in full and checks it.
+func (ts *testServer) send(t testing.TB, req *http.Request, path, token string, headers map[string]string) *resp {
+	t.Helper()
+	method := req.Method
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
