@@ -24,25 +24,9 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 	if !isJSONMediaType(ct) {
 		return nil, plumb.Errorf(plumb.EUNSUPPORTED, "The request body must be JSON sent with \"Content-Type: application/json\"; got %q.", ct)
 	}
-	if r.ContentLength > s.cfg.MaxBodyBytes {
-		return nil, tooLarge(s.cfg.MaxBodyBytes)
-	}
-	// The body's transfer is the client's time, not the server's: the
-	// request's clock stops while it arrives, and a client that stalls it
-	// gets a 408 (idleReader), never a 503.
-	resume := pauseClock(r.Context())
-	idle := s.idleBody(w, r.Body, time.Now().Add(max(bodyReadTimeout, s.cfg.UploadIdleTimeout)))
-	body, err := io.ReadAll(http.MaxBytesReader(w, io.NopCloser(idle), s.cfg.MaxBodyBytes))
-	resume(0)
+	body, err := s.readBody(w, r, s.cfg.MaxBodyBytes)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			return nil, tooLarge(s.cfg.MaxBodyBytes)
-		case idle.stalled:
-			return nil, idle.stall()
-		}
-		return nil, plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, plumb.Errorf(plumb.EINVALID, "The request body is empty; send a JSON object.")
@@ -72,6 +56,31 @@ func (s *Server) readJSONObject(w http.ResponseWriter, r *http.Request) (map[str
 		return nil, err
 	}
 	return obj, nil
+}
+
+// readBody reads a request body of at most limit bytes (413 past it).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
+	}
+	// The body's transfer is the client's time, not the server's: the
+	// request's clock stops while it arrives, and a client that stalls it
+	// gets a 408 (idleReader), never a 503.
+	resume := pauseClock(r.Context())
+	idle := s.idleBody(w, r.Body, time.Now().Add(max(bodyReadTimeout, s.cfg.UploadIdleTimeout)))
+	body, err := io.ReadAll(http.MaxBytesReader(w, io.NopCloser(idle), limit))
+	resume(0)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			return nil, tooLarge(limit)
+		case idle.stalled:
+			return nil, idle.stall()
+		}
+		return nil, plumb.Errorf(plumb.EINVALID, "The request body could not be read: %v.", err)
+	}
+	return body, nil
 }
 
 // isJSONMediaType reports whether a Content-Type names JSON: application/json

@@ -56,7 +56,7 @@ func (f *fakeGitLab) take() []string {
 // the merge request the upload names, computed from that merge request's
 // own change, and never replaces the other's; an upload without a number
 // sets the commit's statuses only. Every status links to Plumb's page of the
-// head commit under the configured public address (--base-url).
+// merge request under the configured public address (--base-url).
 func TestCodeHostDeliveryFollowsTheUploadsPullRequest(t *testing.T) {
 	w := compareFixture(t, withConfig(api.Config{BaseURL: "https://plumb.example.com/"}))
 	gl := &fakeGitLab{}
@@ -65,8 +65,8 @@ func TestCodeHostDeliveryFollowsTheUploadsPullRequest(t *testing.T) {
 	w.do(t, "PUT", "/gh/acme/projects/web/code-host", w.Alice, jsonBody, `{"kind": "gitlab", "repository": "acme/web", "token": "glpat-secret", "baseUrl": "`+srv.URL+`"}`).
 		wantStatus(t, 200)
 	project := "/api/v4/projects/acme%2Fweb"
-	details := `"target_url":"https://plumb.example.com/w/acme/web/coverage?ref=` + headSHA + `"`
-	statuses := func(gate, patch string) []string {
+	statuses := func(mr int, gate, patch string) []string {
+		details := fmt.Sprintf(`"target_url":"https://plumb.example.com/w/acme/web/pulls/%d"`, mr)
 		return []string{
 			"POST " + project + "/statuses/" + headSHA + ` {"description":"` + gate + `","name":"plumb/quality-gate","state":"failed",` + details + `}`,
 			"POST " + project + "/statuses/" + headSHA + ` {"description":"` + patch + `","name":"plumb/patch-coverage","state":"failed",` + details + `}`,
@@ -88,17 +88,18 @@ func TestCodeHostDeliveryFollowsTheUploadsPullRequest(t *testing.T) {
 	w.do(t, "POST", "/ingest/gh/acme/projects/web/changes", w.Alice, jsonBody, `{"commitSha": "`+headSHA+`", "branch": "feature",
 		"baseBranch": "main", "pullRequestNumber": 8, "files": [{"path": "new.go", "previousPath": "old.go", "status": "renamed", "addedLines": [[1, 1], [3, 3]]}]}`).
 		wantStatus(t, 201)
-	expect("change for !8", append(statuses("Quality gate failed: 4 of 4 conditions", "50.00% (1 of 2 lines) covered (threshold ≥ 80.00%)"), notes(8)...))
+	expect("change for !8", append(statuses(8, "Quality gate failed: 4 of 4 conditions", "50.00% (1 of 2 lines) covered (threshold ≥ 80.00%)"), notes(8)...))
 	// A coverage upload for !7 of the same commit: !7's summary, from !7's
 	// change (a.go and new.go: 2 of 5 lines).
 	lcov := "SF:a.go\nDA:1,1\nend_of_record\n"
 	w.do(t, "POST", "/ingest/gh/acme/projects/web/coverage?commitSha="+headSHA+"&branch=feature&coverageTag=lint&pullRequestNumber=7", w.Alice, nil, lcov).
 		wantStatus(t, 201)
-	expect("coverage for !7", append(statuses("Quality gate failed: 4 of 4 conditions", "40.00% (2 of 5 lines) covered (threshold ≥ 80.00%)"), notes(7)...))
+	expect("coverage for !7", append(statuses(7, "Quality gate failed: 4 of 4 conditions", "40.00% (2 of 5 lines) covered (threshold ≥ 80.00%)"), notes(7)...))
 	// Without a number: the statuses, no comment anywhere.
 	w.do(t, "POST", "/ingest/gh/acme/projects/web/coverage?commitSha="+headSHA+"&branch=feature&coverageTag=lint", w.Alice, nil, lcov).wantStatus(t, 201)
 	w.testServer.API.WaitDeliveries()
-	if r := gl.take(); len(r) != 2 || !strings.Contains(r[0], "/statuses/") || !strings.Contains(r[1], "/statuses/") {
+	if r := gl.take(); len(r) != 2 || !strings.Contains(r[0], "/statuses/") || !strings.Contains(r[1], "/statuses/") ||
+		!strings.Contains(r[0], `"target_url":"https://plumb.example.com/w/acme/web/coverage?ref=`+headSHA+`"`) {
 		t.Errorf("coverage without a merge request: requests\n%s\nwant the two statuses only", strings.Join(r, "\n"))
 	}
 	// A coverage upload for a merge request whose change was never sent

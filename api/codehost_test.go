@@ -58,9 +58,9 @@ func TestCodeHostDeliveries(t *testing.T) {
 	w.do(t, "POST", "/ingest/gh/acme/projects/web/changes", w.Alice, json, change).wantStatus(t, 201)
 	w.testServer.API.WaitDeliveries()
 	status := "POST /api/v3/repos/acme/web/statuses/" + headSHA + " [Bearer ghp_secret] "
-	// The Details link: the web's page of the head commit, at the address
+	// The Details link: the web's page of the pull request, at the address
 	// the upload reached (no --base-url here).
-	details := `"target_url":"` + w.URL + `/w/acme/web/coverage?ref=` + headSHA + `"`
+	details := `"target_url":"` + w.URL + `/w/acme/web/pulls/7"`
 	want := []string{
 		status + `{"context":"plumb/quality-gate","description":"Quality gate failed: 4 of 4 conditions","state":"failure",` + details + `}`,
 		status + `{"context":"plumb/patch-coverage","description":"40.00% (2 of 5 lines) covered (threshold ≥ 80.00%)","state":"failure",` + details + `}`,

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -230,7 +231,19 @@ func TestQualityGate(t *testing.T) {
 	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantJSON(t, 200,
 		`{"custom": false, "patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0}`)
 	// The default gate fails the fixture's change on every condition.
-	w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantJSON(t, 200, `{
+	// With the head's new issues (fp3, fp4), for plumb gate --format
+	// gitlab-codequality.
+	g := w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantStatus(t, 200).json(t).(map[string]any)
+	var fps []string
+	for _, is := range g["newIssues"].([]any) {
+		is := is.(map[string]any)
+		fps = append(fps, fmt.Sprintf("%s %s %s %v", is["fingerprint"], is["level"], is["location"].(map[string]any)["path"], is["location"].(map[string]any)["startLine"]))
+	}
+	if strings.Join(fps, ", ") != "fp3 high a.go 3, fp4 medium a.go 3" {
+		t.Errorf("newIssues: %v", g["newIssues"])
+	}
+	delete(g, "newIssues")
+	assertJSON(t, []byte(mustJSON(g)), `{
 		"status": "failed", "baseCommitSha": "`+baseSHA+`", "headCommitSha": "`+headSHA+`", "patchCoverage": 40, "coverageDelta": -15.28,
 		"conditions": [
 			{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "40.00% (2 of 5 lines)"},

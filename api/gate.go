@@ -108,5 +108,11 @@ func (s *Server) handleGateStatus(w http.ResponseWriter, r *http.Request, c *cal
 	if v.Patch != nil {
 		out.PatchCoverage = v.Patch.Percent
 	}
+	if cmp.noIssueData == "" {
+		out.NewIssues = make([]apiv1.Issue, 0, len(cmp.issues.New))
+		for _, is := range cmp.issues.New {
+			out.NewIssues = append(out.NewIssues, apiv1.Issue(newIssueView(is)))
+		}
+	}
 	return writeJSON(w, http.StatusOK, out)
 }

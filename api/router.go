@@ -63,7 +63,8 @@ func handlerParamName(documented string) string {
 }
 
 // undocumented adds a route deliberately outside the OpenAPI document
-// (the probes /healthz and /readyz, docs/api.md).
+// (the probes /healthz and /readyz, docs/api.md; GitHub's webhook
+// /hooks/github, docs/pull-requests.md).
 func (rt *router) undocumented(method, path string, formats []format, h handlerFunc) *route {
 	return rt.add(method, path, formats, h)
 }

@@ -12,8 +12,8 @@ import (
 
 // routes is the whole route table. Each route names the OpenAPI operation
 // it serves; the openapi package's endpoint tables give its method and path
-// (routes_test.go proves the two sets are the same). Only the probes are
-// outside the document, and say so.
+// (routes_test.go proves the two sets are the same). Only the probes and
+// GitHub's webhook are outside the document, and say so.
 func (s *Server) routes() {
 	rt := &s.router
 	op := rt.operation
@@ -21,6 +21,8 @@ func (s *Server) routes() {
 	op("getOpenAPIDocument", jsonOnly, s.handleOpenAPI).public = true
 	rt.undocumented("GET", "/healthz", jsonOnly, s.handleHealthz).public = true
 	rt.undocumented("GET", "/readyz", jsonOnly, s.handleReadyz).public = true
+	// GitHub's webhooks, signed with the App's secret (hooks.go).
+	rt.undocumented("POST", "/hooks/github", jsonOnly, s.handleGitHubHook).ownAuth = true
 	op("getRateLimit", jsonOnly, s.handleRateLimit)
 
 	op("listWorkspaces", allFormats, s.handleListWorkspaces)

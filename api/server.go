@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/ratelimit"
 )
 
@@ -53,6 +54,12 @@ type Config struct {
 	// limiter of AuthFailureLimit requests per window, shared by the
 	// replicas (Redis) or not. Default: an in-process one.
 	AuthFailures ratelimit.Limiter
+	// GitHubApp, when set, publishes to GitHub projects connected without
+	// a token with the App's installation tokens, check runs included;
+	// GitHubWebhookSecret verifies the deliveries of POST /hooks/github
+	// (empty: that route answers 404). docs/pull-requests.md.
+	GitHubApp           *codehost.App
+	GitHubWebhookSecret string
 }
 
 // Server is the HTTP API. Build it with NewServer.

@@ -26,6 +26,7 @@ type Store interface {
 	metricStore
 	pullStore
 	codeHostStore
+	hookStore
 	sourceStore
 }
 

@@ -43,24 +43,11 @@ func newApplicationCountView(a plumb.Application) applicationCountView {
 	return applicationCountView{ID: a.ID, Name: a.Name, Description: a.Description, ProjectCount: a.ProjectCount}
 }
 
-type issueView struct {
-	ID               string       `json:"id"`
-	Fingerprint      string       `json:"fingerprint"`
-	Tool             string       `json:"tool"`
-	RuleKey          string       `json:"ruleKey"`
-	Message          string       `json:"message"`
-	Category         string       `json:"category"`
-	Level            string       `json:"level"`
-	Status           string       `json:"status"`
-	DocumentationURL string       `json:"documentationUrl,omitempty"`
-	Location         locationView `json:"location"`
-}
+// issueView is apiv1.Issue with the fast JSON encoding of long lists
+// (fastjson.go).
+type issueView apiv1.Issue
 
-type locationView struct {
-	Path      string `json:"path"`
-	StartLine *int   `json:"startLine,omitempty"`
-	EndLine   *int   `json:"endLine,omitempty"`
-}
+type locationView = apiv1.IssueLocation
 
 func newIssueView(i plumb.Issue) issueView {
 	return issueView{ID: i.ID, Fingerprint: i.Fingerprint, Tool: i.Tool, RuleKey: i.RuleKey, Message: i.Message,

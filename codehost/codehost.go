@@ -1,9 +1,10 @@
 // Package codehost tells a code host about a change: commit statuses (the
 // quality gate, patch coverage) and one pull request comment kept up to date
 // in place, on GitHub (and GitHub Enterprise) and GitLab (and self-managed
-// GitLab), over their plain REST APIs (docs/pull-requests.md); and it reads a
-// file at a commit from them, for a file page without an uploaded source
-// (source.go, docs/sources.md).
+// GitLab), over their plain REST APIs (docs/pull-requests.md); GitHub's
+// check runs with annotations through a GitHub App (app.go, checks.go) and
+// the App's webhooks (hooks.go); and it reads a file at a commit from them,
+// for a file page without an uploaded source (source.go, docs/sources.md).
 package codehost
 
 import (
@@ -56,6 +57,10 @@ type Delivery struct {
 // Client publishes deliveries.
 type Client struct {
 	HTTP *http.Client
+	// Now and Sleep are the clock and the wait of rate-limit answers
+	// (time.Now and a timer by default; tests replace them).
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Publish sends the statuses, then creates or updates the comment. It
@@ -267,31 +272,75 @@ func (c *Client) call(ctx context.Context, t Target, method, u string, in, out a
 }
 
 // do sends one request and decodes a 2xx answer's JSON into out; it returns
-// the answer's headers.
+// the answer's headers. A rate-limit answer (429, or 403 with Retry-After or
+// no requests remaining) that says when to come back is waited out and the
+// request sent again, up to maxRateWaits times.
 func (c *Client) do(ctx context.Context, t Target, method, u string, in, out any) (http.Header, error) {
-	var body io.Reader
+	var payload []byte
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return nil, err
 		}
-		body = bytes.NewReader(b)
+		payload = b
 	}
-	res, err := c.send(ctx, t, method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if res.StatusCode/100 != 2 {
+	for waits := 0; ; waits++ {
+		var body io.Reader
+		if payload != nil {
+			body = bytes.NewReader(payload)
+		}
+		res, err := c.send(ctx, t, method, u, body)
+		if err != nil {
+			return nil, err
+		}
+		data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+		res.Body.Close()
+		if res.StatusCode/100 == 2 {
+			if out != nil {
+				return res.Header, json.Unmarshal(data, out)
+			}
+			return res.Header, nil
+		}
 		// The URL has no secret (tokens go in headers); the body is the
 		// host's error message, cut short.
-		return res.Header, &HTTPError{Method: method, URL: u, Status: res.StatusCode, Body: truncate(strings.TrimSpace(string(data)), 300)}
+		he := &HTTPError{Method: method, URL: u, Status: res.StatusCode, Body: truncate(strings.TrimSpace(string(data)), 300)}
+		r := refusal(he, res.Header, c.clock())
+		if r.Reason != FetchRateLimited || r.Reset.IsZero() || waits == maxRateWaits {
+			return res.Header, he
+		}
+		wait := min(max(r.Reset.Sub(c.clock()), time.Second), maxRateWait)
+		if err := c.sleep(ctx, wait); err != nil {
+			return res.Header, fmt.Errorf("%w; waiting %s for the rate limit: %w", he, wait, err)
+		}
 	}
-	if out != nil {
-		return res.Header, json.Unmarshal(data, out)
+}
+
+// maxRateWaits bounds the rate-limit waits of one request; maxRateWait, each.
+const (
+	maxRateWaits = 10
+	maxRateWait  = time.Hour
+)
+
+func (c *Client) clock() time.Time {
+	if c.Now != nil {
+		return c.Now()
 	}
-	return res.Header, nil
+	return time.Now()
+}
+
+// sleep waits d, or until ctx ends.
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // send sends one request with the headers the code host expects (its
@@ -352,11 +401,9 @@ func (c *Client) Deliver(ctx context.Context, t Target, d Delivery, attempts int
 		if !Retryable(err) || r.Attempts == attempts {
 			break
 		}
-		select {
-		case <-ctx.Done():
-			r.Detail += "; " + ctx.Err().Error()
+		if err := c.sleep(ctx, backoff(r.Attempts)); err != nil {
+			r.Detail += "; " + err.Error()
 			return r
-		case <-time.After(backoff(r.Attempts)):
 		}
 	}
 	return r

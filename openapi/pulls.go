@@ -81,7 +81,7 @@ var codeHostEndpoints = []endpoint{
 		method: http.MethodPut, path: project + "/code-host", id: "replaceCodeHost", tag: tagPulls,
 		summary: "Set the code host",
 		description: "GitHub (`baseUrl` default https://api.github.com; GitHub Enterprise: https://HOST/api/v3) or GitLab (default https://gitlab.com; self-managed: its address). " +
-			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set (with target_url, a link to Plumb's page of the head commit) and one comment on the pull request the upload names (pullRequestNumber; none without) is created or updated in place, in the background with retries. Project admins only.",
+			"After each upload of a change, and each coverage upload of a commit with one, the gate's and patch coverage's commit statuses are set (with target_url, a link to Plumb's page of the pull request, `/w/{workspace}/{project}/pulls/{n}`, or of the head commit without one) and one comment on the pull request the upload names (pullRequestNumber; none without) is created or updated in place, in the background with retries; a GitHub project connected without a token, on a server with a GitHub App, also gets a check run with annotations. Project admins only.",
 		body:   "CodeHostWrite",
 		okDesc: "The code host settings as stored (without the token).",
 		result: ref("CodeHost"),
@@ -215,11 +215,12 @@ func pullSchemas(m *omap[*schema]) {
 	m.set("GateResult", gateResult())
 	m.set("GateStatus", gateResult(
 		req("baseCommitSha", str()), req("headCommitSha", str()),
-		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number()))))
+		req("patchCoverage", nullable(number())), req("coverageDelta", nullable(number())),
+		req("newIssues", nullable(arrayOf(ref("Issue"))).withDescription("The head's new open issues (all of them); null while the issues are not compared, a side having no analysis. `plumb gate --format gitlab-codequality` writes them as GitLab's Code Quality report."))))
 	m.set("CodeHostWrite", object(
 		req("kind", enum("github", "gitlab")),
 		req("repository", str().withMinLength(1).withDescription("OWNER/NAME on GitHub; the project path (group/sub/name) or id on GitLab.")),
-		req("token", str().withMinLength(1).withDescription("A token allowed to set commit statuses and write comments.")),
+		opt("token", str().withMinLength(1).withDescription("A token allowed to set commit statuses and write comments. Required, except for GitHub on a server with a GitHub App: without a token the App's installation tokens are used, and a check run is sent too.")),
 		opt("baseUrl", str().withDescription("The API's base URL (GitHub Enterprise, self-managed GitLab).")),
 	))
 	m.set("CodeHost", object(

@@ -174,6 +174,31 @@ type GateStatus struct {
 	HeadCommitSHA string   `json:"headCommitSha"`
 	PatchCoverage *float64 `json:"patchCoverage"`
 	CoverageDelta *float64 `json:"coverageDelta"`
+	// NewIssues are the head's new open issues, nil (null) while the issues
+	// are not compared (a side has no analysis); plumb gate --format
+	// gitlab-codequality writes them as GitLab's Code Quality report.
+	NewIssues []Issue `json:"newIssues"`
+}
+
+// Issue is one issue of an analysis.
+type Issue struct {
+	ID               string        `json:"id"`
+	Fingerprint      string        `json:"fingerprint"`
+	Tool             string        `json:"tool"`
+	RuleKey          string        `json:"ruleKey"`
+	Message          string        `json:"message"`
+	Category         string        `json:"category"`
+	Level            string        `json:"level"`
+	Status           string        `json:"status"`
+	DocumentationURL string        `json:"documentationUrl,omitempty"`
+	Location         IssueLocation `json:"location"`
+}
+
+// IssueLocation is where an issue is.
+type IssueLocation struct {
+	Path      string `json:"path"`
+	StartLine *int   `json:"startLine,omitempty"`
+	EndLine   *int   `json:"endLine,omitempty"`
 }
 
 // SourcesUploaded is the answer to POST …/sources: what the upload kept.

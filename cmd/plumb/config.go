@@ -41,6 +41,7 @@ type config struct {
 	SourceMaxFileSize  int64
 	RefuseSources      bool
 	SourceCollectEvery time.Duration
+	GitHub             githubFlags // the GitHub App (github.go)
 	// listener, when set, is bound to Addr already (plumb demo binds it
 	// before doing any work); serve listens on Addr otherwise.
 	listener net.Listener
@@ -103,6 +104,7 @@ type serverFlags struct {
 	SourceMaxFileSize  int64         `name:"source-max-file-size" placeholder:"BYTES" default:"1048576" penv:"PLUMB_SOURCE_MAX_FILE_SIZE" server:"" help:"Largest file whose source is kept, 1 to 16777216 bytes; a larger one is marked too large (default ${default})."`
 	RefuseSources      bool          `name:"refuse-sources" penv:"PLUMB_REFUSE_SOURCES" server:"" help:"Keep no source: uploads of sources answer 403, and those kept are deleted at start."`
 	SourceCollectEvery time.Duration `name:"source-collect-every" placeholder:"DURATION" default:"1h" penv:"PLUMB_SOURCE_COLLECT_EVERY" server:"" help:"How often sources no analysis or coverage upload refers to are deleted; 0: never (default ${default})."`
+	GitHub             githubFlags   `embed:""`
 }
 
 // Validate checks the server flags' values.
@@ -136,6 +138,7 @@ func configOf(s *serverFlags, d *dbFlags) *config {
 		Web:         s.Web.config(),
 		MetricsAddr: s.MetricsAddr, AdminAddr: s.AdminAddr, CORSOrigins: s.CORSOrigins,
 		SourceMaxFileSize: s.SourceMaxFileSize, RefuseSources: s.RefuseSources, SourceCollectEvery: s.SourceCollectEvery,
+		GitHub: s.GitHub,
 	}
 }
 

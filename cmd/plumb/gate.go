@@ -6,13 +6,19 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/compare"
 )
 
 type gateCmd struct {
 	Conn connFlags `embed:""`
 	Head string    `name:"head" placeholder:"REF" help:"The head commit or branch (default: the commit detected, as for uploads)."`
 	Base string    `name:"base" placeholder:"REF" help:"The base commit or branch (default: the base named by the head's uploaded change)."`
+	// --format gitlab-codequality writes the head's new issues as GitLab's
+	// Code Quality report (compare/codequality.go) instead of the table.
+	Format string `name:"format" enum:"table,gitlab-codequality" default:"table" help:"table, or gitlab-codequality: the head's new issues as GitLab's Code Quality report (JSON) on standard output (default ${default})."`
 }
 
 func (gateCmd) Help() string {
@@ -24,6 +30,7 @@ Examples:
 
     plumb upload coverage cover.out && plumb gate
     plumb gate --head feature/x --base main
+    plumb gate --format gitlab-codequality > gl-code-quality-report.json
 
 Exit status: 0 the gate passed; 1 it failed (or the server refused the
 request); 2 usage error; 3 the server could not be reached.`
@@ -52,17 +59,41 @@ func runGate(ctx context.Context, e *runEnv, c *gateCmd) error {
 	if err != nil {
 		return callError(err)
 	}
-	fmt.Fprintf(e.stdout, "Quality gate: %s (head %s against base %s)\n\n", strings.ToUpper(st.Status), short(st.HeadCommitSHA), short(st.BaseCommitSHA))
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CONDITION\tTHRESHOLD\tACTUAL\tSTATUS")
-	for _, cond := range st.Conditions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cond.Condition, cond.Threshold, cond.Actual, strings.ReplaceAll(cond.Status, "_", " "))
-	}
-	if err := tw.Flush(); err != nil {
+	if c.Format == "gitlab-codequality" {
+		if err := writeCodeQuality(e, st); err != nil {
+			return err
+		}
+	} else if err := printGate(e, st); err != nil {
 		return err
 	}
 	if st.Status != "passed" {
 		return &exitError{exitRefused, "the quality gate failed"}
 	}
 	return nil
+}
+
+// writeCodeQuality writes the head's new issues as GitLab's Code Quality
+// report; while the issues are not compared (a side has no analysis), an
+// empty one, and a note on standard error.
+func writeCodeQuality(e *runEnv, st apiv1.GateStatus) error {
+	if st.NewIssues == nil {
+		fmt.Fprintln(e.stderr, "plumb: the issues are not compared yet (a side has no analysis): the Code Quality report is empty")
+	}
+	issues := make([]plumb.Issue, len(st.NewIssues))
+	for i, is := range st.NewIssues {
+		issues[i] = plumb.Issue{Fingerprint: is.Fingerprint, Tool: is.Tool, RuleKey: is.RuleKey, Message: is.Message, Category: is.Category,
+			Level: is.Level, Status: is.Status, Path: is.Location.Path, StartLine: is.Location.StartLine, EndLine: is.Location.EndLine}
+	}
+	return compare.WriteCodeQuality(e.stdout, issues)
+}
+
+// printGate prints the gate's outcome as a table.
+func printGate(e *runEnv, st apiv1.GateStatus) error {
+	fmt.Fprintf(e.stdout, "Quality gate: %s (head %s against base %s)\n\n", strings.ToUpper(st.Status), short(st.HeadCommitSHA), short(st.BaseCommitSHA))
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CONDITION\tTHRESHOLD\tACTUAL\tSTATUS")
+	for _, cond := range st.Conditions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cond.Condition, cond.Threshold, cond.Actual, strings.ReplaceAll(cond.Status, "_", " "))
+	}
+	return tw.Flush()
 }

@@ -234,7 +234,7 @@ func TestGitHubActionsExampleWithoutAnalysis(t *testing.T) {
 				t.Errorf("comment:\n%s", comment)
 			}
 			for _, s := range statuses {
-				if s["sha"] != head || s["target_url"] != e.url+"/w/acme/web/coverage?ref="+head {
+				if s["sha"] != head || s["target_url"] != e.url+"/w/acme/web/pulls/7" {
 					t.Errorf("status %v: want the head %s with a link to its page", s, head)
 				}
 			}

@@ -70,6 +70,10 @@ func serve(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger, 
 		return err
 	}
 	defer closeLimiter()
+	// Check runs a stopped server left in progress (docs/pull-requests.md).
+	if err := handler.ResumeCheckRuns(ctx); err != nil {
+		log.Warn("check runs left in progress not resumed", "error", err)
+	}
 	site, err := newSite(cfg, db, log, handler)
 	if err != nil {
 		return err
@@ -175,7 +179,12 @@ func listen(addr string) (net.Listener, error) {
 // Redis is unreachable.
 func newHandler(ctx context.Context, cfg *config, db *sqlstore.DB, log *slog.Logger) (*api.Server, func(), error) {
 	apiCfg := api.Config{MaxBodyBytes: cfg.MaxBodyBytes, MaxUploadBytes: cfg.MaxUploadBytes, RequestTimeout: cfg.RequestTimeout, BaseURL: cfg.BaseURL,
-		TrustHost: cfg.TrustHost, AuthFailureLimit: cfg.AuthFailureLimit}
+		TrustHost: cfg.TrustHost, AuthFailureLimit: cfg.AuthFailureLimit, GitHubWebhookSecret: cfg.GitHub.WebhookSecret}
+	app, err := cfg.GitHub.app()
+	if err != nil {
+		return nil, nil, err
+	}
+	apiCfg.GitHubApp = app
 	memory := ratelimit.NewMemory(cfg.RateLimit, nil)
 	if cfg.RedisURL == "" {
 		return api.NewServer(db, memory, log, apiCfg), func() {}, nil

@@ -39,9 +39,14 @@ func cobTestClass(filename string, lines ...[2]int) string {
 }
 
 func TestParseCobertura(t *testing.T) {
-	tests := []parseCase{{
+	tests := []struct {
+		name  string
+		input string
+		opt   Options
+		want  []File
+	}{{
 		name: "lines, branches, methods repeating class lines",
-		in: `<?xml version="1.0" ?>
+		input: `<?xml version="1.0" ?>
 <!DOCTYPE coverage SYSTEM 'http://cobertura.sourceforge.net/xml/coverage-04.dtd'>
 <coverage line-rate="0.5" branch-rate="0.5" version="1.9">
   <sources><source>.</source></sources>
@@ -61,82 +66,92 @@ func TestParseCobertura(t *testing.T) {
 		want: []File{{Path: "com/x/A.java", Hits: []int64{-1, -1, 2, 0, -1, 11}}},
 	}, {
 		name: "classes of one file merge by maximum; the file again later is emitted again",
-		in: cobTestDoc(nil,
+		input: cobTestDoc(nil,
 			cobTestClass("a.py", [2]int{1, 1}, [2]int{2, 0})+
 				cobTestClass("a.py", [2]int{2, 3}, [2]int{1, 1}, [2]int{4, 0})+
 				cobTestClass("b.py", [2]int{1, 0})+
 				cobTestClass("a.py", [2]int{5, 1})),
 		want: []File{{Path: "a.py", Hits: []int64{1, 3, -1, 0}}, {Path: "b.py", Hits: []int64{0}}, {Path: "a.py", Hits: []int64{-1, -1, -1, -1, 1}}},
 	}, {
-		name: "a class without lines",
-		in:   cobTestDoc(nil, `<class name="e" filename="empty.py"><methods/><lines/></class>`),
-		want: []File{{Path: "empty.py", Hits: []int64{}}},
+		name:  "a class without lines",
+		input: cobTestDoc(nil, `<class name="e" filename="empty.py"><methods/><lines/></class>`),
+		want:  []File{{Path: "empty.py", Hits: []int64{}}},
 	}, {
-		name: "lines outside a class are ignored",
-		in:   `<coverage><line number="1" hits="1"/><packages><package><classes>` + cobTestClass("a.c", [2]int{1, 1}) + `</classes></package></packages></coverage>`,
-		want: []File{{Path: "a.c", Hits: []int64{1}}},
+		name:  "lines outside a class are ignored",
+		input: `<coverage><line number="1" hits="1"/><packages><package><classes>` + cobTestClass("a.c", [2]int{1, 1}) + `</classes></package></packages></coverage>`,
+		want:  []File{{Path: "a.c", Hits: []int64{1}}},
 	}, {
-		name: "relative filenames, absolute <source>: relative to the repository root (gcovr, coverage.py)",
-		in:   cobTestDoc([]string{"/home/ci/repo"}, cobTestClass("src/a.c", [2]int{1, 1})),
-		want: []File{{Path: "src/a.c", Hits: []int64{1}}},
+		name:  "relative filenames, absolute <source>: relative to the repository root (gcovr, coverage.py)",
+		input: cobTestDoc([]string{"/home/ci/repo"}, cobTestClass("src/a.c", [2]int{1, 1})),
+		want:  []File{{Path: "src/a.c", Hits: []int64{1}}},
 	}, {
-		name: "relative filenames, absolute <source> under StripPrefix: joined (Cobertura for Java, coverage.py --source)",
-		in:   cobTestDoc([]string{"/home/ci/repo/src/main/java"}, cobTestClass("com/x/A.java", [2]int{1, 1})),
-		opt:  Options{StripPrefix: "/home/ci/repo"},
-		want: []File{{Path: "src/main/java/com/x/A.java", Hits: []int64{1}}},
+		name:  "relative filenames, absolute <source> under StripPrefix: joined (Cobertura for Java, coverage.py --source)",
+		input: cobTestDoc([]string{"/home/ci/repo/src/main/java"}, cobTestClass("com/x/A.java", [2]int{1, 1})),
+		opt:   Options{StripPrefix: "/home/ci/repo"},
+		want:  []File{{Path: "src/main/java/com/x/A.java", Hits: []int64{1}}},
 	}, {
-		name: "relative filenames, absolute <source> not under StripPrefix: StripPrefix applies to the filename",
-		in:   cobTestDoc([]string{"/elsewhere"}, cobTestClass("build/a.c", [2]int{1, 1})),
-		opt:  Options{StripPrefix: "build"},
-		want: []File{{Path: "a.c", Hits: []int64{1}}},
+		name:  "relative filenames, absolute <source> not under StripPrefix: StripPrefix applies to the filename",
+		input: cobTestDoc([]string{"/elsewhere"}, cobTestClass("build/a.c", [2]int{1, 1})),
+		opt:   Options{StripPrefix: "build"},
+		want:  []File{{Path: "a.c", Hits: []int64{1}}},
 	}, {
-		name: "relative <source>: joined",
-		in:   cobTestDoc([]string{"src/", "other"}, cobTestClass("pkg/a.py", [2]int{1, 1})),
-		want: []File{{Path: "src/pkg/a.py", Hits: []int64{1}}},
+		name:  "relative <source>: joined",
+		input: cobTestDoc([]string{"src/", "other"}, cobTestClass("pkg/a.py", [2]int{1, 1})),
+		want:  []File{{Path: "src/pkg/a.py", Hits: []int64{1}}},
 	}, {
-		name: "absolute filenames lose the longest absolute <source> they are under",
-		in:   cobTestDoc([]string{"/ci", "/ci/repo", "rel"}, cobTestClass("/ci/repo/lib/a.c", [2]int{1, 1})+cobTestClass("/usr/include/b.h", [2]int{1, 0})),
-		want: []File{{Path: "lib/a.c", Hits: []int64{1}}, {Path: "usr/include/b.h", Hits: []int64{0}}},
+		name:  "absolute filenames lose the longest absolute <source> they are under",
+		input: cobTestDoc([]string{"/ci", "/ci/repo", "rel"}, cobTestClass("/ci/repo/lib/a.c", [2]int{1, 1})+cobTestClass("/usr/include/b.h", [2]int{1, 0})),
+		want:  []File{{Path: "lib/a.c", Hits: []int64{1}}, {Path: "usr/include/b.h", Hits: []int64{0}}},
 	}, {
-		name: "absolute filenames with StripPrefix: the sources are not used",
-		in:   cobTestDoc([]string{"/ci/repo/lib"}, cobTestClass("/ci/repo/lib/a.c", [2]int{1, 1})),
-		opt:  Options{StripPrefix: "/ci/repo"},
-		want: []File{{Path: "lib/a.c", Hits: []int64{1}}},
+		name:  "absolute filenames with StripPrefix: the sources are not used",
+		input: cobTestDoc([]string{"/ci/repo/lib"}, cobTestClass("/ci/repo/lib/a.c", [2]int{1, 1})),
+		opt:   Options{StripPrefix: "/ci/repo"},
+		want:  []File{{Path: "lib/a.c", Hits: []int64{1}}},
 	}, {
-		name: "Windows paths (coverlet)",
-		in:   cobTestDoc([]string{`C:\agent\_work\1\s\`}, cobTestClass(`C:\agent\_work\1\s\Lib\A.cs`, [2]int{1, 1})+cobTestClass(`Lib\B.cs`, [2]int{2, 0})),
-		want: []File{{Path: "Lib/A.cs", Hits: []int64{1}}, {Path: "Lib/B.cs", Hits: []int64{-1, 0}}},
+		name:  "Windows paths (coverlet)",
+		input: cobTestDoc([]string{`C:\agent\_work\1\s\`}, cobTestClass(`C:\agent\_work\1\s\Lib\A.cs`, [2]int{1, 1})+cobTestClass(`Lib\B.cs`, [2]int{2, 0})),
+		want:  []File{{Path: "Lib/A.cs", Hits: []int64{1}}, {Path: "Lib/B.cs", Hits: []int64{-1, 0}}},
 	}, {
-		name: "no <sources>, AddPrefix",
-		in:   `<coverage><packages><package><classes>` + cobTestClass("./a.c", [2]int{2, 1}) + `</classes></package></packages></coverage>`,
-		opt:  Options{AddPrefix: "native"},
-		want: []File{{Path: "native/a.c", Hits: []int64{-1, 1}}},
+		name:  "no <sources>, AddPrefix",
+		input: `<coverage><packages><package><classes>` + cobTestClass("./a.c", [2]int{2, 1}) + `</classes></package></packages></coverage>`,
+		opt:   Options{AddPrefix: "native"},
+		want:  []File{{Path: "native/a.c", Hits: []int64{-1, 1}}},
 	}, {
 		name: "XML details: BOM, comments, PIs, entities, CDATA, whitespace in attributes, single quotes, prefixes",
-		in: "\xEF\xBB\xBF<?xml version='1.0' encoding='UTF-8'?>\n<!-- generated -->\n<!DOCTYPE coverage [ <!ENTITY x \"y>\"> ]>\n" +
+		input: "\xEF\xBB\xBF<?xml version='1.0' encoding='UTF-8'?>\n<!-- generated -->\n<!DOCTYPE coverage [ <!ENTITY x \"y>\"> ]>\n" +
 			"<coverage xmlns:c='urn:c'><?pi data?><sources><source><![CDATA[/ci/]]>re&#112;o<!-- c --></source></sources>\r\n" +
 			"<packages><package><classes><c:class filename = ' /ci/repo/a&amp;b &lt;1&gt;.c '><lines>" +
 			"<line number='1' hits='3'/><line hits=\"&#x34;\" number=\" 2 \"></line>\n</lines></c:class></classes></package></packages></coverage>\n<!-- end -->\n",
 		want: []File{{Path: "a&b <1>.c", Hits: []int64{3, 4}}},
 	}, {
-		name: "ISO-8859-1",
-		in:   "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><coverage><packages><package><classes><class filename=\"caf\xe9.c\"><lines><line number=\"1\" hits=\"1\"/></lines></class></classes></package></packages></coverage>",
-		want: []File{{Path: "café.c", Hits: []int64{1}}},
+		name:  "ISO-8859-1",
+		input: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><coverage><packages><package><classes><class filename=\"caf\xe9.c\"><lines><line number=\"1\" hits=\"1\"/></lines></class></classes></package></packages></coverage>",
+		want:  []File{{Path: "café.c", Hits: []int64{1}}},
 	}, {
-		name: "large hits",
-		in:   cobTestDoc(nil, `<class filename="a.cs"><lines><line number="1" hits="9223372036854775807"/></lines></class>`),
-		want: []File{{Path: "a.cs", Hits: []int64{math.MaxInt64}}},
+		name:  "large hits",
+		input: cobTestDoc(nil, `<class filename="a.cs"><lines><line number="1" hits="9223372036854775807"/></lines></class>`),
+		want:  []File{{Path: "a.cs", Hits: []int64{math.MaxInt64}}},
 	}, {
-		name: "an empty report",
-		in:   `<coverage line-rate="0"><sources/><packages/></coverage>`,
+		name:  "an empty report",
+		input: `<coverage line-rate="0"><sources/><packages/></coverage>`,
 	}}
-	runParseCases(t, Cobertura, tests, func(t *testing.T, tt parseCase, got []File) {
-		// The encoding/xml reference reads the same.
-		ref, err := cobRefParse(strings.NewReader(tt.in), tt.opt)
-		if err != nil || !reflect.DeepEqual(ref, got) {
-			t.Fatalf("reference: %v, %v", ref, err)
-		}
-	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseFiles(Cobertura, tt.input, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got  %v\nwant %v", got, tt.want)
+			}
+			checkFiles(t, got)
+			// The encoding/xml reference reads the same.
+			ref, err := cobRefParse(strings.NewReader(tt.input), tt.opt)
+			if err != nil || !reflect.DeepEqual(ref, got) {
+				t.Fatalf("reference: %v, %v", ref, err)
+			}
+		})
+	}
 }
 
 func TestParseCoberturaErrors(t *testing.T) {
@@ -462,7 +477,8 @@ func FuzzCobertura(f *testing.F) {
 			t.Skip("line numbers above 99999 allocate up to 32 MiB per file and slow the fuzzer ten-fold; the unit tests cover the limits")
 		}
 		files, err := parseFiles(Cobertura, input, Options{})
-		checkFuzzed(t, files, err)
+		checkFiles(t, files)
+		checkParseError(t, err)
 		ref, refErr := cobRefParse(strings.NewReader(input), Options{})
 		switch {
 		case err == nil && refErr == nil:

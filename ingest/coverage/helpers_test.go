@@ -63,20 +63,6 @@ func checkFiles(t testing.TB, files []File) {
 	}
 }
 
-// checkFuzzed asserts what a parser's result on any input satisfies: the
-// files emitted keep checkFiles' invariants, and an error is a *ParseError
-// with a line and a message.
-func checkFuzzed(t *testing.T, files []File, err error) {
-	t.Helper()
-	checkFiles(t, files)
-	if err != nil {
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
-			t.Fatalf("err %v: want a *ParseError with a line and a message", err)
-		}
-	}
-}
-
 // wantParseError asserts err is a *ParseError at line with msg in its text.
 func wantParseError(t *testing.T, err error, format Format, line int, msg string) {
 	t.Helper()
@@ -152,6 +138,7 @@ func runParseCases(t *testing.T, f Format, cases []parseCase, also ...func(t *te
 			for _, check := range also {
 				check(t, tc, got)
 			}
+			checkFiles(t, got)
 		})
 	}
 }
@@ -270,6 +257,19 @@ func fuzzParse(t *testing.T, f Format, data []byte, opt Options) {
 		if pe.Msg == "" || !strings.HasPrefix(pe.Msg, "expected") {
 			t.Fatalf("error message %q does not say what was expected", pe.Msg)
 		}
+	}
+}
+
+// checkParseError asserts what every parser's error is: nil, or a
+// *ParseError with a report line and a message.
+func checkParseError(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Msg == "" {
+		t.Fatalf("err %v: want a *ParseError with a line and a message", err)
 	}
 }
 

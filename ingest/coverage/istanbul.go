@@ -97,7 +97,7 @@ func istanbulFile(j *simplecovJSON, key string, depth int) (File, error) {
 		members++
 		switch k {
 		case "path":
-			s, err := j.filePath()
+			s, err := j.pathString()
 			if err != nil {
 				return err
 			}

@@ -68,7 +68,12 @@ func TestParseLCOV(t *testing.T) {
 
 func TestParseLCOVErrors(t *testing.T) {
 	long := strings.Repeat("x", lcovBufSize+10)
-	tests := []errorCase{
+	tests := []struct {
+		name  string
+		input string
+		line  int
+		msg   string
+	}{
 		{"DA before SF", "TN:\nDA:1,1\n", 2, "expected SF:<path> before DA"},
 		{"DA after end_of_record", "SF:a.c\nDA:1,1\nend_of_record\nDA:2,1\n", 4, "expected SF:<path> before DA"},
 		// A record left open: refused, not stored as if whole (issue 19 item 19).
@@ -95,7 +100,12 @@ func TestParseLCOVErrors(t *testing.T) {
 		{"long SF", "TN:\nSF:" + long + "\n", 2, "expected a line shorter than"},
 		{"long garbage", "TN:\n" + long + "\n", 2, "expected a record KEY:value"},
 	}
-	runErrorCases(t, LCOV, Options{StripPrefix: "/build"}, tests)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseFiles(LCOV, tt.input, Options{StripPrefix: "/build"})
+			wantParseError(t, err, LCOV, tt.line, tt.msg)
+		})
+	}
 }
 
 func TestParseLCOVLongIgnoredLine(t *testing.T) {
@@ -177,6 +187,7 @@ func FuzzLCOV(f *testing.F) {
 			files = append(files, file)
 			return nil
 		})
-		checkFuzzed(t, files, err)
+		checkFiles(t, files)
+		checkParseError(t, err)
 	})
 }

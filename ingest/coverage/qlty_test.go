@@ -157,11 +157,12 @@ func FuzzQlty(f *testing.F) {
 	f.Add("\n\n{\"path\":\"../x\"}\r\n")
 	f.Fuzz(func(t *testing.T, input string) {
 		files, err := parseFiles(Qlty, input, Options{StripPrefix: "x", AddPrefix: "p"})
-		checkFuzzed(t, files, err)
+		checkFiles(t, files)
 		for _, file := range files {
 			if !strings.HasPrefix(file.Path, "p/") {
-				t.Fatalf("path %q is not under the added prefix p/", file.Path)
+				t.Fatalf("path %q lacks the added prefix", file.Path)
 			}
 		}
+		checkParseError(t, err)
 	})
 }

@@ -259,7 +259,7 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 		err = j.members(func(k string) error {
 			switch k {
 			case "filename":
-				s, err := j.filePath()
+				s, err := j.pathString()
 				if err != nil {
 					return err
 				}
@@ -309,6 +309,19 @@ type simplecovJSON struct {
 	dec    *json.Decoder
 	src    *simplecovLineReader
 	path   []simplecovStep // where the reader is, rendered only for errors
+}
+
+// pathString reads a file's path, which must be a string.
+func (j *simplecovJSON) pathString() (string, error) {
+	t, err := j.token()
+	if err != nil {
+		return "", err
+	}
+	s, ok := t.(string)
+	if !ok {
+		return "", j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
+	}
+	return s, nil
 }
 
 // simplecovStep is one step of a JSON path: an object key, or an array
@@ -369,20 +382,6 @@ func (j *simplecovJSON) token() (json.Token, error) {
 		return nil, j.classify(err)
 	}
 	return t, nil
-}
-
-// filePath reads the value of a file's path member, which must be a
-// string.
-func (j *simplecovJSON) filePath() (string, error) {
-	t, err := j.token()
-	if err != nil {
-		return "", err
-	}
-	s, ok := t.(string)
-	if !ok {
-		return "", j.fail("expected the file's path as a string, got %s", jsonstream.Describe(t))
-	}
-	return s, nil
 }
 
 // classify turns a decoder error into a ParseError, leaving the underlying

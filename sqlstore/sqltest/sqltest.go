@@ -73,30 +73,55 @@ func DSN(t testing.TB) string {
 // ends.
 func PostgresDSN(t testing.TB) string {
 	t.Helper()
-	u, schema := createOnServer(t, "plumbtest_", "CREATE SCHEMA %s", "DROP SCHEMA %s CASCADE", t.Logf)
+	admin, u, schema := postgresAdmin(t, "plumbtest_")
+	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
+		admin.Close()
+		t.Fatalf("sqltest: create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			t.Logf("sqltest: drop schema %s: %v", schema, err)
+		}
+	})
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
 
-// PostgresDatabase returns the URL of a new PostgreSQL database on the test
-// server (skipping the test when none is configured), for processes that
-// need a database of their own; it is dropped when t ends, disconnecting
-// whoever is still connected. Register it before starting servers on it so
-// they stop first.
+// PostgresDatabase returns the URL of a new database on the test server
+// (skipping the test when none is configured), for tests whose processes
+// need a database of their own rather than a schema; it is dropped,
+// disconnecting whoever is still connected, when t ends. Register it before
+// starting servers on it so they stop first.
 func PostgresDatabase(t testing.TB) string {
 	t.Helper()
-	u, name := createOnServer(t, "plumb_e2e_", "CREATE DATABASE %s", "DROP DATABASE IF EXISTS %s WITH (FORCE)", t.Errorf)
+	admin, u, name := postgresAdmin(t, "plumb_e2e_")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+name); err != nil {
+		admin.Close()
+		t.Fatalf("sqltest: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		// DROP DATABASE waits for a checkpoint, which takes long on a busy
+		// machine: give it time rather than leave the database behind.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
+			t.Errorf("sqltest: drop database %s: %v", name, err)
+		}
+	})
 	u.Path = "/" + name
 	return u.String()
 }
 
-// createOnServer creates an object (create, a statement taking its name)
-// named prefix and random hex on the test server, drops it (drop) when t
-// ends, telling dropFailed if that fails, and returns the server's URL and
-// the name.
-func createOnServer(t testing.TB, prefix, create, drop string, dropFailed func(format string, args ...any)) (*url.URL, string) {
+// postgresAdmin connects to the test server (ending t with testtool.Missing
+// when none is configured) and returns the connection, the server's URL and
+// a fresh random name with the prefix.
+func postgresAdmin(t testing.TB, prefix string) (*sql.DB, *url.URL, string) {
 	t.Helper()
 	base := os.Getenv(PostgresEnv)
 	if base == "" {
@@ -106,28 +131,11 @@ func createOnServer(t testing.TB, prefix, create, drop string, dropFailed func(f
 	if err != nil {
 		t.Fatalf("sqltest: %s: %v", PostgresEnv, err)
 	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := prefix + hex.EncodeToString(b[:])
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
 		t.Fatalf("sqltest: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, fmt.Sprintf(create, name)); err != nil {
-		admin.Close()
-		t.Fatalf("sqltest: %s: %v", fmt.Sprintf(create, name), err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		// DROP DATABASE waits for a checkpoint, which takes long on a busy
-		// machine: give it time rather than leave the database behind.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, fmt.Sprintf(drop, name)); err != nil {
-			dropFailed("sqltest: %s: %v", fmt.Sprintf(drop, name), err)
-		}
-	})
-	return u, name
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return admin, u, prefix + hex.EncodeToString(b[:])
 }
