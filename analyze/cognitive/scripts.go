@@ -13,6 +13,7 @@ type block struct {
 	ctl     bool // a control-flow block
 	fn      *fnState
 	closer  string // Ruby/shell: the keyword or } that ends it
+	until   int    // Ruby: an endless method's last token (0: none)
 }
 
 // scopes tracks the open blocks and the current top-level function.
@@ -26,6 +27,7 @@ type scopes struct {
 	out    []Function
 	chain  logicChain
 	skipTo int // shell: tokens up to here belong to a function header
+	open   int // Ruby: the endless methods open in stack
 }
 
 func (s *scopes) inc(n int) {
@@ -50,6 +52,9 @@ func (s *scopes) push(b block) {
 func (s *scopes) pop(endLine int) {
 	b := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	if b.until > 0 {
+		s.open--
+	}
 	s.nest -= b.nestInc
 	if b.ctl {
 		s.ctl -= b.nestInc
@@ -354,6 +359,7 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 	}
 	for i, t := range toks {
 		text := t.Text(src)
+		s.endEndless(i)
 		start := s.atStatementStart(i, ";", "=", "(", "then", "do", "||", "&&", "return")
 		if t.Line > s.lastLine(i) && !s.is(i-1, "?") && !s.is(i-1, ":") && !s.is(i, "?") && !s.is(i, ":") {
 			endTerns(0)
@@ -392,15 +398,28 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 				name = s.text(j)
 			}
 			params := 0
+			body := j + 1 // the token after the parameters
 			if s.is(j+1, "(") {
-				params = countCommaList(s, j+1)
-			} else if j+1 < len(toks) && toks[j+1].Line == t.Line {
-				params = 1
-				for k := j + 1; k < len(toks) && toks[k].Line == t.Line; k++ {
+				var k int
+				params, k = countCommaList(s, j+1)
+				if k > 0 {
+					body = k + 1
+				}
+			} else if j+1 < len(toks) && toks[j+1].Line == t.Line && !s.endlessEq(j, j+1) && !s.is(j+1, ";") {
+				params = 1 // def f a, b
+				for k := j + 1; k < len(toks) && toks[k].Line == t.Line && !s.is(k, ";"); k++ {
 					if s.is(k, ",") {
 						params++
 					}
 				}
+			}
+			if s.endlessEq(j, body) {
+				// def f(x) = expr: an endless method, whose body is the
+				// expression; it ends with the expression, not with "end"
+				s.function(name, int(t.Line), params, 0, "")
+				s.stack[len(s.stack)-1].until = s.endlessEnd(body + 1)
+				s.open++
+				break
 			}
 			s.function(name, int(t.Line), params, 0, "end")
 		case "class", "module", "begin":
@@ -464,6 +483,77 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 	return s.finish()
 }
 
+// maxEndless bounds the tokens of an endless method's expression, so that
+// one whose brackets never close costs no more than that.
+const maxEndless = 2 * maxHeader
+
+// endlessEq reports whether the token at k is the = of an endless method
+// whose name is at j (def f(x) = …, def f = …), not a setter's name
+// (def x=(v), where the = touches the name).
+func (s *scopes) endlessEq(j, k int) bool {
+	if !s.is(k, "=") || k >= len(s.toks) {
+		return false
+	}
+	return k != j+1 || s.toks[j].Start+s.toks[j].Len < s.toks[k].Start
+}
+
+// endlessEnd finds the last token of the expression that starts at i, an
+// endless method's body: it runs to the end of its line, over the lines
+// that brackets, a block (do … end, if … end) or a trailing operator or
+// comma keep open, and over lines that start with .method.
+func (s *scopes) endlessEnd(i int) int {
+	depth := 0
+	for j := i; j < len(s.toks); j++ {
+		if j-i >= maxEndless {
+			return j // an expression that never closes: bounded cost
+		}
+		t := s.toks[j]
+		x := s.src[t.Start : t.Start+t.Len]
+		switch string(x) { // no copy
+		case "(", "[", "{", "do", "begin", "case":
+			depth++
+		case "if", "unless", "while", "until":
+			if j == i || s.atStatementStart(j, ";", "=", "(", "then", "do", "||", "&&", "return") {
+				depth++
+			}
+		case ")", "]", "}", "end":
+			depth--
+		case ";":
+			if depth <= 0 {
+				return j - 1
+			}
+		}
+		if depth < 0 {
+			return j - 1 // the enclosing block's end
+		}
+		if depth > 0 || j+1 == len(s.toks) || s.toks[j+1].Line <= s.toks[j].End {
+			continue
+		}
+		if t.Kind == token.Punct && !s.is(j, ")") && !s.is(j, "]") && !s.is(j, "}") || s.is(j+1, ".") || s.is(j+1, "&.") {
+			continue // a + … / a, … / \ / a\n .b: the expression goes on
+		}
+		return j
+	}
+	return len(s.toks) - 1
+}
+
+// endEndless closes the endless methods whose expression ended before
+// token i, with what is still open in them.
+func (s *scopes) endEndless(i int) {
+	if s.open == 0 {
+		return
+	}
+	for k := len(s.stack) - 1; k >= 0; k-- {
+		if u := s.stack[k].until; u > 0 && i > u {
+			line := int(s.toks[u].End)
+			for len(s.stack) > k {
+				s.pop(line)
+			}
+			return
+		}
+	}
+}
+
 // rubyName reports whether the word at i is a name, not a keyword: a
 // method after . &. or ::, a symbol (:if), a hash key or keyword
 // argument (if: 1), a method's name after def (def end, def self.class).
@@ -496,11 +586,13 @@ func (s *scopes) lastLine(i int) int32 {
 	return s.toks[i-1].End
 }
 
-// countCommaList counts the items of the (…) list at i.
-func countCommaList(s *scopes, i int) int {
+// countCommaList counts the items of the (…) list at i, and finds its ),
+// or -1.
+func countCommaList(s *scopes, i int) (int, int) {
 	depth, n, any := 0, 0, false
 	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
-		switch s.text(j) {
+		t := s.toks[j]
+		switch string(s.src[t.Start : t.Start+t.Len]) { // no copy
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -508,7 +600,7 @@ func countCommaList(s *scopes, i int) int {
 				if any {
 					n++
 				}
-				return n
+				return n, j
 			}
 			depth--
 		case ",":
@@ -519,7 +611,7 @@ func countCommaList(s *scopes, i int) int {
 			any = true
 		}
 	}
-	return n
+	return n, -1
 }
 
 // shellFunctions scores shell scripts: name() { … } and function name

@@ -160,6 +160,7 @@ type frame struct {
 	deferred int    // the increment not yet counted for it
 	mixed    bool   // another operator, a ternary or a statement: counted
 	declBody bool   // the expression body of a declared function (fun f() = …)
+	indent   int    // Scala: the indentation of the def line of a declBody frame
 }
 
 // ternary is an open conditional expression: its branches nest.
@@ -567,6 +568,10 @@ func (b *braceScorer) keyword(i int, s string) {
 			b.setPending("try", i)
 			return
 		}
+		if b.lang == "Scala" && (b.pending == "for" || b.pending == "while") {
+			b.pending = "" // Scala 3: for x <- xs do …, while c do …: the body (not nested: no braces)
+			return
+		}
 		b.structural()
 		b.setPending("do", i)
 		if !b.is(i+1, "{") {
@@ -624,6 +629,8 @@ func (b *braceScorer) isName(i int) bool {
 		return true
 	case b.lang == "Swift" && (b.is(i-1, "(") || b.is(i-1, ",")) && b.kind(i+1) == token.Ident && b.is(i+2, ":"):
 		return true
+	case b.lang == "Scala" && b.is(i-1, "end") && b.toks[i-1].Line == b.toks[i].Line && lineIndent(b.src, int(b.toks[i-1].Start)) == column(b.src, b.toks[i-1]):
+		return true // Scala 3's end markers: end if, end match, end while
 	case b.lang == "Rust" && b.is(i-1, "#") && b.is(i-2, "r") && b.toks[i-1].Start == b.toks[i].Start-1:
 		return true
 	}
@@ -880,6 +887,14 @@ func (b *braceScorer) open(i int) {
 		b.cur = &fnState{Function: Function{Name: name, Line: int(b.toks[i].Line), Params: params}}
 		if h := b.headerStart(i); h >= 0 {
 			b.cur.Line = int(b.toks[h].Line)
+			// Kotlin, Scala: a line break may end a statement, so the
+			// header may reach back over the line before; fun (def) starts it
+			for j, kw := h, exprBodyKeywords[b.lang]; kw != "" && j < i; j++ {
+				if b.is(j, kw) {
+					b.cur.Line = int(b.toks[j].Line)
+					break
+				}
+			}
 		}
 		b.frames = append(b.frames, frame{kind: frameFunc, fn: b.cur, top: true})
 		b.nest, b.ctl = 0, 0
@@ -948,6 +963,9 @@ func (b *braceScorer) exprLambda(i int) bool {
 		if b.is(start-1, "{") {
 			return false // { x => … }: the braces are the lambda
 		}
+		if b.lang == "Scala" && b.scalaFunctionType(i) {
+			return false
+		}
 		if n := len(b.frames); n > 0 && b.frames[n-1].kw == "switch" {
 			return false // a switch expression's arm
 		}
@@ -970,6 +988,39 @@ func (b *braceScorer) exprLambda(i int) bool {
 		return k > 0 && (b.is(k-1, "fn") || b.is(k-2, "fn") && b.is(k-1, "&"))
 	}
 	return false
+}
+
+// scalaFunctionType reports whether the Scala => at i is part of a type:
+// a function type after the : of an annotation (g: T => Boolean,
+// f: (Int, Int) => Int, h: Seq[T] => U) or in a type declaration (type F
+// = [X] =>> G[X]).
+func (b *braceScorer) scalaFunctionType(i int) bool {
+	j := i - 1
+	switch {
+	case b.is(j, ")"):
+		j = b.openParen(j)
+	case b.is(j, "]"):
+		for d := 0; j >= 0 && i-j < maxHeader; j-- {
+			if b.is(j, "]") {
+				d++
+			} else if b.is(j, "[") {
+				if d--; d == 0 {
+					break
+				}
+			}
+		}
+		if j > 0 && b.kind(j-1) == token.Ident {
+			j-- // Seq[T]
+		}
+	}
+	if j > 0 && b.is(j-1, ":") {
+		return true
+	}
+	k := i
+	for k > 0 && b.toks[k-1].End == b.toks[i].Line {
+		k--
+	}
+	return b.is(k, "type") || b.is(k+1, "type") && b.is(k, "opaque")
 }
 
 // typeArrow reports whether the TypeScript => at i belongs to a function
@@ -1085,6 +1136,7 @@ func (b *braceScorer) startExprBody(kw, i int) {
 	if b.cur != nil {
 		b.startExprLambda(i)
 		b.frames[len(b.frames)-1].declBody = true
+		b.frames[len(b.frames)-1].indent = lineIndent(b.src, int(b.toks[kw].Start))
 		return
 	}
 	name, params, end := "", 0, i
@@ -1102,7 +1154,8 @@ func (b *braceScorer) startExprBody(kw, i int) {
 		}
 	}
 	b.cur = &fnState{Function: Function{Name: name, Line: int(b.toks[kw].Line), Params: params}}
-	b.frames = append(b.frames, frame{kind: frameExpr, fn: b.cur, top: true, paren: len(b.parens), first: i + 1, declBody: true})
+	b.frames = append(b.frames, frame{kind: frameExpr, fn: b.cur, top: true, paren: len(b.parens), first: i + 1, declBody: true,
+		indent: lineIndent(b.src, int(b.toks[kw].Start))})
 	b.nest, b.ctl = 0, 0
 }
 
@@ -1150,6 +1203,19 @@ func (b *braceScorer) lambdaHeader(i int) (name string, params, first int) {
 	return "<lambda>", params, max(first, 0)
 }
 
+// lineIndent is the number of blanks that start the line holding pos.
+func lineIndent(src []byte, pos int) int {
+	j := pos
+	for j > 0 && src[j-1] != '\n' {
+		j--
+	}
+	k := j
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	return k - j
+}
+
 // frameEnds reports whether the one-statement body of a control
 // structure, or the expression body of a lambda, on top of the frames ends
 // before token i: at a bracket that closes an enclosing one, at a , or ; of
@@ -1173,7 +1239,15 @@ func (b *braceScorer) frameEnds(i int) bool {
 	case ",", ";":
 		return f.kind == frameExpr && len(b.parens) == f.paren
 	}
-	if i == f.first || len(b.parens) != f.paren || b.pending != "" || b.toks[i].Line <= b.toks[i-1].End {
+	if i == f.first || len(b.parens) != f.paren || b.toks[i].Line <= b.toks[i-1].End {
+		return false
+	}
+	if f.declBody && b.lang == "Scala" {
+		// Scala 3's indentation syntax (if … then, x match, for … do
+		// without braces): the body is the lines indented past the def's
+		return lineIndent(b.src, int(b.toks[i].Start)) <= f.indent
+	}
+	if b.pending != "" {
 		return false
 	}
 	if b.is(i-1, "=>") || b.is(i-1, "->") || b.is(i-1, "else") {
@@ -1385,6 +1459,8 @@ scan:
 	return "", 0, false
 }
 
+func (b *braceScorer) len(k int) int { return int(b.toks[k].Len) }
+
 // countParams counts the top-level commas of the first (…) group in
 // [from, to) plus one, or 0 when it is empty.
 func (b *braceScorer) countParams(from, to int) int {
@@ -1405,6 +1481,9 @@ func (b *braceScorer) countParams(from, to int) int {
 					return n
 				}
 				depth--
+			case ">>", ">>>": // the ends of nested type arguments: List<List<Int>>
+				depth = max(0, depth-b.len(k))
+				any = true
 			case ",":
 				if depth == 0 {
 					n++

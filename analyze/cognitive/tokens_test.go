@@ -62,8 +62,8 @@ func TestClassFixtures(t *testing.T) {
 		"names":    {"JavaScript", "JSX", "TypeScript", "Java", "Kotlin", "C", "C++", "C#", "Ruby", "PHP", "Rust", "Swift", "Scala", "Python", "Bourne Shell"},
 		"interp":   {"JavaScript", "TypeScript", "Python", "Kotlin", "Swift", "Ruby", "C#", "Scala", "Bourne Shell", "PHP"},
 		"ternary":  {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
-		"types":    {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin"},
-		"exprbody": {"Kotlin", "Scala"},
+		"types":    {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin", "Scala", "Python"},
+		"exprbody": {"Kotlin", "Scala", "Ruby"},
 	}
 	for c, langs := range want {
 		for _, l := range langs {

@@ -11,8 +11,11 @@ package history
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -178,4 +181,54 @@ func Pick(commits []gitrepo.Commit, start, now time.Time, every string) []gitrep
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out
+}
+
+// durationRE reads a --history duration: 90d, 26w, 6m, 1y, "2 years".
+var durationRE = regexp.MustCompile(`^([1-9][0-9]{0,4})\s*(d|days?|w|weeks?|m|mo|months?|y|years?)$`)
+
+// Window reads the CLI's history options: history, a duration back from now
+// (90d, 26w, 6m, 1y), or since, a date (2025-01-01) or RFC 3339 date-time,
+// and every, the period (day, week or month; "" is week). It returns the
+// first instant of the history, in UTC, and the period. An error says which
+// option (--history, --since, --every) is wrong and why.
+func Window(history, since, every string, now time.Time) (start time.Time, period string, err error) {
+	period = strings.TrimSpace(every)
+	switch period {
+	case "":
+		period = Week
+	case "day", "week", "month":
+	default:
+		return start, "", fmt.Errorf("--every takes day, week or month, got %q", every)
+	}
+	switch {
+	case history != "" && since != "":
+		return start, "", errors.New("--history and --since both say where the history starts: give one")
+	case history != "":
+		m := durationRE.FindStringSubmatch(strings.ToLower(strings.TrimSpace(history)))
+		if m == nil {
+			return start, "", fmt.Errorf("--history takes a number of days, weeks, months or years such as 90d, 26w, 6m or 1y, got %q", history)
+		}
+		n, _ := strconv.Atoi(m[1])
+		switch m[2][0] {
+		case 'd':
+			start = now.AddDate(0, 0, -n)
+		case 'w':
+			start = now.AddDate(0, 0, -7*n)
+		case 'm':
+			start = now.AddDate(0, -n, 0)
+		default:
+			start = now.AddDate(-n, 0, 0)
+		}
+	default:
+		s := strings.TrimSpace(since)
+		if start, err = time.Parse(time.DateOnly, s); err != nil {
+			if start, err = time.Parse(time.RFC3339, s); err != nil {
+				return start, "", fmt.Errorf("--since takes a date (2025-01-01) or an RFC 3339 date-time, got %q", since)
+			}
+		}
+		if !start.Before(now) {
+			return start, "", fmt.Errorf("--since %s is not in the past", since)
+		}
+	}
+	return start.UTC(), period, nil
 }

@@ -63,6 +63,7 @@ type Syntax struct {
 	Triple      bool        // """ and ''' strings (Python, Kotlin, Scala, Swift: """ only matters)
 	SingleQuote bool        // '…' is a string (else a character literal, or a Rust lifetime)
 	Backtick    bool        // `…` is a string (Go, JavaScript templates, shell)
+	QuotedName  bool        // `…` on one line is an identifier (Kotlin, Swift, Scala: `if`, `match`)
 	Dollar      bool        // $ may start or continue identifiers (JavaScript, PHP, shell)
 	RubyDoc     bool        // =begin … =end comments
 	Regex       bool        // /…/ regular expression literals where an operand may start (JavaScript)
@@ -221,12 +222,12 @@ func init() {
 	for _, n := range []string{"JavaScript", "TypeScript", "JSX", "TSX", "Vuejs Component", "QML"} {
 		Syntaxes[n] = js
 	}
-	Syntaxes["Kotlin"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+	Syntaxes["Kotlin"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true, QuotedName: true,
 		Interp: &Interp{Quotes: `"`, Opens: dollarBrace}}
-	Syntaxes["Swift"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+	Syntaxes["Swift"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true, QuotedName: true,
 		Interp: &Interp{Quotes: `"`, Opens: []Opener{{Seq: `\(`, Take: 2, Close: ')'}}}}
 	// Scala: any identifier right before the quote is an interpolator (s"", f"", raw"", sql"")
-	Syntaxes["Scala"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true,
+	Syntaxes["Scala"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true, Triple: true, QuotedName: true,
 		Interp: &Interp{Quotes: `"`, Prefix: func(p string) bool { return p != "" && p[0] != '$' && p[0] != '@' && (p[0] < '0' || p[0] > '9') },
 			Opens: dollarBrace, Skips: []string{"$$"}}}
 	Syntaxes["Rust"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, NestedBlock: true}
@@ -459,6 +460,9 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 				flags |= InterpOpen
 				lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
 			}
+		case c == '`' && sx.QuotedName && quotedName(src, i) > i:
+			i = quotedName(src, i)
+			kind = Ident
 		case c == '\'':
 			// character literal ('a', '\n', '\u{1F600}') or a lifetime/label ('a)
 			j := i + 1
@@ -513,6 +517,20 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 	}
 	lx.i, lx.line, lx.atLineStart, lx.operand = i, line, atLineStart, operand
 	return toks
+}
+
+// quotedName returns the end of the quoted identifier (`if`) at i, or i
+// when the backtick is not closed on its line.
+func quotedName(src []byte, i int) int {
+	for j := i + 1; j < len(src) && src[j] != '\n'; j++ {
+		if src[j] == '`' {
+			if j == i+1 {
+				return i
+			}
+			return j + 1
+		}
+	}
+	return i
 }
 
 // operandNext says whether an operand (so a regular expression, not a

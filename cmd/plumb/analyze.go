@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/client/uploadbody"
+	"github.com/plumbhq/plumb/internal/progress"
 )
 
 type analyzeCmd struct {
@@ -89,7 +86,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", checkSARIF); err != nil {
+		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
 		sarifs = append(sarifs, f)
@@ -109,15 +106,15 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 	}
 	opts := analyze.Options{Dir: c.Dir, Exclude: c.Exclude}
-	var prog *analyzeProgress
+	var prog *progress.Files
 	if showProgress(e.getenv, e.stderr) {
-		prog = &analyzeProgress{w: e.stderr}
-		opts.Progress = prog.update
+		prog = &progress.Files{W: e.stderr}
+		opts.Progress = prog.Update
 	}
 	start := time.Now()
 	res, err := analyze.Run(ctx, opts)
 	if prog != nil {
-		prog.done()
+		prog.Done()
 	}
 	if err != nil {
 		return usageError{fmt.Sprintf("analysis: %v", err)}
@@ -137,7 +134,11 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return nil
 	}
 	doc := res.Document(info.Commit, info.Branch, c.AnalyzedAt)
-	body := analyzeBody(doc, sarifs)
+	sarifPaths := make([]string, len(sarifs))
+	for i, s := range sarifs {
+		sarifPaths[i] = s.path
+	}
+	body := uploadbody.Document(doc, sarifPaths)
 	if c.Out != "" {
 		var w io.Writer = e.stdout
 		if c.Out != "-" {
@@ -170,66 +171,4 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	// summary, whose issues have no data until the head has an analysis.
 	sendChange(ctx, cl, info, c.Change, e.stderr)
 	return nil
-}
-
-// analyzeBody writes the upload: the document, with the SARIF files
-// streamed in after the analysis' own SARIF log.
-func analyzeBody(doc analyze.Document, sarifs []inputFile) bodyFunc {
-	return func(w io.Writer, src func(io.Reader) io.Reader) error {
-		b, err := json.Marshal(doc)
-		if err != nil {
-			return err
-		}
-		if !bytes.HasSuffix(b, []byte("]}")) {
-			return fmt.Errorf("unexpected document encoding")
-		}
-		bw := bufio.NewWriterSize(w, 64<<10)
-		bw.Write(b[:len(b)-2])
-		paths := make([]string, len(sarifs))
-		for i, s := range sarifs {
-			paths[i] = s.path
-		}
-		if err := copySARIF(bw, paths, true, src); err != nil {
-			return err
-		}
-		bw.WriteString("]}")
-		return bw.Flush()
-	}
-}
-
-// analyzeProgressMinFiles is the size of a tree that gets a progress bar:
-// smaller ones are done before a bar would say anything.
-var analyzeProgressMinFiles = 500
-
-// analyzeProgress draws "analysing [=====     ]  42%  1200/2857 files" on
-// a terminal, at most ten times a second, for trees of at least
-// analyzeProgressMinFiles files, and clears it when done.
-type analyzeProgress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	last  time.Time
-	drawn bool
-}
-
-func (p *analyzeProgress) update(n, m int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if m < analyzeProgressMinFiles {
-		return
-	}
-	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond || n == m {
-		p.last = now
-		const width = 30
-		fill := width * n / m
-		fmt.Fprintf(p.w, "\ranalysing [%s%s] %3d%%  %d/%d files", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), 100*n/m, n, m)
-		p.drawn = true
-	}
-}
-
-func (p *analyzeProgress) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/progress"
 )
 
 // analyzeTree writes a small checkout for plumb analyze.
@@ -153,9 +155,9 @@ func TestAnalyzeProgressBar(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			testHooks(t)
 			stderrIsTerminal = func(io.Writer) bool { return c.terminal }
-			old := analyzeProgressMinFiles
-			analyzeProgressMinFiles = 3 // this tree is "large"
-			t.Cleanup(func() { analyzeProgressMinFiles = old })
+			old := progress.MinFiles
+			progress.MinFiles = 3 // this tree is "large"
+			t.Cleanup(func() { progress.MinFiles = old })
 			var stdout, stderr bytes.Buffer
 			if err := run(context.Background(), []string{"analyze", dir, "--format", "table"}, envOf(c.env), nil, &stdout, &stderr); err != nil {
 				t.Fatal(err)

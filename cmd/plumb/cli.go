@@ -6,12 +6,12 @@ package main
 // are the whole of its detailed help, else in a Help method.
 
 import (
-	"context"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/admin"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -65,15 +65,30 @@ type dbCmd struct {
 	Server serverFlags `embed:""` // accepted and ignored (hidden)
 }
 
-// withDB opens the database the flags name, runs f and closes it.
-func (c *dbCmd) withDB(e *runEnv, f func(ctx context.Context, db *sqlstore.DB) error) error {
-	cfg := configOf(&c.Server, &c.DB)
-	db, err := sqlstore.Open(e.ctx, cfg.Database, cfg.storeOptions())
-	if err != nil {
+// bindDB binds, for the command's Run, the database its flags name: a Run
+// that takes a *sqlstore.DB or an *admin.Admin gets it opened once; run
+// closes it after the command.
+func (c *dbCmd) bindDB(kctx *kong.Context, e *runEnv) error {
+	var db *sqlstore.DB
+	open := func() (*sqlstore.DB, error) {
+		if db == nil {
+			cfg := configOf(&c.Server, &c.DB)
+			d, err := sqlstore.Open(e.ctx, cfg.Database, cfg.StoreOptions())
+			if err != nil {
+				return nil, err
+			}
+			db = d
+			e.closers = append(e.closers, d.Close)
+		}
+		return db, nil
+	}
+	if err := kctx.BindToProvider(open); err != nil {
 		return err
 	}
-	defer db.Close()
-	return f(e.ctx, db)
+	return kctx.BindToProvider(func() (*admin.Admin, error) {
+		d, err := open()
+		return &admin.Admin{DB: d, Out: e.stdout}, err
+	})
 }
 
 // examples are the --help examples of the commands whose detailed help is
@@ -163,9 +178,7 @@ func (c *demoCmd) Run(e *runEnv) error {
 
 type migrateCmd struct{ dbCmd }
 
-func (c *migrateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdMigrate(ctx, db, e.stdout) })
-}
+func (c *migrateCmd) Run(e *runEnv, db *sqlstore.DB) error { return cmdMigrate(e.ctx, db, e.stdout) }
 
 type exportCmd struct {
 	dbCmd
@@ -182,10 +195,8 @@ Examples:
     plumb export | gzip > plumb.json.gz`
 }
 
-func (c *exportCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return cmdExport(ctx, db, c.Out, c.WithoutSource, e.stdout)
-	})
+func (c *exportCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.Export(e.ctx, c.Out, c.WithoutSource)
 }
 
 type importCmd struct {
@@ -201,8 +212,8 @@ Examples:
     plumb import plumb-backup.json --database postgres://plumb@127.0.0.1:5432/plumb_new`
 }
 
-func (c *importCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return cmdImport(ctx, db, c.File, e.stdin, e.stdout) })
+func (c *importCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.Import(e.ctx, c.File, e.stdin)
 }
 
 // ---- administration ----
@@ -219,9 +230,7 @@ type userCmd struct {
 
 type userListCmd struct{ dbCmd }
 
-func (c *userListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userList(ctx, db, e.stdout) })
-}
+func (c *userListCmd) Run(e *runEnv, a *admin.Admin) error { return a.UserList(e.ctx) }
 
 type userDisableCmd struct {
 	dbCmd
@@ -236,8 +245,8 @@ Examples:
     plumb user disable mallory`
 }
 
-func (c *userDisableCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userDisable(ctx, db, c.Login, true, e.stdout) })
+func (c *userDisableCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.UserDisable(e.ctx, c.Login, true)
 }
 
 type userEnableCmd struct {
@@ -245,10 +254,8 @@ type userEnableCmd struct {
 	Login string `arg:"" name:"login" help:"The user's login or id."`
 }
 
-func (c *userEnableCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return userDisable(ctx, db, c.Login, false, e.stdout)
-	})
+func (c *userEnableCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.UserDisable(e.ctx, c.Login, false)
 }
 
 type userDeleteCmd struct {
@@ -268,8 +275,8 @@ Examples:
     plumb user delete mallory --yes`
 }
 
-func (c *userDeleteCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return userDelete(ctx, db, c.Login, c.Yes, e.stdout) })
+func (c *userDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.UserDelete(e.ctx, c.Login, c.Yes)
 }
 
 type userCreateCmd struct {
@@ -279,10 +286,8 @@ type userCreateCmd struct {
 	userProfileFlags
 }
 
-func (c *userCreateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return userCreate(ctx, db, c.Login, c.profile(&c.Name), e.stdout)
-	})
+func (c *userCreateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.UserCreate(e.ctx, c.Login, c.profile(&c.Name))
 }
 
 type userPasswordCmd struct {
@@ -300,10 +305,8 @@ Examples:
     printf '%s\n' "$NEW_PASSWORD" | plumb user password alice`
 }
 
-func (c *userPasswordCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return cmdUserPassword(ctx, db, c.Login, e.stdin, e.stdout, e.stderr)
-	})
+func (c *userPasswordCmd) Run(e *runEnv, db *sqlstore.DB) error {
+	return cmdUserPassword(e.ctx, db, c.Login, e.stdin, e.stdout, e.stderr)
 }
 
 type tokenCmd struct {
@@ -326,10 +329,8 @@ Examples:
     plumb token create alice --name laptop`
 }
 
-func (c *tokenCreateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return tokenCreate(ctx, db, c.User, c.Name, e.stdout)
-	})
+func (c *tokenCreateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.TokenCreate(e.ctx, c.User, c.Name)
 }
 
 type tokenListCmd struct {
@@ -337,18 +338,14 @@ type tokenListCmd struct {
 	User string `arg:"" name:"user" help:"The user's login or id."`
 }
 
-func (c *tokenListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return tokenList(ctx, db, c.User, e.stdout) })
-}
+func (c *tokenListCmd) Run(e *runEnv, a *admin.Admin) error { return a.TokenList(e.ctx, c.User) }
 
 type tokenRevokeCmd struct {
 	dbCmd
 	ID string `arg:"" name:"token-id" help:"The token's id (from plumb token list)."`
 }
 
-func (c *tokenRevokeCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return tokenRevoke(ctx, db, c.ID, e.stdout) })
-}
+func (c *tokenRevokeCmd) Run(e *runEnv, a *admin.Admin) error { return a.TokenRevoke(e.ctx, c.ID) }
 
 type workspaceCmd struct {
 	Create       workspaceCreateCmd       `cmd:"" help:"Create a workspace."`
@@ -359,9 +356,7 @@ type workspaceCmd struct {
 
 type workspaceListCmd struct{ dbCmd }
 
-func (c *workspaceListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return workspaceList(ctx, db, e.stdout) })
-}
+func (c *workspaceListCmd) Run(e *runEnv, a *admin.Admin) error { return a.WorkspaceList(e.ctx) }
 
 type workspaceDeleteCmd struct {
 	dbCmd
@@ -380,10 +375,8 @@ Examples:
     plumb workspace delete old-org --yes`
 }
 
-func (c *workspaceDeleteCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return workspaceDelete(ctx, db, c.Key, c.Yes, e.stdout)
-	})
+func (c *workspaceDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.WorkspaceDelete(e.ctx, c.Key, c.Yes)
 }
 
 type workspaceCreateCmd struct {
@@ -394,10 +387,8 @@ type workspaceCreateCmd struct {
 	ProviderURL  string `name:"provider-url" placeholder:"URL" help:"Provider URL."`
 }
 
-func (c *workspaceCreateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return workspaceCreate(ctx, db, plumb.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications}, e.stdout)
-	})
+func (c *workspaceCreateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.WorkspaceCreate(e.ctx, plumb.WorkspaceInput{Key: c.Key, AvatarURL: c.AvatarURL, ProviderURL: c.ProviderURL, ApplicationsEnabled: c.Applications})
 }
 
 type workspaceApplicationsCmd struct {
@@ -406,10 +397,8 @@ type workspaceApplicationsCmd struct {
 	On  string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
 }
 
-func (c *workspaceApplicationsCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return workspaceApplications(ctx, db, c.Key, c.On == "on", e.stdout)
-	})
+func (c *workspaceApplicationsCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.WorkspaceApplications(e.ctx, c.Key, c.On == "on")
 }
 
 type memberCmd struct {
@@ -423,9 +412,7 @@ type memberListCmd struct {
 	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
 }
 
-func (c *memberListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return memberList(ctx, db, c.Workspace, e.stdout) })
-}
+func (c *memberListCmd) Run(e *runEnv, a *admin.Admin) error { return a.MemberList(e.ctx, c.Workspace) }
 
 type memberAddCmd struct {
 	dbCmd
@@ -434,10 +421,8 @@ type memberAddCmd struct {
 	Role      string `name:"role" default:"member" placeholder:"member|admin" help:"member or admin (default ${default})."`
 }
 
-func (c *memberAddCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return memberAdd(ctx, db, c.Workspace, c.User, c.Role, e.stdout)
-	})
+func (c *memberAddCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.MemberAdd(e.ctx, c.Workspace, c.User, c.Role)
 }
 
 type memberRemoveCmd struct {
@@ -446,10 +431,8 @@ type memberRemoveCmd struct {
 	User      string `arg:"" name:"user" help:"The user's login or id."`
 }
 
-func (c *memberRemoveCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return memberRemove(ctx, db, c.Workspace, c.User, e.stdout)
-	})
+func (c *memberRemoveCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.MemberRemove(e.ctx, c.Workspace, c.User)
 }
 
 type projectCmd struct {
@@ -468,8 +451,8 @@ type projectListCmd struct {
 	Workspace string `arg:"" optional:"" name:"workspace" help:"Only this workspace's projects."`
 }
 
-func (c *projectListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error { return projectList(ctx, db, c.Workspace, e.stdout) })
+func (c *projectListCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectList(e.ctx, c.Workspace)
 }
 
 type projectRenameCmd struct {
@@ -487,10 +470,8 @@ Examples:
     plumb project rename my-org/my-repo my-service`
 }
 
-func (c *projectRenameCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectRename(ctx, db, c.Project, c.NewKey, e.stdout)
-	})
+func (c *projectRenameCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectRename(e.ctx, c.Project, c.NewKey)
 }
 
 type projectDeleteCmd struct {
@@ -510,10 +491,8 @@ Examples:
     plumb project delete my-org/old-repo --yes`
 }
 
-func (c *projectDeleteCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectDelete(ctx, db, c.Project, c.Yes, e.stdout)
-	})
+func (c *projectDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectDelete(e.ctx, c.Project, c.Yes)
 }
 
 type projectCreateCmd struct {
@@ -523,10 +502,8 @@ type projectCreateCmd struct {
 	Components    bool   `name:"components" help:"Enable Components."`
 }
 
-func (c *projectCreateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectCreate(ctx, db, c.Project, c.DefaultBranch, c.Components, e.stdout)
-	})
+func (c *projectCreateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectCreate(e.ctx, c.Project, c.DefaultBranch, c.Components)
 }
 
 type projectComponentsCmd struct {
@@ -535,10 +512,8 @@ type projectComponentsCmd struct {
 	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
 }
 
-func (c *projectComponentsCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectComponents(ctx, db, c.Project, c.On == "on", e.stdout)
-	})
+func (c *projectComponentsCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectComponents(e.ctx, c.Project, c.On == "on")
 }
 
 type projectSourcesCmd struct {
@@ -556,10 +531,8 @@ Examples:
     plumb project sources my-org/my-repo off`
 }
 
-func (c *projectSourcesCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectSources(ctx, db, c.Project, c.On == "on", e.stdout)
-	})
+func (c *projectSourcesCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectSources(e.ctx, c.Project, c.On == "on")
 }
 
 type projectAdminCmd struct {
@@ -576,10 +549,8 @@ Examples:
     plumb project admin my-org/my-repo alice`
 }
 
-func (c *projectAdminCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectAdmin(ctx, db, c.Project, c.User, e.stdout)
-	})
+func (c *projectAdminCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectAdmin(e.ctx, c.Project, c.User)
 }
 
 type projectUploadTokenCmd struct {
@@ -602,10 +573,8 @@ Examples:
     plumb project upload-token create my-org/my-repo --name github-actions`
 }
 
-func (c *projectUploadTokenCreateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectUploadTokenCreate(ctx, db, c.Project, c.Name, e.stdout)
-	})
+func (c *projectUploadTokenCreateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectUploadTokenCreate(e.ctx, c.Project, c.Name)
 }
 
 type projectUploadTokenListCmd struct {
@@ -613,10 +582,8 @@ type projectUploadTokenListCmd struct {
 	Project string `arg:"" name:"workspace/project" help:"The project, as WORKSPACE/PROJECT."`
 }
 
-func (c *projectUploadTokenListCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectUploadTokenList(ctx, db, c.Project, e.stdout)
-	})
+func (c *projectUploadTokenListCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectUploadTokenList(e.ctx, c.Project)
 }
 
 type projectUploadTokenRevokeCmd struct {
@@ -624,10 +591,8 @@ type projectUploadTokenRevokeCmd struct {
 	ID string `arg:"" name:"token-id" help:"The upload token's id."`
 }
 
-func (c *projectUploadTokenRevokeCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return projectUploadTokenRevoke(ctx, db, c.ID, e.stdout)
-	})
+func (c *projectUploadTokenRevokeCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectUploadTokenRevoke(e.ctx, c.ID)
 }
 
 type applicationCmd struct {
@@ -641,10 +606,8 @@ type applicationAddProjectCmd struct {
 	Project     string `arg:"" name:"project" help:"The project's key."`
 }
 
-func (c *applicationAddProjectCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return applicationAddProject(ctx, db, c.Workspace, c.Application, c.Project, e.stdout)
-	})
+func (c *applicationAddProjectCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ApplicationAddProject(e.ctx, c.Workspace, c.Application, c.Project)
 }
 
 // ---- CI ----
@@ -677,6 +640,7 @@ type uploadCoverageCmd struct {
 	AddPrefix   string      `name:"add-prefix" placeholder:"PREFIX" help:"Prefix added to report paths."`
 	ModulePath  string      `name:"module-path" placeholder:"MODULE" help:"Go module path removed from Go cover profile paths (default: the module of ./go.mod, if any)."`
 	UploadedAt  string      `name:"uploaded-at" placeholder:"TIME" help:"When the coverage was measured, RFC 3339, to add an older commit to the history (default: now)."`
+	Source      bool        `name:"source" help:"Also send the source of the report's files, read from the checkout in the working directory (docs/sources.md)."`
 	Change      changeFlags `embed:""`
 }
 
@@ -686,6 +650,7 @@ func (uploadCoverageCmd) Help() string {
     go test -coverprofile=cover.out ./... && plumb upload coverage cover.out --coverage-tag unit
     plumb upload coverage coverage/lcov.info --strip-prefix /builds/app/
     plumb upload coverage cover.out --commit 1a2b3c4 --branch main --uploaded-at 2026-03-01T12:00:00Z
+    plumb upload coverage coverage/lcov.info --source
 
 ` + ciHelp
 }

@@ -4,54 +4,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/source"
-	"github.com/plumbhq/plumb/sqlstore"
-	"github.com/plumbhq/plumb/web"
 )
 
-// config is the server configuration, from flags over PLUMB_* variables over defaults.
-type config struct {
-	Addr           string
-	Database       string
-	RedisURL       string
-	RateLimit      int
-	MaxBodyBytes   int64
-	MaxUploadBytes int64
-	RequestTimeout time.Duration
-	BaseURL        string
-	TrustHost      bool
-	// AuthFailureLimit: failed token lookups per client address per hour.
-	AuthFailureLimit int
-	LogLevel         string
-	DBMaxConns       int
-	DBMaxIdleConns   int
-	DBConnLifetime   time.Duration
-	Web              web.Config // sign-in settings of the web pages
-	MetricsAddr      string     // Prometheus /metrics on its own address ("": on Addr)
-	AdminAddr        string     // pprof and /metrics for operators ("": off)
-	CORSOrigins      []string   // origins allowed to call the API from a browser
-	// Sources (docs/sources.md): the per-file cap, a server that keeps
-	// none, and how often unreferenced ones are deleted (0: never).
-	SourceMaxFileSize  int64
-	RefuseSources      bool
-	SourceCollectEvery time.Duration
-	GitHub             githubFlags // the GitHub App (github.go)
-	// listener, when set, is bound to Addr already (plumb demo binds it
-	// before doing any work); serve listens on Addr otherwise.
-	listener net.Listener
-}
-
-// storeOptions are the database pool settings of the configuration.
-func (c *config) storeOptions() sqlstore.Options {
-	return sqlstore.Options{MaxOpenConns: c.DBMaxConns, MaxIdleConns: c.DBMaxIdleConns, ConnMaxLifetime: c.DBConnLifetime,
-		SourceLimits: source.Limits{MaxFileSize: c.SourceMaxFileSize}, RefuseSources: c.RefuseSources}
-}
+// config is the server configuration (server.Config), from flags over
+// PLUMB_* variables over defaults.
+type config = server.Config
 
 // The flag structs below are embedded in the commands that take them. A
 // flag's `env` tag names its PLUMB_* variable, read through run's getenv (an
@@ -138,7 +102,7 @@ func configOf(s *serverFlags, d *dbFlags) *config {
 		Web:         s.Web.config(),
 		MetricsAddr: s.MetricsAddr, AdminAddr: s.AdminAddr, CORSOrigins: s.CORSOrigins,
 		SourceMaxFileSize: s.SourceMaxFileSize, RefuseSources: s.RefuseSources, SourceCollectEvery: s.SourceCollectEvery,
-		GitHub: s.GitHub,
+		GitHubWebhookSecret: s.GitHub.WebhookSecret, GitHubApp: s.GitHub.appOrNil(),
 	}
 }
 

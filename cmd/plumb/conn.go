@@ -17,6 +17,7 @@ import (
 
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/internal/progress"
 )
 
 // Exit statuses of the commands that call a server (usage errors are 2).
@@ -117,7 +118,7 @@ func newClient(rawURL, token string, retries int, timeout time.Duration, getenv 
 		}),
 	}
 	if showProgress(getenv, stderr) {
-		opts = append(opts, client.WithProgress(progressBars(stderr)))
+		opts = append(opts, client.WithProgress(progress.Uploads(stderr)))
 	}
 	cl, err := client.New(rawURL, token, append(opts, testClientOptions...)...)
 	switch {

@@ -1,7 +1,7 @@
 package main
 
-// plumb export, plumb import and plumb demo: the dataset document of
-// docs/dataset.md in and out of a database.
+// plumb demo: the demo dataset (docs/dataset.md) in a fresh database,
+// served. plumb export and import are admin.Export and admin.Import.
 
 import (
 	"context"
@@ -16,120 +16,44 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 	"github.com/plumbhq/plumb/demo"
+	"github.com/plumbhq/plumb/internal/dblock"
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
-
-// cmdExport writes the whole dataset to stdout, or with --out to a file,
-// which appears complete or not at all (written to a temporary file in the
-// same folder, synced, then renamed).
-func cmdExport(ctx context.Context, db *sqlstore.DB, out string, withoutSource bool, stdout io.Writer) error {
-	opt := sqlstore.ExportOptions{WithoutSource: withoutSource}
-	if out == "" || out == "-" {
-		return db.ExportWith(ctx, stdout, opt)
-	}
-	n, err := exportToFile(ctx, db, out, opt)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "exported the dataset to %s (%d bytes)\n", out, n)
-	return nil
-}
-
-// exportToFile exports into a temporary file next to path and renames it
-// to path once it is complete and synced. The file is readable by its owner
-// only: it holds token hashes.
-func exportToFile(ctx context.Context, db *sqlstore.DB, path string, opt sqlstore.ExportOptions) (int64, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	tmp := f.Name()
-	fail := func(err error) (int64, error) {
-		f.Close()
-		os.Remove(tmp)
-		return 0, err
-	}
-	if err := db.ExportWith(ctx, f, opt); err != nil {
-		return fail(fmt.Errorf("export: %w", err))
-	}
-	if err := f.Sync(); err != nil {
-		return fail(fmt.Errorf("export: %w", err))
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return fail(fmt.Errorf("export: %w", err))
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	return st.Size(), nil
-}
-
-// cmdImport loads a dataset file ('-': stdin) into an empty database and
-// prints what it loaded.
-func cmdImport(ctx context.Context, db *sqlstore.DB, file string, stdin io.Reader, stdout io.Writer) error {
-	if err := db.CheckEmpty(ctx); err != nil {
-		return err
-	}
-	in := stdin
-	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		in = f
-	}
-	doc, err := dataset.Decode(in)
-	if err != nil {
-		return plumb.Errorf(plumb.EINVALID, "%s: %v", file, err)
-	}
-	if err := db.ImportDocument(ctx, doc); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "imported %s\n", doc.Summary())
-	return nil
-}
 
 // cmdDemo starts the server on a fresh database holding the demo dataset,
 // with a new token for the demo user, and prints how to try it.
 //
 // Before it touches anything it binds the address (kept for the server) and
-// takes the database's lock (dblock.go), and it never removes a database
+// takes the database's lock (internal/dblock), and it never removes a database
 // another process has open: a second plumb demo, or one started beside a
 // plumb serve of the same file, says who holds what and leaves it alone.
 func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Writer) error {
 	path := filepath.Join(data, "demo.db")
 	// Say at once when the address is taken, before building the dataset.
-	ln, err := listen(cfg.Addr)
+	ln, err := server.Listen(cfg.Addr)
 	if err != nil {
-		if h, ok := lockHolder(path); ok {
+		if h, ok := dblock.HolderOf(path); ok {
 			return fmt.Errorf("%w\n%s holds %s (left alone): stop it first to start a fresh demo there", err, h, path)
 		}
 		return err
 	}
 	defer ln.Close() // serve closes it too, when it got that far
-	lock, err := lockDatabase(path, "plumb demo")
+	lock, err := dblock.Acquire(path, "plumb demo")
 	if err != nil {
-		var inUse *inUseError
+		var inUse *dblock.InUseError
 		if errors.As(err, &inUse) {
-			return fmt.Errorf("demo: %s is in use by %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo --addr 127.0.0.1:8081", path, inUse.holder)
+			return fmt.Errorf("demo: %s is in use by %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo --addr 127.0.0.1:8081", path, inUse.Holder)
 		}
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer lock.Close()
-	lock.setAddr(ln.Addr().String())
+	lock.SetAddr(ln.Addr().String())
 	// A process that has the file open without the lock (an administration
 	// command, sqlite3, an older plumb): never delete under it.
-	if who := sqliteOpenBy(path); who != "" {
+	if who := dblock.OpenBy(path); who != "" {
 		return fmt.Errorf("demo: %s is open in %s, so it was left alone: stop that process first, or give this demo its own folder, e.g. --data /tmp/plumb-demo", path, who)
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
@@ -138,9 +62,9 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 		}
 	}
 	cfg.Database = "sqlite:" + path
-	cfg.listener = ln
+	cfg.Listener = ln
 	log := newLogger(stderr, cfg.LogLevel)
-	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.StoreOptions())
 	if err != nil {
 		return err
 	}
@@ -157,7 +81,8 @@ func cmdDemo(ctx context.Context, cfg *config, data string, stdout, stderr io.Wr
 	}
 	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), ln.Addr())
 	log.Info("demo dataset loaded", "database", path, "took", time.Since(started).Round(time.Millisecond))
-	return serve(ctx, cfg, db, log, func(addr string) {
+	cfg.Build = currentBuild()
+	return server.Run(ctx, cfg, db, log, func(addr string) {
 		fmt.Fprint(stdout, demoBanner(&doc, token, localURL(addr), path))
 		signIn, err := demoSignIn(ctx, db, token, localURL(addr))
 		if err != nil {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,39 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// The lock of a SQLite database in one process: a second taker is refused
-// with the holder's pid, command and address; once released, it is free
-// again and the file names no one.
-func TestDatabaseLock(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "x.db")
-	l, err := lockDatabase(path, "plumb serve")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.setAddr("127.0.0.1:9999")
-	_, err = lockDatabase(path, "plumb demo")
-	var inUse *inUseError
-	want := fmt.Sprintf("pid %d (plumb serve on 127.0.0.1:9999)", os.Getpid())
-	if !errors.As(err, &inUse) || inUse.holder.String() != want || !strings.Contains(err.Error(), path) {
-		t.Fatalf("second lock: %v, want an inUseError naming %s", err, want)
-	}
-	if h, ok := lockHolder(path); !ok || h.String() != want {
-		t.Errorf("lockHolder while held: %v %v", h, ok)
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if h, ok := lockHolder(path); ok {
-		t.Errorf("lockHolder after Close: %v", h)
-	}
-	l2, err := lockDatabase(path, "plumb demo")
-	if err != nil {
-		t.Fatalf("lock after Close: %v", err)
-	}
-	l2.Close()
-}
+	"github.com/plumbhq/plumb/internal/dblock"
+)
 
 // plumbProcess is a plumb command running as a process of its own.
 type plumbProcess struct {
@@ -230,7 +199,7 @@ func TestSecondDemoLeavesADatabaseInUseAlone(t *testing.T) {
 	// waiting for its password on stdin): SQLite's own locks tell.
 	pw := startPlumb(t, bin, "user", "password", "demo", "--database", "sqlite:"+dbPath)
 	deadline := time.Now().Add(time.Minute)
-	for sqliteOpenBy(dbPath) == "" {
+	for dblock.OpenBy(dbPath) == "" {
 		if time.Now().After(deadline) {
 			t.Fatalf("plumb user password never opened the database\n%s", pw.stderr)
 		}

@@ -49,3 +49,13 @@ func (f *githubFlags) app() (*codehost.App, error) {
 	}
 	return &codehost.App{ID: f.AppID, Key: key, BaseURL: base}, nil
 }
+
+// appOrNil is the configured App for the server's configuration: Validate
+// has refused bad settings while the flags were parsed.
+func (f *githubFlags) appOrNil() *codehost.App {
+	app, err := f.app()
+	if err != nil {
+		return nil
+	}
+	return app
+}

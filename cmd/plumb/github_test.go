@@ -29,19 +29,19 @@ func TestGitHubAppSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := cfg.GitHub.app()
-	if err != nil || app == nil || app.ID != 12 || app.BaseURL != "https://api.github.com" || !app.Key.Equal(key) || cfg.GitHub.WebhookSecret != "s" {
-		t.Fatalf("app %+v, %v", app, err)
+	app := cfg.GitHubApp
+	if app == nil || app.ID != 12 || app.BaseURL != "https://api.github.com" || !app.Key.Equal(key) || cfg.GitHubWebhookSecret != "s" {
+		t.Fatalf("app %+v", app)
 	}
 	env := map[string]string{"PLUMB_GITHUB_APP_ID": "12", "PLUMB_GITHUB_APP_PRIVATE_KEY": pemText, "PLUMB_GITHUB_API_URL": "https://ghe.example/api/v3/"}
 	cfg, err = parseServe(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if app, err := cfg.GitHub.app(); err != nil || !app.Key.Equal(key) || app.BaseURL != "https://ghe.example/api/v3" {
-		t.Fatalf("from the variables: %+v, %v", app, err)
+	if app := cfg.GitHubApp; app == nil || !app.Key.Equal(key) || app.BaseURL != "https://ghe.example/api/v3" {
+		t.Fatalf("from the variables: %+v", app)
 	}
-	if cfg, err := parseServe(nil, none); err != nil || cfg.GitHub.AppID != 0 {
+	if cfg, err := parseServe(nil, none); err != nil || cfg.GitHubApp != nil {
 		t.Fatalf("no App: %+v, %v", cfg, err)
 	}
 	for _, c := range []struct {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/plumbhq/plumb/analyze/history"
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/gitrepo"
 )
 
@@ -29,49 +29,14 @@ type historyFlags struct {
 
 func (h historyFlags) on() bool { return h.History != "" || h.Since != "" }
 
-var historyDuration = regexp.MustCompile(`^([1-9][0-9]{0,4})\s*(d|days?|w|weeks?|m|mo|months?|y|years?)$`)
-
-// window is the first instant of the history to analyse and the period.
-func (h historyFlags) window(now time.Time) (start time.Time, every string, err error) {
-	every = strings.TrimSpace(h.Every)
-	switch every {
-	case "":
-		every = "week"
-	case "day", "week", "month":
-	default:
-		return start, "", usageError{fmt.Sprintf("--every takes day, week or month, got %q", h.Every)}
+// window is the first instant of the history to analyse and the period
+// (history.Window); a bad value is a usage error.
+func (h historyFlags) window(now time.Time) (time.Time, string, error) {
+	start, every, err := history.Window(h.History, h.Since, h.Every, now)
+	if err != nil {
+		return start, "", usageError{err.Error()}
 	}
-	switch {
-	case h.History != "" && h.Since != "":
-		return start, "", usageError{"--history and --since both say where the history starts: give one"}
-	case h.History != "":
-		m := historyDuration.FindStringSubmatch(strings.ToLower(strings.TrimSpace(h.History)))
-		if m == nil {
-			return start, "", usageError{fmt.Sprintf("--history takes a number of days, weeks, months or years such as 90d, 26w, 6m or 1y, got %q", h.History)}
-		}
-		n, _ := strconv.Atoi(m[1])
-		switch m[2][0] {
-		case 'd':
-			start = now.AddDate(0, 0, -n)
-		case 'w':
-			start = now.AddDate(0, 0, -7*n)
-		case 'm':
-			start = now.AddDate(0, -n, 0)
-		default:
-			start = now.AddDate(-n, 0, 0)
-		}
-	default:
-		s := strings.TrimSpace(h.Since)
-		if start, err = time.Parse(time.DateOnly, s); err != nil {
-			if start, err = time.Parse(time.RFC3339, s); err != nil {
-				return start, "", usageError{fmt.Sprintf("--since takes a date (2025-01-01) or an RFC 3339 date-time, got %q", h.Since)}
-			}
-		}
-		if !start.Before(now) {
-			return start, "", usageError{fmt.Sprintf("--since %s is not in the past", h.Since)}
-		}
-	}
-	return start.UTC(), every, nil
+	return start, every, nil
 }
 
 // historyNow is the clock of the history window.
@@ -225,7 +190,7 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 		if upload {
 			rctx, cancel := c.Conn.withTimeout(ctx)
-			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: analyzeBody(doc, nil)}, c.Paths.mapping())
+			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: uploadbody.Document(doc, nil)}, c.Paths.mapping())
 			cancel()
 			if err != nil {
 				return callError(err)
@@ -276,7 +241,7 @@ func writeHistoryFile(name string, doc analyze.Document) error {
 	if err != nil {
 		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
 	}
-	err = analyzeBody(doc, nil)(f, func(r io.Reader) io.Reader { return r })
+	err = uploadbody.Document(doc, nil)(f, func(r io.Reader) io.Reader { return r })
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

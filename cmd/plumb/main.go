@@ -60,6 +60,8 @@ type runEnv struct {
 	stdout io.Writer
 	stderr io.Writer
 	kctx   *kong.Context
+
+	closers []func() error // what Run opened, closed after it (the database)
 }
 
 // exited is how kong's Exit (after --help or --version) unwinds parsing
@@ -111,7 +113,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if err != nil {
 		return parseError(err)
 	}
-	err = kctx.Run(&runEnv{ctx: ctx, getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, kctx: kctx})
+	e := &runEnv{ctx: ctx, getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, kctx: kctx}
+	if n := kctx.Selected(); n != nil {
+		if d, ok := n.Target.Addr().Interface().(interface {
+			bindDB(*kong.Context, *runEnv) error
+		}); ok {
+			if err := d.bindDB(kctx, e); err != nil {
+				return err
+			}
+		}
+	}
+	err = kctx.Run(e)
+	for _, c := range e.closers {
+		c()
+	}
 	// kong joins the command's error with its hooks' (none here): hand back
 	// the command's own error, whose type says the exit status.
 	if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) == 1 {

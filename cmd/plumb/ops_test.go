@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -40,13 +41,15 @@ func serveOn(t *testing.T, dbURL string, args ...string) string {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.StoreOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, db, newLogger(io.Discard, "error"), func(a string) { addrc <- a }) }()
+	go func() {
+		done <- server.Run(ctx, cfg, db, newLogger(io.Discard, "error"), func(a string) { addrc <- a })
+	}()
 	t.Cleanup(func() {
 		cancel()
 		<-done

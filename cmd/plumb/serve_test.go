@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/bench"
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -138,12 +139,12 @@ func runServe(ctx context.Context, dbURL, addrFile string) error {
 	if err != nil {
 		return err
 	}
-	db, err := sqlstore.Open(ctx, cfg.Database, cfg.storeOptions())
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.StoreOptions())
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return serve(ctx, cfg, db, newLogger(io.Discard, "error"), func(addr string) {
+	return server.Run(ctx, cfg, db, newLogger(io.Discard, "error"), func(addr string) {
 		os.WriteFile(addrFile, []byte(addr), 0o600)
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -140,6 +141,69 @@ func TestAnalyzeSendsSources(t *testing.T) {
 	}
 }
 
+// TestUploadCoverageSendsSources: plumb upload coverage --source, run in
+// the checkout, sends the source of the report's files under the paths the
+// coverage is stored under; a file the checkout lacks is a warning; when
+// the project refuses sources the coverage is still stored, with a warning;
+// without --source nothing is sent.
+func TestUploadCoverageSendsSources(t *testing.T) {
+	ctx := context.Background()
+	url, token, db, p := sourceServer(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{"src/a.go": "package a\n\nvar A = 1\n", "src/b.go": "package a\n\nvar B = 2\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lcov := "SF:/builds/app/src/a.go\nDA:3,1\nend_of_record\nSF:/builds/app/src/b.go\nDA:3,0\nend_of_record\nSF:/builds/app/src/gone.go\nDA:1,1\nend_of_record\n"
+	if err := os.WriteFile(filepath.Join(dir, "lcov.info"), []byte(lcov), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	env := envOf(map[string]string{"PLUMB_URL": url, "PLUMB_TOKEN": token, "PLUMB_PROJECT": "acme/lib"})
+	upload := func(commit string, extra ...string) (string, string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"upload", "coverage", "lcov.info", "--commit", commit, "--branch", "trunk", "--retries", "0", "--strip-prefix", "/builds/app"}, extra...)
+		if err := run(ctx, args, env, nil, &stdout, &stderr); err != nil {
+			t.Fatalf("upload coverage: %v\n%s", err, stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+	one, two, three := strings.Repeat("1", 40), strings.Repeat("2", 40), strings.Repeat("3", 40)
+	out, errs := upload(one, "--source", "--add-prefix", "svc")
+	if !strings.Contains(out, "uploaded lcov.info: 3 files") || !strings.Contains(out, "uploaded source: 2 files (2 new contents") {
+		t.Errorf("--source output: %q", out)
+	}
+	if !strings.Contains(errs, "warning: 1 of the report's 3 files are not in the working directory, their source was not sent: src/gone.go") {
+		t.Errorf("--source did not warn of the missing file: %q", errs)
+	}
+	src, err := db.FileSource(ctx, p.ID, one, "svc/src/b.go")
+	if err != nil || string(src.Content) != "package a\n\nvar B = 2\n" {
+		t.Errorf("kept %+v, %v", src, err)
+	}
+	out, _ = upload(two)
+	if strings.Contains(out, "uploaded source") {
+		t.Errorf("without --source the source was sent: %q", out)
+	}
+	if src, _ := db.FileSource(ctx, p.ID, two, "src/a.go"); src.State != "absent" {
+		t.Errorf("without --source: %+v kept", src)
+	}
+	if _, err := db.SetSourcesDisabled(ctx, p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	out, errs = upload(three, "--source")
+	if !strings.Contains(out, "uploaded lcov.info: 3 files") || strings.Contains(out, "uploaded source") {
+		t.Errorf("sources refused: %q", out)
+	}
+	if !strings.Contains(errs, "warning: the source was not sent (the coverage was)") {
+		t.Errorf("sources refused, no warning: %q", errs)
+	}
+}
+
 // TestSourceServeFlags: the serve flags of sources reach the store's
 // options, and bad values are usage errors before anything starts.
 func TestSourceServeFlags(t *testing.T) {
@@ -148,7 +212,7 @@ func TestSourceServeFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := configOf(&s, &dbFlags{})
-	o := cfg.storeOptions()
+	o := cfg.StoreOptions()
 	if o.SourceLimits.MaxFileSize != 4096 || !o.RefuseSources || cfg.SourceCollectEvery != time.Minute {
 		t.Errorf("options %+v, config %+v", o, cfg)
 	}
@@ -197,7 +261,7 @@ func TestCollectSources(t *testing.T) {
 	mu.Unlock()
 	var logs proctest.Log
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	go collectSources(ctx, db, time.Hour, log)
+	go server.CollectSources(ctx, db, time.Hour, log)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		src, err := db.FileSource(ctx, p.ID, orphan, "secret/key.go")

@@ -5,11 +5,7 @@ package main
 // ingestion endpoints (/ingest/gh/{workspace}/projects/{project}/…).
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -22,6 +18,7 @@ import (
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
@@ -157,9 +154,6 @@ func (f inputFile) content() (client.Content, error) {
 	return ct, nil
 }
 
-// bodyFunc writes an upload's content (client.Content.Write).
-type bodyFunc = func(w io.Writer, src func(io.Reader) io.Reader) error
-
 func short(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
@@ -236,6 +230,9 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	}
 	fmt.Fprintf(stdout, "uploaded %s: %d files, %d covered / %d missed lines%s, format %s, commit %s%s\n",
 		file.name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
+	if c.Source {
+		sendReportSources(ctx, e, cl, info.Commit, report, c, module)
+	}
 	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
 }
@@ -331,44 +328,6 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	return nil
 }
 
-// checkSARIF reads a SARIF file as a stream of JSON tokens: it must be one
-// JSON object and nothing more.
-func checkSARIF(r io.Reader) error {
-	dec := json.NewDecoder(skipBOM(r))
-	t, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	if t != json.Delim('{') {
-		return errors.New("not a SARIF document: it must be a JSON object")
-	}
-	for depth := 1; depth > 0; {
-		t, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("not JSON: %v", err)
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON document")
-	}
-	return nil
-}
-
-// skipBOM drops a leading UTF-8 byte order mark.
-func skipBOM(r io.Reader) io.Reader {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	return br
-}
-
 func checkFile(f inputFile, what string, check func(io.Reader) error) error {
 	rd, err := os.Open(f.path)
 	if err != nil {
@@ -377,79 +336,6 @@ func checkFile(f inputFile, what string, check func(io.Reader) error) error {
 	defer rd.Close()
 	if err := check(rd); err != nil {
 		return usageError{fmt.Sprintf("the %s %s: %v", what, f.name, err)}
-	}
-	return nil
-}
-
-type analysisHead struct {
-	CommitSHA  string `json:"commitSha"`
-	Branch     string `json:"branch"`
-	AnalyzedAt string `json:"analyzedAt,omitempty"`
-	FullTree   bool   `json:"fullTree"`
-}
-
-// analysisBody streams the analysis JSON: the head fields, the stats file's
-// lists re-encoded element by element, and the SARIF files as they are.
-func analysisBody(head analysisHead, stats string, sarifs []string) bodyFunc {
-	return func(w io.Writer, src func(io.Reader) io.Reader) error {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		b, err := json.Marshal(head)
-		if err != nil {
-			return err
-		}
-		bw.Write(b[:len(b)-1]) // without the closing brace
-		f, err := os.Open(stats)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		n := 0
-		item := func(v any) error {
-			if n > 0 {
-				bw.WriteByte(',')
-			}
-			n++
-			b, err := json.Marshal(v)
-			if err != nil {
-				return err
-			}
-			_, err = bw.Write(b)
-			return err
-		}
-		err = analysis.ReadStats(skipBOM(src(f)), analysis.Handler{
-			List:    func(list string) error { n = 0; _, err := fmt.Fprintf(bw, ",%q:[", list); return err },
-			File:    func(_ int, sf analysis.File) error { return item(sf) },
-			Removed: func(_ int, p string) error { return item(p) },
-			End:     func(string) error { return bw.WriteByte(']') },
-		})
-		if err != nil {
-			return fmt.Errorf("%s: %w", stats, err)
-		}
-		bw.WriteString(`,"sarif":[`)
-		if err := copySARIF(bw, sarifs, false, src); err != nil {
-			return err
-		}
-		bw.WriteString("]}")
-		return bw.Flush()
-	}
-}
-
-// copySARIF writes SARIF files as they are, comma-separated (after a comma
-// too when more says the list already has elements).
-func copySARIF(bw *bufio.Writer, paths []string, more bool, src func(io.Reader) io.Reader) error {
-	for i, p := range paths {
-		if i > 0 || more {
-			bw.WriteByte(',')
-		}
-		sf, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(bw, skipBOM(src(sf)))
-		sf.Close()
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -476,7 +362,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		File:    func(int, analysis.File) error { nfiles++; return nil },
 		Removed: func(int, string) error { nremoved++; return nil },
 	}
-	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(skipBOM(r), count) }); err != nil {
+	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
 		return err
 	}
 	total := stats.size
@@ -486,7 +372,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", checkSARIF); err != nil {
+		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
 		sarifPaths = append(sarifPaths, f.path)
@@ -499,10 +385,10 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err := needBranch(info, "an analysis upload"); err != nil {
 		return err
 	}
-	head := analysisHead{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
+	head := uploadbody.Head{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	doc := client.Content{Name: "analysis", Size: total, Write: analysisBody(head, stats.path, sarifPaths)}
+	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.path, sarifPaths)}
 	res, err := cl.UploadAnalysis(ctx, doc, c.Paths.mapping())
 	if err != nil {
 		return callError(err)

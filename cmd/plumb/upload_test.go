@@ -21,6 +21,7 @@ import (
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/ingest/analysis"
+	"github.com/plumbhq/plumb/internal/progress"
 )
 
 const testToken = "plbu_s3cretTOKENvalue0123456789"
@@ -478,7 +479,7 @@ func TestUploadUsageErrors(t *testing.T) {
 // The progress bar is drawn on stderr only when it is a terminal, and never
 // in CI even then.
 func TestProgressBarOnlyOnATerminal(t *testing.T) {
-	big := strings.Repeat("DA:1,1\n", (progressMinBytes*3/2)/7)
+	big := strings.Repeat("DA:1,1\n", (progress.MinBytes*3/2)/7)
 	report := writeFile(t, "big.info", "SF:a.js\n"+big+"end_of_record\n")
 	for _, c := range []struct {
 		name     string

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb/admin"
 	"github.com/plumbhq/plumb/api/apiv1"
 )
 
@@ -44,7 +45,7 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		if err != nil {
 			return callError(err)
 		}
-		rows := make([]tokenRow, 0, len(tokens))
+		rows := make([]admin.TokenRow, 0, len(tokens))
 		for _, t := range tokens {
 			row, err := tokenRowOf(t)
 			if err != nil {
@@ -52,7 +53,7 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 			}
 			rows = append(rows, row)
 		}
-		return printTokens(stdout, rows)
+		return admin.PrintTokens(stdout, rows)
 	default: // revoke
 		id := strings.TrimSpace(id)
 		if err := cl.RevokeUploadToken(ctx, id); err != nil {
@@ -64,7 +65,7 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 }
 
 // tokenRowOf is an upload token as printTokens shows it.
-func tokenRowOf(t apiv1.UploadToken) (tokenRow, error) {
+func tokenRowOf(t apiv1.UploadToken) (admin.TokenRow, error) {
 	parse := func(field, s string) (time.Time, error) {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -72,7 +73,7 @@ func tokenRowOf(t apiv1.UploadToken) (tokenRow, error) {
 		}
 		return v, nil
 	}
-	r := tokenRow{ID: t.ID, Name: t.Name, CreatedBy: firstOf(t.CreatedBy, "-")}
+	r := admin.TokenRow{ID: t.ID, Name: t.Name, CreatedBy: firstOf(t.CreatedBy, "-")}
 	var err error
 	if r.Created, err = parse("createdAt", t.CreatedAt); err != nil {
 		return r, err

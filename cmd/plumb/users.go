@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
-
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/admin"
 )
 
 // userProfileFlags are the profile flags of plumb user create and update,
@@ -38,22 +34,6 @@ Examples:
     plumb user update alice --avatar-url ''`
 }
 
-func (c *userUpdateCmd) Run(e *runEnv) error {
-	return c.withDB(e, func(ctx context.Context, db *sqlstore.DB) error {
-		return userUpdate(ctx, db, c.Login, c.profile(c.Name), e.stdout)
-	})
-}
-
-// userUpdate changes the profile fields given (plumb user update).
-func userUpdate(ctx context.Context, db *sqlstore.DB, login string, p plumb.UserProfile, stdout io.Writer) error {
-	if p == (plumb.UserProfile{}) {
-		return usageError{"plumb user update needs at least one of --name, --email, --avatar-url, --provider-url"}
-	}
-	u, err := db.UpdateUser(ctx, login, p)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "updated user %s (%s): name %q, email %q, avatar URL %q, provider URL %q\n",
-		u.Login, u.ID, u.Name, u.Email, u.AvatarURL, u.ProviderURL)
-	return nil
+func (c *userUpdateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.UserUpdate(e.ctx, c.Login, c.profile(c.Name))
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"runtime/debug"
-	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/plumbhq/plumb/ops"
 )
 
 // Stamped at build time, for example by scripts/dist:
@@ -21,64 +21,18 @@ var (
 	commit  = ""
 )
 
-// buildInfo is what plumb version prints.
-type buildInfo struct {
-	Version  string // module version: v1.2.0, or (devel) for a local build
-	Commit   string // VCS revision, "" if unknown
-	Time     string // commit time, RFC 3339, "" if unknown
-	Modified bool   // the working tree had changes
-	Go       string
-	Platform string
-}
-
 var readBuildInfo = debug.ReadBuildInfo
 
-func currentBuild() buildInfo {
-	b := buildInfo{Version: version, Commit: commit, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
-	if info, ok := readBuildInfo(); ok {
-		if b.Version == "" {
-			b.Version = info.Main.Version
-		}
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if b.Commit == "" {
-					b.Commit = s.Value
-				}
-			case "vcs.time":
-				b.Time = s.Value
-			case "vcs.modified":
-				b.Modified = s.Value == "true" && commit == ""
-			}
-		}
+func currentBuild() ops.Build {
+	info, ok := readBuildInfo()
+	if !ok {
+		info = nil
 	}
-	if b.Version == "" {
-		b.Version = "(devel)"
-	}
-	return b
+	return ops.ReadBuild(version, commit, info)
 }
 
 // versionString is the one-line version: "plumb v1.2.0 (commit 0123abcd…)".
-func versionString() string {
-	b := currentBuild()
-	s := "plumb " + b.Version
-	var extra []string
-	if b.Commit != "" {
-		c := b.Commit
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		if b.Modified {
-			c += "+modified"
-		}
-		extra = append(extra, "commit "+c)
-	}
-	if b.Time != "" {
-		extra = append(extra, b.Time)
-	}
-	extra = append(extra, b.Go, b.Platform)
-	return s + " (" + strings.Join(extra, ", ") + ")"
-}
+func versionString() string { return currentBuild().String() }
 
 // versionFlag is --version: it prints the version and exits 0.
 type versionFlag bool

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -35,20 +33,6 @@ func (f *webFlags) config() web.Config {
 	c.OIDC.CreateUsers = f.OIDCCreateUsers
 	c.SessionTTL = f.SessionTTL
 	return c
-}
-
-// newSite puts the web's pages and badges in front of the API handler.
-func newSite(cfg *config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (http.Handler, error) {
-	wc := cfg.Web
-	if wc.BaseURL == "" {
-		wc.BaseURL = cfg.BaseURL
-	}
-	wc.TrustHost = cfg.TrustHost
-	w, err := web.New(db, log, wc)
-	if err != nil {
-		return nil, err
-	}
-	return w.Mount(api), nil
 }
 
 // cmdUserPassword is 'plumb user password LOGIN': it reads a new password

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly || windows)
 
-package main
+package dblock
 
 import "os"
 
@@ -9,4 +9,4 @@ func tryLock(f *os.File) error { return nil }
 
 func unlock(f *os.File) {}
 
-func sqliteOpenBy(path string) string { return "" }
+func OpenBy(path string) string { return "" }

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package main
+package dblock
 
 import (
 	"errors"
@@ -30,13 +30,13 @@ func tryLock(f *os.File) error {
 
 func unlock(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
 
-// sqliteOpenBy says which other process has the SQLite database at path
+// OpenBy says which other process has the SQLite database at path
 // open, from SQLite's own locks: every connection of a database in WAL mode
 // holds a read lock on the database file and on its -shm file for as long
 // as it is open (a rollback-journal connection, while it reads or writes).
 // It returns "" when no other process does. A process's own locks are not
 // seen (POSIX locks never conflict within a process).
-func sqliteOpenBy(path string) string {
+func OpenBy(path string) string {
 	for _, p := range []string{path + "-shm", path} {
 		f, err := os.OpenFile(p, os.O_RDWR, 0)
 		if err != nil {

@@ -1,11 +1,10 @@
-package main
-
-// The lock of a SQLite database. plumb serve and plumb demo hold it for as
+// Package dblock is the lock of a SQLite database. plumb serve and plumb demo hold it for as
 // long as they run, so that plumb demo never deletes a database a server is
 // using, and no two servers share one SQLite file (docs/deploy.md). It is a
 // lock file beside the database, <database>.lock, locked with flock
 // (LockFileEx on Windows): the operating system releases it when the
 // process ends, however it ends. While held, the file says who holds it.
+package dblock
 
 import (
 	"bufio"
@@ -16,8 +15,8 @@ import (
 	"strings"
 )
 
-// dbLock is a held lock of a SQLite database.
-type dbLock struct {
+// Lock is a held lock of a SQLite database.
+type Lock struct {
 	f        *os.File
 	database string // the database's path
 	command  string // "plumb serve", "plumb demo"
@@ -26,10 +25,10 @@ type dbLock struct {
 // errLocked is returned by tryLock when another process holds the lock.
 var errLocked = errors.New("locked")
 
-// lockDatabase takes the lock of the SQLite database at path for command,
+// Acquire takes the lock of the SQLite database at path for command,
 // without waiting: when another process holds it, the error names that
 // process (its pid, command and address) and says what to do.
-func lockDatabase(path, command string) (*dbLock, error) {
+func Acquire(path, command string) (*Lock, error) {
 	lockPath := path + ".lock"
 	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
 		return nil, fmt.Errorf("create database folder: %w", err)
@@ -41,19 +40,19 @@ func lockDatabase(path, command string) (*dbLock, error) {
 	if err := tryLock(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
-			return nil, &inUseError{database: path, holder: readHolder(lockPath)}
+			return nil, &InUseError{database: path, Holder: readHolder(lockPath)}
 		}
 		return nil, fmt.Errorf("lock %s (%s): %w", path, lockPath, err)
 	}
-	l := &dbLock{f: f, database: path, command: command}
+	l := &Lock{f: f, database: path, command: command}
 	l.write("")
 	return l, nil
 }
 
-// setAddr records the address the holder listens on.
-func (l *dbLock) setAddr(addr string) { l.write(addr) }
+// SetAddr records the address the holder listens on.
+func (l *Lock) SetAddr(addr string) { l.write(addr) }
 
-func (l *dbLock) write(addr string) {
+func (l *Lock) write(addr string) {
 	abs, err := filepath.Abs(l.database)
 	if err != nil {
 		abs = l.database
@@ -69,7 +68,7 @@ func (l *dbLock) write(addr string) {
 }
 
 // Close empties the lock file and releases the lock.
-func (l *dbLock) Close() error {
+func (l *Lock) Close() error {
 	if l == nil {
 		return nil
 	}
@@ -78,12 +77,12 @@ func (l *dbLock) Close() error {
 	return l.f.Close()
 }
 
-// holder is what a lock file says about the process holding it.
-type holder struct {
+// Holder is what a lock file says about the process holding it.
+type Holder struct {
 	pid, command, address string
 }
 
-func (h holder) String() string {
+func (h Holder) String() string {
 	if h.pid == "" {
 		return "another process"
 	}
@@ -97,8 +96,8 @@ func (h holder) String() string {
 	return s
 }
 
-func readHolder(lockPath string) holder {
-	var h holder
+func readHolder(lockPath string) Holder {
+	var h Holder
 	f, err := os.Open(lockPath)
 	if err != nil {
 		return h
@@ -119,29 +118,29 @@ func readHolder(lockPath string) holder {
 	return h
 }
 
-// lockHolder returns who holds the lock of the database at path, if anyone
+// HolderOf returns who holds the lock of the database at path, if anyone
 // does (a lock file left by a process that ended holds nothing).
-func lockHolder(path string) (holder, bool) {
+func HolderOf(path string) (Holder, bool) {
 	f, err := os.OpenFile(path+".lock", os.O_RDWR, 0)
 	if err != nil {
-		return holder{}, false
+		return Holder{}, false
 	}
 	defer f.Close()
 	if err := tryLock(f); err == nil {
 		unlock(f)
-		return holder{}, false
+		return Holder{}, false
 	} else if !errors.Is(err, errLocked) {
-		return holder{}, false
+		return Holder{}, false
 	}
 	return readHolder(path + ".lock"), true
 }
 
-// inUseError: another process holds the database's lock.
-type inUseError struct {
+// InUseError: another process holds the database's lock.
+type InUseError struct {
 	database string
-	holder   holder
+	Holder   Holder
 }
 
-func (e *inUseError) Error() string {
-	return fmt.Sprintf("database %s is in use by %s: stop that process first", e.database, e.holder)
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("database %s is in use by %s: stop that process first", e.database, e.Holder)
 }

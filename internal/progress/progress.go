@@ -1,20 +1,25 @@
-package main
+// Package progress draws the CLI's progress bars on a terminal: one per
+// upload attempt of a large file (fed by the client's progress reports) and
+// one for the analysis of a large tree. The caller decides whether stderr
+// is a terminal.
+package progress
 
 import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/plumbhq/plumb/client"
 )
 
 // Files at least this large get a progress bar (on a terminal only).
-const progressMinBytes = 1 << 20
+const MinBytes = 1 << 20
 
-// progressBars draws a progress bar on w for each upload attempt of at
-// least progressMinBytes, fed by the client's progress reports.
-func progressBars(w io.Writer) func(client.Progress) {
+// Uploads draws a progress bar on w for each upload attempt of at least
+// MinBytes, fed by the client's progress reports (client.WithProgress).
+func Uploads(w io.Writer) func(client.Progress) {
 	var bar *progressBar
 	return func(p client.Progress) {
 		switch {
@@ -25,7 +30,7 @@ func progressBars(w io.Writer) func(client.Progress) {
 			}
 		case bar != nil:
 			bar.set(p.Sent)
-		case p.Sent == 0 && p.Total >= progressMinBytes:
+		case p.Sent == 0 && p.Total >= MinBytes:
 			bar = newProgressBar(w, p.Name, p.Total)
 		}
 	}
@@ -90,4 +95,43 @@ func humanBytes(n float64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %ciB", n, units[i])
+}
+
+// MinFiles is the size of a tree that gets a progress bar:
+// smaller ones are done before a bar would say anything.
+var MinFiles = 500
+
+// Files draws "analysing [=====     ]  42%  1200/2857 files" on
+// a terminal, at most ten times a second, for trees of at least
+// MinFiles files, and clears it when done.
+type Files struct {
+	W     io.Writer // the terminal
+	mu    sync.Mutex
+	last  time.Time
+	drawn bool
+}
+
+// Update reports n of m files analysed.
+func (p *Files) Update(n, m int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m < MinFiles {
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond || n == m {
+		p.last = now
+		const width = 30
+		fill := width * n / m
+		fmt.Fprintf(p.W, "\ranalysing [%s%s] %3d%%  %d/%d files", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), 100*n/m, n, m)
+		p.drawn = true
+	}
+}
+
+// Done clears the bar, if one was drawn.
+func (p *Files) Done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.W, "\r\033[K")
+	}
 }

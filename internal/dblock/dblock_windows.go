@@ -1,6 +1,6 @@
 //go:build windows
 
-package main
+package dblock
 
 import (
 	"errors"
@@ -28,6 +28,6 @@ func unlock(f *os.File) {
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
 }
 
-// sqliteOpenBy: on Windows a file another process has open cannot be
+// OpenBy: on Windows a file another process has open cannot be
 // removed, so the removal itself refuses; nothing to look up here.
-func sqliteOpenBy(path string) string { return "" }
+func OpenBy(path string) string { return "" }

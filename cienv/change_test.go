@@ -1,4 +1,4 @@
-package main
+package cienv
 
 import (
 	"os"
@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // A real git change: a modified file (lines inserted and one replaced), a
 // renamed file with one line changed, a deleted file and a new one. The
 // expected ranges are counted by hand from the edits below.
 func TestComputeChangeFromGit(t *testing.T) {
-	dir, git := gitRepo(t)
+	dir, git := testtool.GitRepo(t)
 	write := func(name string, lines ...string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
@@ -46,7 +47,7 @@ func TestComputeChangeFromGit(t *testing.T) {
 	git("add", "-A")
 	git("commit", "-q", "-m", "main moves")
 
-	gotBase, files, err := computeChange(dir, "main", head)
+	gotBase, files, err := Change(dir, "main", head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +63,7 @@ func TestComputeChangeFromGit(t *testing.T) {
 	if !reflect.DeepEqual(files, want) {
 		t.Errorf("files\n got %+v\nwant %+v", files, want)
 	}
-	if _, _, err := computeChange(dir, "no-such-branch", head); err == nil || !strings.Contains(err.Error(), "fetch-depth") {
+	if _, _, err := Change(dir, "no-such-branch", head); err == nil || !strings.Contains(err.Error(), "fetch-depth") {
 		t.Errorf("unknown base: err = %v", err)
-	}
-}
-
-func TestParseUnifiedDiffErrors(t *testing.T) {
-	if _, err := parseUnifiedDiff(strings.NewReader("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +z @@\n")); err == nil {
-		t.Error("a bad hunk header is an error")
 	}
 }
