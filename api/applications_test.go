@@ -200,15 +200,7 @@ func TestCreateApplicationBodyLimit(t *testing.T) {
 		if req.ContentLength != 0 {
 			t.Fatalf("request has a Content-Length %d", req.ContentLength)
 		}
-		res, err := w.srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, _ := io.ReadAll(res.Body)
-		r := &resp{Status: res.StatusCode, Header: res.Header, Body: body, method: "POST", path: "/gh/acme/applications"}
-		w.checkResponse(t, req, r)
-		r.wantStatus(t, http.StatusRequestEntityTooLarge)
+		w.send(t, req, "/gh/acme/applications", "", nil).wantStatus(t, http.StatusRequestEntityTooLarge)
 	})
 	t.Run("default limit is 1 MiB", func(t *testing.T) {
 		w2 := newWorld(t)

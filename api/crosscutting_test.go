@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -446,15 +445,7 @@ func TestAcceptNegotiation(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+w.Alice)
 		req.Header.Add("Accept", "application/xml")
 		req.Header.Add("Accept", "text/csv")
-		res, err := w.srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, _ := io.ReadAll(res.Body)
-		r := &resp{Status: res.StatusCode, Header: res.Header, Body: body, method: "GET", path: "/workspaces"}
-		w.checkResponse(t, req, r)
-		r.wantStatus(t, http.StatusOK)
+		r := w.send(t, req, "/workspaces", "", nil).wantStatus(t, http.StatusOK)
 		if ct := r.Header.Get("Content-Type"); ct != csvCT {
 			t.Errorf("Content-Type %q, want %q", ct, csvCT)
 		}

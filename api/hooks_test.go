@@ -18,6 +18,7 @@ import (
 
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/codehost"
+	"github.com/plumbhq/plumb/internal/testclock"
 )
 
 const hookSecret = "webhook-s3cret"
@@ -179,7 +180,7 @@ func appWorld(t *testing.T, base string) (*world, *appGitHub, *httptest.Server) 
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	check(t, err)
-	clock := &fakeClock{now: t0}
+	clock := testclock.New(t0)
 	gh := &appGitHub{pub: &key.PublicKey, now: clock.Now}
 	srv := httptest.NewServer(gh)
 	t.Cleanup(srv.Close)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/ingest/sarif"
 )
 
@@ -96,22 +97,9 @@ func (w *ingWorld) postCoverage(t testing.TB, token, query string, headers map[s
 	return w.do(t, http.MethodPost, ingWeb+"/coverage?"+query, token, headers, body)
 }
 
-// coverageResult is the answer to a coverage upload.
-type coverageResult struct {
-	ID           string `json:"id"`
-	CommitSHA    string `json:"commitSha"`
-	Branch       string `json:"branch"`
-	Tag          string `json:"tag"`
-	CoverageTag  string `json:"coverageTag"`
-	Format       string `json:"format"`
-	Files        int    `json:"files"`
-	CoveredLines int64  `json:"coveredLines"`
-	MissedLines  int64  `json:"missedLines"`
-}
-
-func coverageOf(t testing.TB, r *resp) coverageResult {
+func coverageOf(t testing.TB, r *resp) apiv1.CoverageUpload {
 	t.Helper()
-	var c coverageResult
+	var c apiv1.CoverageUpload
 	mustUnmarshal(t, r.Body, &c)
 	return c
 }
@@ -158,22 +146,7 @@ func (ts *testServer) rawRequest(t testing.TB, method, path, token string, heade
 		t.Fatal(err)
 	}
 	req.ContentLength = length
-	req.Header.Set("Authorization", "Bearer "+token)
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := ts.srv.Client().Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &resp{Status: res.StatusCode, Header: res.Header, Body: b, method: method, path: path}
-	ts.checkResponse(t, req, r)
-	return r
+	return ts.send(t, req, path, token, headers)
 }
 
 // onlyReader hides a reader's other methods, so a request built on it has
@@ -344,7 +317,7 @@ func TestIngestCoverageFormats(t *testing.T) {
 				r := w.postCoverage(t, w.Upload, q, headers, body).wantStatus(t, http.StatusCreated)
 				covered, missed := countLines(f.hits)
 				got := coverageOf(t, r)
-				want := coverageResult{ID: got.ID, CommitSHA: sha, Branch: "main", CoverageTag: "unit", Format: f.format,
+				want := apiv1.CoverageUpload{ID: got.ID, UploadedAt: got.UploadedAt, CommitSHA: sha, Branch: "main", CoverageTag: "unit", Format: f.format,
 					Files: 1, CoveredLines: covered, MissedLines: missed}
 				if got != want {
 					t.Errorf("%s: upload result\n got %+v\nwant %+v", mode, got, want)
@@ -386,7 +359,7 @@ func TestIngestCoverageFormats(t *testing.T) {
 
 func TestIngestCoverageMergeAndReferences(t *testing.T) {
 	w := newIngWorld(t)
-	up := func(query, report string) coverageResult {
+	up := func(query, report string) apiv1.CoverageUpload {
 		t.Helper()
 		return coverageOf(t, w.postCoverage(t, w.Upload, query, nil, report).wantStatus(t, http.StatusCreated))
 	}

@@ -217,18 +217,8 @@ func withHost(t *testing.T, ts *testServer, method, path, token, body string) *r
 		t.Fatal(err)
 	}
 	req.Host = "evil.example"
-	req.Header.Set("X-Forwarded-Proto", "https")
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := ts.srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	r := &resp{Status: res.StatusCode, Header: res.Header, Body: b, method: method, path: path}
-	ts.checkResponse(t, req, r)
-	return r
+	return ts.send(t, req, path, "", map[string]string{"X-Forwarded-Proto": "https", "Content-Type": "application/json"})
 }
 
 // Item 10: ingestion requests other than a report's transfer answer within

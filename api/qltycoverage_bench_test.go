@@ -26,6 +26,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 )
@@ -38,7 +39,7 @@ func BenchmarkQltyPublish(b *testing.B) {
 
 func benchQltyPublish(b *testing.B, files int) {
 	ctx := context.Background()
-	clock := &fakeClock{now: t0}
+	clock := testclock.New(t0)
 	db, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(b.TempDir(), "plumb.db"), sqlstore.Options{Now: clock.Now})
 	if err != nil {
 		b.Fatal(err)

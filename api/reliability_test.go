@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/redis/go-redis/v9"
 
@@ -199,7 +200,7 @@ func failureLimiters(t *testing.T) []struct {
 func TestFailureLimitNeverRefusesValidTokens(t *testing.T) {
 	for _, lim := range failureLimiters(t) {
 		t.Run(lim.name, func(t *testing.T) {
-			clock := &fakeClock{now: t0}
+			clock := testclock.New(t0)
 			failures := lim.make(t, 100, clock.Now)
 			w := newIngWorld(t, onDatabase(sqltest.DSN(t), clock), withConfig(api.Config{AuthFailures: failures}))
 			gate := ingWeb + "/analyses?commitSha=" + ingSha
@@ -330,7 +331,7 @@ const (
 // it has committed, saying so on stdout: the moment a kill -9 leaves a
 // stored upload without an answer.
 func crashChild(dsn string) {
-	clock := &fakeClock{now: t0}
+	clock := testclock.New(t0)
 	db, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{Now: clock.Now, PublishHook: func(ctx context.Context, kind string) {
 		fmt.Printf("published %s\n", kind)
 		select {} // killed here

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -353,7 +354,7 @@ func TestStagedUploadOfAStoppedServer(t *testing.T) {
 			}
 
 			// Server b starts on the database an hour later.
-			b := newTestServer(t, onDatabase(a.DSN, &fakeClock{now: t0.Add(time.Hour)}), withStore(sqlstore.Options{StageChunk: 50}))
+			b := newTestServer(t, onDatabase(a.DSN, testclock.New(t0.Add(time.Hour))), withStore(sqlstore.Options{StageChunk: 50}))
 			if sweep {
 				check(t, b.DB.SweepStagedWrites(context.Background()))
 				b.wantNothingStaged(t)

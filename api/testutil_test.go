@@ -15,7 +15,7 @@ package api_test
 //
 //	ts := newTestServer(t, withRateLimit(10), withConfig(api.Config{...}),
 //	                    withLimiter(l))
-//	ts.URL, ts.DB, ts.API, ts.Clock (fakeClock: Now, Advance, Set; starts
+//	ts.URL, ts.DB, ts.API, ts.Clock (a testclock.Clock: Now, Advance, Set; starts
 //	at t0), ts.Logs (the server's log)
 //	fixtures:  ts.user, ts.token, ts.tokenFor, ts.revoke, ts.workspace,
 //	           ts.member, ts.project, ts.projectAdmin, ts.setApplications,
@@ -57,6 +57,7 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/internal/proctest"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/openapi"
 	"github.com/plumbhq/plumb/openapi/openapitest"
 	"github.com/plumbhq/plumb/ratelimit"
@@ -67,40 +68,14 @@ import (
 // t0 is the fake clock's start: a Monday, whole seconds, UTC.
 var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
-// fakeClock is a controllable clock, safe for concurrent use.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// Set moves the clock to t.
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
 // serverConfig collects the options of newTestServer.
 type serverConfig struct {
 	rateLimit int
 	cfg       api.Config
 	limiter   ratelimit.Limiter
 	store     sqlstore.Options
-	dsn       string     // an existing database (another server on it)
-	clock     *fakeClock // the server's clock (default: a new one at t0)
+	dsn       string           // an existing database (another server on it)
+	clock     *testclock.Clock // the server's clock (default: a new one at t0)
 }
 
 // serverOption configures newTestServer.
@@ -117,7 +92,7 @@ func withStore(o sqlstore.Options) serverOption { return func(c *serverConfig) {
 
 // onDatabase starts the server on an existing database (as a second
 // replica, or a server started after another stopped) with its own clock.
-func onDatabase(dsn string, clock *fakeClock) serverOption {
+func onDatabase(dsn string, clock *testclock.Clock) serverOption {
 	return func(c *serverConfig) { c.dsn, c.clock = dsn, clock }
 }
 
@@ -131,7 +106,7 @@ type testServer struct {
 	DSN   string // the database's URL, for tests that break it on purpose
 	DB    *sqlstore.DB
 	API   *api.Server
-	Clock *fakeClock
+	Clock *testclock.Clock
 	Logs  *proctest.Log
 
 	srv       *httptest.Server
@@ -193,7 +168,7 @@ func newTestServer(t *testing.T, opts ...serverOption) *testServer {
 	}
 	clock := c.clock
 	if clock == nil {
-		clock = &fakeClock{now: t0}
+		clock = testclock.New(t0)
 	}
 	ctx := context.Background()
 	dsn := c.dsn
@@ -434,6 +409,14 @@ func (ts *testServer) do(t testing.TB, method, path, token string, headers map[s
 	if err != nil {
 		t.Fatalf("new request %s %s: %v", method, path, err)
 	}
+	return ts.send(t, req, path, token, headers)
+}
+
+// send sends req (for path, as errors name it) with token and headers as
+// do does, reads the response in full and checks it.
+func (ts *testServer) send(t testing.TB, req *http.Request, path, token string, headers map[string]string) *resp {
+	t.Helper()
+	method := req.Method
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -12,27 +12,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
 const ingTokens = ingWeb + "/upload-tokens"
 
-type uploadTokenBody struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	CreatedBy  string  `json:"createdBy"`
-	CreatedAt  string  `json:"createdAt"`
-	LastUsedAt *string `json:"lastUsedAt"`
-	RevokedAt  *string `json:"revokedAt"`
-	Token      string  `json:"token"`
-}
-
 // createUploadToken creates a token of acme/web through the API and
 // registers its secret with the harness as a valid token.
-func (w *ingWorld) createUploadToken(t *testing.T, admin, name string) uploadTokenBody {
+func (w *ingWorld) createUploadToken(t *testing.T, admin, name string) apiv1.CreatedUploadToken {
 	t.Helper()
 	r := w.do(t, http.MethodPost, ingTokens, admin, jsonBody, mustJSON(map[string]string{"name": name})).wantStatus(t, http.StatusCreated)
-	var b uploadTokenBody
+	var b apiv1.CreatedUploadToken
 	mustUnmarshal(t, r.Body, &b)
 	if want := w.URL + ingTokens + "/" + b.ID; r.Header.Get("Location") != want {
 		t.Errorf("Location %q, want %q", r.Header.Get("Location"), want)

@@ -34,23 +34,24 @@ var benchTools = []struct {
 }
 
 // benchProject creates the user "bench" with a new token, admin of a new
-// workspace holding a new project with Components enabled.
-func benchProject(ctx context.Context, db *sqlstore.DB, workspace, project string) (string, plumb.Project, error) {
-	if _, err := db.CreateUser(ctx, "bench", "Bench User"); err != nil {
-		return "", plumb.Project{}, err
+// workspace holding a new project with Components enabled, and returns the
+// token, the user and the project.
+func benchProject(ctx context.Context, db *sqlstore.DB, workspace, project string) (token string, u plumb.User, p plumb.Project, err error) {
+	if u, err = db.CreateUser(ctx, "bench", "Bench User"); err != nil {
+		return "", u, p, err
 	}
-	token := sqlstore.NewTokenSecret()
+	token = sqlstore.NewTokenSecret()
 	if _, err := db.AddToken(ctx, "bench", "bench", sqlstore.HashToken(token)); err != nil {
-		return "", plumb.Project{}, err
+		return "", u, p, err
 	}
 	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: workspace}); err != nil {
-		return "", plumb.Project{}, err
+		return "", u, p, err
 	}
 	if err := db.AddMember(ctx, workspace, "bench", plumb.RoleAdmin); err != nil {
-		return "", plumb.Project{}, err
+		return "", u, p, err
 	}
-	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: workspace, Key: project, ComponentsEnabled: true})
-	return token, p, err
+	p, err = db.CreateProject(ctx, plumb.ProjectInput{Workspace: workspace, Key: project, ComponentsEnabled: true})
+	return token, u, p, err
 }
 
 // GenerateIssues creates a user with a token, a workspace "bench" and a
@@ -58,7 +59,7 @@ func benchProject(ctx context.Context, db *sqlstore.DB, workspace, project strin
 // realistic spread of tools, categories and levels (about 96% open).
 func GenerateIssues(ctx context.Context, db *sqlstore.DB, n int) (IssuesFixture, error) {
 	f := IssuesFixture{Workspace: "bench", Project: "big", Issues: n}
-	token, p, err := benchProject(ctx, db, f.Workspace, f.Project)
+	token, _, p, err := benchProject(ctx, db, f.Workspace, f.Project)
 	if err != nil {
 		return f, err
 	}

@@ -59,15 +59,11 @@ func GenerateCompare(ctx context.Context, db *sqlstore.DB, h http.Handler, o Com
 	}
 	f := CompareFixture{Workspace: "bench", Project: "pulls", PullRequest: 42, Base: sha(1), Head: sha(2),
 		Files: o.Files, Changed: o.Changed, Issues: o.Issues}
-	token, p, err := benchProject(ctx, db, f.Workspace, f.Project)
+	token, u, p, err := benchProject(ctx, db, f.Workspace, f.Project)
 	if err != nil {
 		return f, err
 	}
 	f.Token = token
-	u, err := db.FindUser(ctx, "bench")
-	if err != nil {
-		return f, err
-	}
 	for c := 0; c < o.Components; c++ {
 		if _, err := db.CreateComponent(ctx, plumb.Component{ProjectID: p.ID, Name: fmt.Sprintf("component-%02d", c),
 			PathGlobs: []string{fmt.Sprintf("svc%02d/*", c)}, CreatorID: u.ID}); err != nil {

@@ -55,15 +55,11 @@ func GenerateMetrics(ctx context.Context, db *sqlstore.DB, o MetricsOptions, now
 		o.Coverage = 6
 	}
 	f := MetricsFixture{Workspace: "bench", Project: "huge", Files: o.Files, Snapshots: o.Days, Components: o.Components}
-	token, p, err := benchProject(ctx, db, f.Workspace, f.Project)
+	token, u, p, err := benchProject(ctx, db, f.Workspace, f.Project)
 	if err != nil {
 		return f, err
 	}
 	f.Token = token
-	u, err := db.FindUser(ctx, "bench")
-	if err != nil {
-		return f, err
-	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	path := func(i int) string {
 		name := fmt.Sprintf("svc%02d/pkg%03d/file%06d.go", i%o.Components, (i/o.Components)%200, i)

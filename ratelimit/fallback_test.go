@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/plumbhq/plumb/internal/testclock"
 )
 
 // logBuffer collects log output from concurrent goroutines.
@@ -75,7 +77,7 @@ type redisFallback struct {
 	log    *logBuffer
 }
 
-func newRedisFallback(client *redis.Client, limit int, c *clock) redisFallback {
+func newRedisFallback(client *redis.Client, limit int, c *testclock.Clock) redisFallback {
 	r := NewRedis(client, limit, RedisOptions{Now: c.Now})
 	m := NewMemory(limit, c.Now)
 	log, buf := newTestLogger()
@@ -88,7 +90,7 @@ const outage = "redis: unreachable since 2026-03-02T10:05:00Z, using in-process 
 
 func TestFallbackUsesRedisWhileItAnswers(t *testing.T) {
 	mr, client := newMiniredis(t)
-	c := &clock{now: start}
+	c := testclock.New(start)
 	f := newRedisFallback(client, 3, c)
 	wantHealthy(t, f.Fallback, true, "redis: ok")
 	want(t, mustTake(t, f, "tok"), 3, 1, 2, start.Add(Window))
@@ -103,7 +105,7 @@ func TestFallbackUsesRedisWhileItAnswers(t *testing.T) {
 // TestFallbackDuringARedisOutage: Redis answers errors, then works again.
 func TestFallbackDuringARedisOutage(t *testing.T) {
 	mr, client := newMiniredis(t)
-	c := &clock{now: start}
+	c := testclock.New(start)
 	f := newRedisFallback(client, 5, c)
 	mustTake(t, f, "tok")
 	mustTake(t, f, "tok") // two in Redis
@@ -160,7 +162,7 @@ func TestFallbackDuringARedisOutage(t *testing.T) {
 // and restarts it.
 func TestFallbackWhenRedisStopsAndStarts(t *testing.T) {
 	mr, client := newMiniredis(t)
-	c := &clock{now: start}
+	c := testclock.New(start)
 	f := newRedisFallback(client, 3, c)
 	mustTake(t, f, "tok")
 
@@ -200,7 +202,7 @@ func TestFallbackWhenRedisIsUnreachable(t *testing.T) {
 		ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond, MaxRetries: -1,
 	})
 	defer client.Close()
-	c := &clock{now: start}
+	c := testclock.New(start)
 	f := newRedisFallback(client, 2, c)
 	want(t, mustTake(t, f, "tok"), 2, 1, 1, start.Add(Window))
 	want(t, mustTake(t, f, "tok"), 2, 2, 0, start.Add(Window))
@@ -313,7 +315,7 @@ func (p pingable) Ping(context.Context) error {
 var errDown = errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
 
 func TestFallbackCooldown(t *testing.T) {
-	c := &clock{now: start}
+	c := testclock.New(start)
 	p := &flaky{Limiter: NewMemory(1000, c.Now)}
 	log, buf := newTestLogger()
 	f := NewFallback(p, NewMemory(1000, c.Now), log)
@@ -372,7 +374,7 @@ func TestFallbackCooldown(t *testing.T) {
 
 func TestFallbackConcurrentFailover(t *testing.T) {
 	mr, client := newMiniredis(t)
-	c := &clock{now: start}
+	c := testclock.New(start)
 	f := newRedisFallback(client, 1000, c)
 	mustTake(t, f, "warm")
 	mr.SetError("ERR down")
@@ -412,7 +414,7 @@ func TestFallbackConcurrentFailover(t *testing.T) {
 
 // A call whose own context ended says nothing about Redis.
 func TestFallbackCancelledContext(t *testing.T) {
-	c := &clock{now: start}
+	c := testclock.New(start)
 	p := &flaky{Limiter: NewMemory(10, c.Now)}
 	log, buf := newTestLogger()
 	f := NewFallback(p, NewMemory(10, c.Now), log)
@@ -434,7 +436,7 @@ func TestFallbackCancelledContext(t *testing.T) {
 }
 
 func TestFallbackCheck(t *testing.T) {
-	c := &clock{now: start}
+	c := testclock.New(start)
 	p := pingable{&flaky{Limiter: NewMemory(10, c.Now)}}
 	log, buf := newTestLogger()
 	f := NewFallback(p, NewMemory(10, c.Now), log)

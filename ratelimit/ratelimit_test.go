@@ -6,30 +6,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plumbhq/plumb/internal/testclock"
 )
-
-// clock is a controllable time source.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 var start = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
-func newTestMemory(limit int) (*Memory, *clock) {
-	c := &clock{now: start}
+func newTestMemory(limit int) (*Memory, *testclock.Clock) {
+	c := testclock.New(start)
 	return NewMemory(limit, c.Now), c
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/internal/testtool"
 )
 
@@ -151,9 +152,9 @@ func mustRefuse(t *testing.T, l Limiter, key string) Status {
 // mk makes a limiter on a fresh store, with a fake clock at start.
 var behaviour = []struct {
 	name string
-	run  func(t *testing.T, mk func(limit int) (Limiter, *clock))
+	run  func(t *testing.T, mk func(limit int) (Limiter, *testclock.Clock))
 }{
-	{"window starts at the first counted request", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"window starts at the first counted request", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(3)
 		want(t, peekL(t, l, "a"), 3, 0, 3, start.Add(Window))
 		c.Advance(10 * time.Minute)
@@ -165,7 +166,7 @@ var behaviour = []struct {
 		want(t, mustTake(t, l, "a"), 3, 3, 0, first.Add(Window))
 		want(t, peekL(t, l, "a"), 3, 3, 0, first.Add(Window))
 	}},
-	{"a refusal is not counted", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"a refusal is not counted", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(2)
 		mustTake(t, l, "a")
 		mustTake(t, l, "a")
@@ -175,7 +176,7 @@ var behaviour = []struct {
 		}
 		want(t, peekL(t, l, "a"), 2, 2, 0, start.Add(Window))
 	}},
-	{"the window resets exactly and restarts with the next request", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"the window resets exactly and restarts with the next request", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(1)
 		mustTake(t, l, "a")
 		c.Advance(Window - time.Second)
@@ -191,7 +192,7 @@ var behaviour = []struct {
 		want(t, peekL(t, l, "a"), 1, 0, 1, now.Add(Window))
 		want(t, mustTake(t, l, "a"), 1, 1, 0, now.Add(Window))
 	}},
-	{"whole seconds", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"whole seconds", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(5)
 		c.Advance(1500 * time.Millisecond)
 		st := mustTake(t, l, "a")
@@ -210,7 +211,7 @@ var behaviour = []struct {
 		c.Advance(Window - 800*time.Millisecond) // start+1s+1h exactly
 		want(t, peekL(t, l, "a"), 5, 0, 5, start.Add(time.Second+2*Window))
 	}},
-	{"Peek does not count", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"Peek does not count", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(2)
 		for i := 0; i < 10; i++ {
 			want(t, peekL(t, l, "a"), 2, 0, 2, start.Add(Window))
@@ -225,7 +226,7 @@ var behaviour = []struct {
 			want(t, peekL(t, l, "a"), 2, 2, 0, start.Add(time.Minute+Window))
 		}
 	}},
-	{"Peek reports a fresh window when there is none or it ended", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"Peek reports a fresh window when there is none or it ended", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(4)
 		want(t, peekL(t, l, "never"), 4, 0, 4, start.Add(Window))
 		mustTake(t, l, "a")
@@ -237,7 +238,7 @@ var behaviour = []struct {
 		want(t, peekL(t, l, "a"), 4, 0, 4, now.Add(3*time.Second+Window))
 		want(t, peekL(t, l, "never"), 4, 0, 4, now.Add(3*time.Second+Window))
 	}},
-	{"keys are isolated", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"keys are isolated", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(1)
 		mustTake(t, l, "a")
 		mustRefuse(t, l, "a")
@@ -250,7 +251,7 @@ var behaviour = []struct {
 		want(t, mustRefuse(t, l, "b"), 1, 1, 0, start.Add(time.Minute+Window))
 		want(t, mustTake(t, l, "a"), 1, 1, 0, start.Add(2*Window))
 	}},
-	{"limit 1", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"limit 1", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(1)
 		want(t, peekL(t, l, "a"), 1, 0, 1, start.Add(Window))
 		want(t, mustTake(t, l, "a"), 1, 1, 0, start.Add(Window))
@@ -261,14 +262,14 @@ var behaviour = []struct {
 		c.Advance(30 * time.Minute)
 		want(t, mustTake(t, l, "a"), 1, 1, 0, start.Add(2*Window))
 	}},
-	{"limit 0 refuses everything", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"limit 0 refuses everything", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, c := mk(0)
 		want(t, mustRefuse(t, l, "a"), 0, 0, 0, start.Add(Window))
 		c.Advance(time.Minute)
 		want(t, mustRefuse(t, l, "a"), 0, 0, 0, start.Add(Window))
 		want(t, peekL(t, l, "a"), 0, 0, 0, start.Add(Window))
 	}},
-	{"concurrent takes allow exactly the limit", func(t *testing.T, mk func(int) (Limiter, *clock)) {
+	{"concurrent takes allow exactly the limit", func(t *testing.T, mk func(int) (Limiter, *testclock.Clock)) {
 		l, _ := mk(100)
 		var allowed, refused atomic.Int64
 		var wg sync.WaitGroup
@@ -301,8 +302,8 @@ func TestLimiterBehaviour(t *testing.T) {
 			for _, tc := range behaviour {
 				t.Run(tc.name, func(t *testing.T) {
 					newL := b.open(t)
-					tc.run(t, func(limit int) (Limiter, *clock) {
-						c := &clock{now: start}
+					tc.run(t, func(limit int) (Limiter, *testclock.Clock) {
+						c := testclock.New(start)
 						return newL(limit, c.Now), c
 					})
 				})
@@ -317,7 +318,7 @@ func TestRedisMatchesMemory(t *testing.T) {
 	for _, b := range redisBackends() {
 		t.Run(b.name, func(t *testing.T) {
 			newL := b.open(t)
-			c := &clock{now: start.Add(123 * time.Millisecond)}
+			c := testclock.New(start.Add(123 * time.Millisecond))
 			m := NewMemory(7, c.Now)
 			r := newL(7, c.Now)
 			ctx := context.Background()
@@ -355,7 +356,7 @@ func TestRedisReplicasShareOneWindow(t *testing.T) {
 	for _, b := range redisBackends() {
 		t.Run(b.name, func(t *testing.T) {
 			newL := b.open(t)
-			c := &clock{now: start}
+			c := testclock.New(start)
 			r1, r2 := newL(3, c.Now), newL(3, c.Now)
 			want(t, mustTake(t, r1, "tok"), 3, 1, 2, start.Add(Window))
 			c.Advance(5 * time.Minute)
@@ -375,7 +376,7 @@ func TestRedisReplicasShareOneWindow(t *testing.T) {
 	}
 	t.Run("replicas with different clients", func(t *testing.T) {
 		mr := miniredis.RunT(t)
-		c := &clock{now: start}
+		c := testclock.New(start)
 		var ls []*Redis
 		for i := 0; i < 2; i++ {
 			client := redis.NewClient(&redis.Options{Addr: mr.Addr()})
@@ -425,7 +426,7 @@ func TestRedisConcurrentReplicas(t *testing.T) {
 // TestRedisStorage checks the key layout and expiry in miniredis.
 func TestRedisStorage(t *testing.T) {
 	mr, client := newMiniredis(t)
-	c := &clock{now: start.Add(400 * time.Millisecond)}
+	c := testclock.New(start.Add(400 * time.Millisecond))
 	l := NewRedis(client, 2, RedisOptions{Now: c.Now})
 	key := DefaultRedisPrefix + "tok"
 
@@ -489,7 +490,7 @@ func wantHash(t *testing.T, mr *miniredis.Miniredis, key string, start int64, us
 func TestRedisStorageOnRealRedis(t *testing.T) {
 	client := realRedis(t)
 	ctx := context.Background()
-	c := &clock{now: start}
+	c := testclock.New(start)
 	prefix := testPrefix()
 	l := NewRedis(client, 5, RedisOptions{Prefix: prefix, Now: c.Now})
 	mustTake(t, l, "a")
@@ -513,7 +514,7 @@ func TestRedisStorageOnRealRedis(t *testing.T) {
 func TestRedisReloadsTheScript(t *testing.T) {
 	_, client := newMiniredis(t)
 	ctx := context.Background()
-	c := &clock{now: start}
+	c := testclock.New(start)
 	l := NewRedis(client, 5, RedisOptions{Now: c.Now})
 	mustTake(t, l, "a")
 	exists, err := client.ScriptExists(ctx, takeScript.Hash()).Result()

@@ -134,12 +134,20 @@ func roundTrip(t *testing.T, doc *dataset.Document) []byte {
 	db1 := dOpen(t, "one", nil)
 	dCheck(t, db1.ImportDocument(ctx, doc))
 	e1 := dExport(t, db1)
-	db2 := dOpen(t, "two", nil)
-	dCheck(t, db2.Import(ctx, bytes.NewReader(e1)))
-	e2 := dExport(t, db2)
-	dSame(t, "second export vs first", e2, e1)
-	dSameState(t, db2, db1)
+	dReimport(t, db1, e1)
 	return e1
+}
+
+// dReimport imports export, an export of from, into a fresh database, and
+// checks that the copy exports the same bytes and has the same derived
+// tables; it returns the copy.
+func dReimport(t *testing.T, from *DB, export []byte) *DB {
+	t.Helper()
+	db := dOpen(t, "copy", nil)
+	dCheck(t, db.Import(context.Background(), bytes.NewReader(export)))
+	dSame(t, "export of the copy vs export of the original", dExport(t, db), export)
+	dSameState(t, db, from)
+	return db
 }
 
 func TestDatasetRoundTripHandBuilt(t *testing.T) {
@@ -241,13 +249,9 @@ func TestDatasetRoundTripLive(t *testing.T) {
 }
 
 func liveRoundTrip(t *testing.T, seed uint64) {
-	ctx := context.Background()
 	db := liveDatabase(t, sqltest.DSN(t), seed)
 	e0 := dExport(t, db)
-	db1 := dOpen(t, "copy", nil)
-	dCheck(t, db1.Import(ctx, bytes.NewReader(e0)))
-	dSame(t, "export of the copy vs export of the original", dExport(t, db1), e0)
-	dSameState(t, db1, db)
+	dReimport(t, db, e0)
 	// The export is canonical: canonicalising it changes nothing.
 	doc, err := dataset.Decode(bytes.NewReader(e0))
 	dCheck(t, err)
@@ -597,10 +601,7 @@ func TestDatasetRoundTripIngestion(t *testing.T) {
 	dCheck(t, db1.ImportDocument(ctx, doc))
 	e1 := dExport(t, db1)
 	dSame(t, "export vs canonical input", e1, dEncode(t, dataset.Canonical(doc)))
-	db2 := dOpen(t, "two", nil)
-	dCheck(t, db2.Import(ctx, bytes.NewReader(e1)))
-	dSame(t, "export of the copy vs first export", dExport(t, db2), e1)
-	dSameState(t, db2, db1)
+	db2 := dReimport(t, db1, e1)
 
 	got, err := dataset.Decode(bytes.NewReader(e1))
 	dCheck(t, err)

@@ -2,26 +2,13 @@ package sqlstore
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
-
-// testClock is a clock two stores share.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // A write given an Idempotency-Key's answer records it in the transaction
 // that publishes the write, so the key replays it whatever happens to the
@@ -30,7 +17,7 @@ func (c *testClock) Advance(d time.Duration) {
 func TestIdempotentAnswerRecordedWithTheWrite(t *testing.T) {
 	ctx := context.Background()
 	dsn := sqltest.DSN(t)
-	clock := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	open := func() *DB {
 		db, err := Open(ctx, dsn, Options{Now: clock.Now})
 		dCheck(t, err)

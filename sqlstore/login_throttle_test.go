@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -38,7 +39,7 @@ func ltReserve(t *testing.T, db *DB, a plumb.LoginAttempt) plumb.LoginReservatio
 // a delay runs counts nothing; a whole day without an attempt starts the
 // counter again.
 func TestLoginThrottleDelays(t *testing.T) {
-	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	a := ltAttempt("p")
 	for i := 1; i <= 3; i++ {
@@ -87,7 +88,7 @@ func TestLoginThrottleDelays(t *testing.T) {
 // sign-in gives its reservation back and exempts its pair from the wide
 // counters for Known.
 func TestLoginThrottleWideAndKnown(t *testing.T) {
-	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	wide := plumb.LoginLimit{Key: "w", Free: 2, Base: time.Minute, Max: time.Hour}
 	ltReserve(t, db, ltAttempt("p1", wide))
@@ -152,7 +153,7 @@ func TestLoginThrottleWideAndKnown(t *testing.T) {
 // Parallel attempts on two stores sharing one database (two replicas): no
 // more reservations pass than the counter allows.
 func TestLoginThrottleParallel(t *testing.T) {
-	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	dsn := sqltest.DSN(t)
 	dbs := []*DB{dOpenDSN(t, dsn, clk.Now), dOpenDSN(t, dsn, clk.Now)}
 	a := ltAttempt("p", plumb.LoginLimit{Key: "w", Free: 100, Base: time.Second, Max: time.Minute})
@@ -184,7 +185,7 @@ func TestLoginThrottleParallel(t *testing.T) {
 // A refused attempt waits for the longest delay among its counters, not the
 // first one that refused; a known pair's wait is its own counter's alone.
 func TestLoginThrottleWaitIsTheLongest(t *testing.T) {
-	clk := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	db := dOpenDSN(t, sqltest.DSN(t), clk.Now)
 	wide := plumb.LoginLimit{Key: "w", Free: 1, Base: time.Minute, Max: time.Hour}
 	a := plumb.LoginAttempt{Pair: plumb.LoginLimit{Key: "p", Free: 1, Base: time.Second, Max: time.Hour}, Wide: []plumb.LoginLimit{wide},

@@ -169,23 +169,6 @@ func (s mSnap) totals(match func(string) bool) metric.Totals {
 	return t
 }
 
-func mMergeHits(a, b []int64) []int64 {
-	if len(b) > len(a) {
-		a, b = b, a
-	}
-	out := slices.Clone(a)
-	for i, h := range b {
-		switch {
-		case h < 0:
-		case out[i] < 0:
-			out[i] = h
-		default:
-			out[i] += h
-		}
-	}
-	return out
-}
-
 func (m *mModel) coverage(in plumb.CoverageInput, defaultBranch string) {
 	tag := in.CoverageTag
 	if tag == "" {
@@ -198,7 +181,7 @@ func (m *mModel) coverage(in plumb.CoverageInput, defaultBranch string) {
 		m.cov[in.CommitSHA][tag] = map[string][]int64{}
 	}
 	for _, f := range in.Files {
-		m.cov[in.CommitSHA][tag][f.Path] = mMergeHits(m.cov[in.CommitSHA][tag][f.Path], f.Hits)
+		m.cov[in.CommitSHA][tag][f.Path] = plumb.MergeHits(m.cov[in.CommitSHA][tag][f.Path], f.Hits)
 	}
 	if in.Branch == defaultBranch {
 		m.covDefault[in.CommitSHA] = in.UploadedAt.UTC().Truncate(time.Second)

@@ -39,17 +39,40 @@ func chromiumPath() string {
 	return ""
 }
 
-func TestBrowserEndToEnd(t *testing.T) {
+// needChromium returns chromium's path for the browser test named what,
+// which runs once (on SQLite) and not in -short mode; without chromium it
+// skips saying what to install, or fails under CI=true.
+func needChromium(t *testing.T, what, whyOnce string) string {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
+		t.Skip(what + " skipped in -short mode")
 	}
 	if sqltest.Backend != "sqlite" {
-		t.Skip("the browser test runs once, on SQLite (the pages' store code is tested on both backends)")
+		t.Skip("the " + what + " runs once, on SQLite (" + whyOnce + ")")
 	}
 	chrome := chromiumPath()
 	if chrome == "" {
-		testtool.Missing(t, "no chromium found: install it (Debian: apt-get install -y chromium) to run the browser test; .ci/run does")
+		testtool.Missing(t, "no chromium found: install it (Debian: apt-get install -y chromium) to run the %s; .ci/run does", what)
 	}
+	return chrome
+}
+
+// chromeContext starts a headless chromium (the binary chrome) with a
+// 1280×900 window for the test, closed when the test ends, and returns the
+// context of its first tab.
+func chromeContext(t *testing.T, chrome string) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.Flag("headless", true),
+		chromedp.NoSandbox, chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true),
+		chromedp.WindowSize(1280, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestBrowserEndToEnd(t *testing.T) {
+	chrome := needChromium(t, "browser test", "the pages' store code is tested on both backends")
 	out := os.Getenv("PLUMB_E2E_OUT")
 	if out == "" {
 		out = "e2e-out"
@@ -59,13 +82,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	s, _ := demoSite(t)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.Flag("headless", true),
-		chromedp.NoSandbox, chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true),
-		chromedp.WindowSize(1280, 900))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	ctx := chromeContext(t, chrome)
 
 	type act = chromedp.Action[chromedp.Void]
 	shot := func(name string) act {
@@ -214,16 +231,7 @@ type axeViolation struct {
 // (every rule axe runs by default: WCAG 2.x A and AA and its best
 // practices).
 func TestAccessibility(t *testing.T) {
-	if testing.Short() {
-		t.Skip("accessibility test skipped in -short mode")
-	}
-	if sqltest.Backend != "sqlite" {
-		t.Skip("the accessibility test runs once, on SQLite (the pages do not depend on the backend)")
-	}
-	chrome := chromiumPath()
-	if chrome == "" {
-		testtool.Missing(t, "no chromium found: install it (Debian: apt-get install -y chromium) to run the accessibility test; .ci/run does")
-	}
+	chrome := needChromium(t, "accessibility test", "the pages do not depend on the backend")
 	axe := axeSource(t)
 	s, _ := demoSite(t)
 	b := s.browser(t)
@@ -239,13 +247,7 @@ func TestAccessibility(t *testing.T) {
 	}
 	urls = append(urls, "/w/acme/no-such-project") // the error page
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.Flag("headless", true),
-		chromedp.NoSandbox, chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true),
-		chromedp.WindowSize(1280, 900))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	ctx := chromeContext(t, chrome)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,11 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
@@ -32,35 +32,29 @@ func TestMain(m *testing.M) { os.Exit(sqltest.Run(m)) }
 
 var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 type site struct {
 	URL   string
 	DB    *sqlstore.DB
-	Clock *clock
+	Clock *testclock.Clock
 	Web   *web.Server
 }
 
 func newSite(t testing.TB, cfg web.Config) *site {
 	t.Helper()
-	ctx := context.Background()
-	clk := &clock{now: t0}
-	db, err := sqlstore.Open(ctx, sqltest.DSN(t), sqlstore.Options{Now: clk.Now})
+	return replica(t, cfg, sqltest.DSN(t), testclock.New(t0), io.Discard)
+}
+
+// replica starts the site (web and API) on the database at dsn with the
+// clock clk, logging to logs: several replicas on one dsn share one
+// database, as they do behind a load balancer.
+func replica(t testing.TB, cfg web.Config, dsn string, clk *testclock.Clock, logs io.Writer) *site {
+	t.Helper()
+	db, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	a := api.NewServer(db, ratelimit.NewMemory(5000, clk.Now), log, api.Config{})
 	a.SetClock(clk.Now)
 	w, err := web.New(db, log, cfg)

@@ -124,17 +124,24 @@ func oidcSignIn(t *testing.T, b *browser, p *idp, claims map[string]any, next st
 	if start.Status != http.StatusFound || !strings.HasPrefix(start.Header.Get("Location"), p.URL+"/authorize?") {
 		t.Fatalf("start: %d %q", start.Status, start.Header.Get("Location"))
 	}
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(start.Header.Get("Location"))
+	back := providerAnswer(t, start.Header.Get("Location"))
+	if !strings.HasPrefix(back.String(), b.site.URL+"/auth/oidc/callback?") {
+		t.Fatalf("provider sent the browser to %q", back)
+	}
+	return b.get(back.RequestURI())
+}
+
+// providerAnswer follows a sign-on to the identity provider at location (its
+// authorize URL) and returns where the provider sends the browser back.
+func providerAnswer(t *testing.T, location string) *url.URL {
+	t.Helper()
+	resp, err := noRedirects.Get(location)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	back, _ := url.Parse(resp.Header.Get("Location"))
-	if !strings.HasPrefix(back.String(), b.site.URL+"/auth/oidc/callback?") {
-		t.Fatalf("provider sent the browser to %q", back)
-	}
-	return b.get(back.RequestURI())
+	return back
 }
 
 func TestOIDCSignIn(t *testing.T) {

@@ -5,14 +5,11 @@ package web_test
 // rule at its boundaries, and a disabled user's sign-in.
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"html"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -20,36 +17,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/internal/proctest"
-	"github.com/plumbhq/plumb/ratelimit"
-	"github.com/plumbhq/plumb/sqlstore"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 	"github.com/plumbhq/plumb/web"
 )
-
-// replica starts the site (web and API) on the database at dsn with the
-// clock clk, logging to logs: several replicas on one dsn share one
-// database, as they do behind a load balancer.
-func replica(t *testing.T, cfg web.Config, dsn string, clk *clock, logs io.Writer) *site {
-	t.Helper()
-	db, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	a := api.NewServer(db, ratelimit.NewMemory(5000, clk.Now), log, api.Config{})
-	a.SetClock(clk.Now)
-	w, err := web.New(db, log, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetClock(clk.Now)
-	ts := httptest.NewServer(w.Mount(a))
-	t.Cleanup(ts.Close)
-	return &site{URL: ts.URL, DB: db, Clock: clk, Web: w}
-}
 
 // Where sign-in leads. Each target is tried everywhere a `next` is used: the
 // sign-in form's GET with a session, its POST, the form it renders, single
@@ -177,14 +149,7 @@ func oidcTampered(t *testing.T, s *site, provider *idp, claims map[string]any, n
 	}
 	parts[3] = base64.RawURLEncoding.EncodeToString([]byte(next))
 	b.Jar.SetCookies(u, []*http.Cookie{{Name: "plumb_oidc", Value: strings.Join(parts, "."), Path: "/"}})
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(start.Header.Get("Location"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	back, _ := url.Parse(resp.Header.Get("Location"))
-	return b.get(back.RequestURI())
+	return b.get(providerAnswer(t, start.Header.Get("Location")).RequestURI())
 }
 
 // 31 sign-ins at once, 30 wrong and one right, on one server and on two
@@ -195,7 +160,7 @@ func oidcTampered(t *testing.T, s *site, provider *idp, claims map[string]any, n
 func TestSignInParallelAttempts(t *testing.T) {
 	for _, replicas := range []int{1, 2} {
 		t.Run(fmt.Sprintf("%d servers", replicas), func(t *testing.T) {
-			clk := &clock{now: t0}
+			clk := testclock.New(t0)
 			dsn := sqltest.DSN(t)
 			var sites []*site
 			for i := 0; i < replicas; i++ {
@@ -340,7 +305,7 @@ func TestDisabledUserSignIn(t *testing.T) {
 	p := newIDP(t)
 	logs := &proctest.Log{}
 	s := replica(t, web.Config{LoginAttempts: 3, OIDC: web.OIDCConfig{Issuer: p.URL, ClientID: clientID, ClientSecret: clientSecret}},
-		sqltest.DSN(t), &clock{now: t0}, logs)
+		sqltest.DSN(t), testclock.New(t0), logs)
 	s.person(t, "ada", "lovelace-1815")
 	ctx := t.Context()
 	if err := s.DB.SetUserEmail(ctx, "ada", "ada@example.org"); err != nil {

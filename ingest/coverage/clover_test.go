@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"testing"
 )
@@ -21,20 +20,7 @@ func TestCloverRealTools(t *testing.T) {
 			dir := filepath.Join("testdata/clover", tool)
 			report := filepath.Join(dir, "clover.xml")
 			files := parseFixture(t, Clover, report, Options{StripPrefix: istanbulFixtureRoot})
-			sum := readIstanbulSummary(t, filepath.Join(dir, "coverage-summary.json"))
-			want := []string{"src/index.js", "src/lib/cart.js", "src/lib/money.js", "src/unused.js"}
-			if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
-				t.Fatalf("paths %v, want %v", got, want)
-			}
-			for _, p := range want {
-				if _, err := os.Stat(filepath.Join("testdata/istanbul/project", p)); err != nil {
-					t.Errorf("%s is not a file of the fixture's project: %v", p, err)
-				}
-				lines := sum[istanbulFixtureRoot+"/"+p].Lines
-				if c, m := countLines(files[p]); c != lines.Covered || c+m != lines.Total {
-					t.Errorf("%s: Plumb %d covered / %d lines, %s %d / %d", p, c, c+m, tool, lines.Covered, lines.Total)
-				}
-			}
+			sum := checkIstanbulFixture(t, tool, files, filepath.Join(dir, "coverage-summary.json"))
 			b, err := os.ReadFile(report)
 			if err != nil {
 				t.Fatal(err)
@@ -71,9 +57,7 @@ func TestCloverPHPUnit(t *testing.T) {
 	const dir = "testdata/clover/phpunit"
 	files := parseFixture(t, Clover, filepath.Join(dir, "clover.xml"), Options{StripPrefix: "/tmp/plumb-fixture/php"})
 	want := []string{"src/Cart.php", "src/Money.php", "src/Unused.php"}
-	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
-		t.Fatalf("paths %v, want %v", got, want)
-	}
+	wantPaths(t, files, want)
 	b, err := os.ReadFile(filepath.Join(dir, "coverage.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -95,12 +95,7 @@ func TestParseGoCover(t *testing.T) {
 }
 
 func TestParseGoCoverErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		line  int
-		msg   string
-	}{
+	tests := []errorCase{
 		{"empty", "", 1, "expected the first line to be mode: set, count or atomic, got an empty profile"},
 		{"no mode line", "m/a.go:1.1,1.2 1 1\n", 1, "expected the first line to be mode: set, count or atomic"},
 		{"bad mode", "mode: often\n", 1, "expected mode: set, count or atomic"},
@@ -118,12 +113,7 @@ func TestParseGoCoverErrors(t *testing.T) {
 		{"no file", "mode: set\n:1.1,2.2 1 1\n", 2, "expected <file>:"},
 		{"too long", "mode: set\n" + strings.Repeat("a", goCoverBufSize+1) + "\n", 2, "expected a line shorter than"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseFiles(GoCover, tt.input, Options{})
-			wantParseError(t, err, GoCover, tt.line, tt.msg)
-		})
-	}
+	runErrorCases(t, GoCover, Options{}, tests)
 }
 
 // TestGoCoverLinesOverlapping checks the sweep painting (blocks of any

@@ -108,7 +108,9 @@ type parseCase struct {
 	err  string
 }
 
-func runParseCases(t *testing.T, f Format, cases []parseCase) {
+// runParseCases parses each case's report as format f and checks the
+// files or the error; also, if given, checks more of a case's files.
+func runParseCases(t *testing.T, f Format, cases []parseCase, also ...func(t *testing.T, tc parseCase, got []File)) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +132,11 @@ func runParseCases(t *testing.T, f Format, cases []parseCase) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("files\n got %v\nwant %v", got, tc.want)
+				t.Fatalf("files\n got %v\nwant %v", got, tc.want)
+			}
+			checkFiles(t, got)
+			for _, check := range also {
+				check(t, tc, got)
 			}
 			checkFiles(t, got)
 		})
@@ -207,6 +213,14 @@ func sortedPaths(files map[string][]int64) []string {
 	return ps
 }
 
+// wantPaths asserts that files are those of want (sorted), and no other.
+func wantPaths(t *testing.T, files map[string][]int64, want []string) {
+	t.Helper()
+	if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
+		t.Fatalf("paths %v, want %v", got, want)
+	}
+}
+
 // fuzzParse checks a parser's invariants on any input: no panic, a
 // malformed report is a *ParseError of the format (never another error: the
 // reader cannot fail), and every emitted file has a clean repository path
@@ -267,5 +281,26 @@ func addSeeds(f *testing.F, dir string, names ...string) {
 			f.Fatal(err)
 		}
 		f.Add(b)
+	}
+}
+
+// errorCase is a broken report and the *ParseError it must give: its line
+// and a part of its text.
+type errorCase struct {
+	name  string
+	input string
+	line  int
+	msg   string
+}
+
+// runErrorCases parses each case's input as format f with opt and checks
+// the error.
+func runErrorCases(t *testing.T, f Format, opt Options, tests []errorCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseFiles(f, tt.input, opt)
+			wantParseError(t, err, f, tt.line, tt.msg)
+		})
 	}
 }

@@ -40,6 +40,27 @@ func readIstanbulSummary(t *testing.T, name string) istanbulSummary {
 
 const istanbulFixtureRoot = "/tmp/plumb-fixture/js"
 
+// checkIstanbulFixture checks files, read from a report of the Istanbul
+// fixture's project made by tool, against the tool's summary (the file
+// summary): the project's files, each with the summary's covered and total
+// lines. It returns the summary.
+func checkIstanbulFixture(t *testing.T, tool string, files map[string][]int64, summary string) istanbulSummary {
+	t.Helper()
+	sum := readIstanbulSummary(t, summary)
+	want := []string{"src/index.js", "src/lib/cart.js", "src/lib/money.js", "src/unused.js"}
+	wantPaths(t, files, want)
+	for _, p := range want {
+		if _, err := os.Stat(filepath.Join("testdata/istanbul/project", p)); err != nil {
+			t.Errorf("%s is not a file of the fixture's project: %v", p, err)
+		}
+		lines := sum[istanbulFixtureRoot+"/"+p].Lines
+		if c, m := countLines(files[p]); c != lines.Covered || c+m != lines.Total {
+			t.Errorf("%s: Plumb %d covered / %d lines, %s %d / %d", p, c, c+m, tool, lines.Covered, lines.Total)
+		}
+	}
+	return sum
+}
+
 // TestIstanbulRealTools: coverage-final.json made by nyc and c8 (see
 // testdata/istanbul/make.sh) gives the covered and missed lines the tools'
 // own summaries (coverage-summary.json, the "Lines" of text-summary) report,
@@ -49,21 +70,7 @@ func TestIstanbulRealTools(t *testing.T) {
 		t.Run(tool, func(t *testing.T) {
 			dir := filepath.Join("testdata/istanbul", tool)
 			files := parseFixture(t, Istanbul, filepath.Join(dir, "coverage-final.json"), Options{StripPrefix: istanbulFixtureRoot})
-			sum := readIstanbulSummary(t, filepath.Join(dir, "coverage-summary.json"))
-			want := []string{"src/index.js", "src/lib/cart.js", "src/lib/money.js", "src/unused.js"}
-			if got := sortedPaths(files); !reflect.DeepEqual(got, want) {
-				t.Fatalf("paths %v, want %v", got, want)
-			}
-			for _, p := range want {
-				if _, err := os.Stat(filepath.Join("testdata/istanbul/project", p)); err != nil {
-					t.Errorf("%s is not a file of the fixture's project: %v", p, err)
-				}
-				lines := sum[istanbulFixtureRoot+"/"+p].Lines
-				c, m := countLines(files[p])
-				if c != lines.Covered || c+m != lines.Total {
-					t.Errorf("%s: Plumb %d covered / %d lines, %s %d / %d", p, c, c+m, tool, lines.Covered, lines.Total)
-				}
-			}
+			sum := checkIstanbulFixture(t, tool, files, filepath.Join(dir, "coverage-summary.json"))
 			c, m := countFiles(files)
 			total := sum["total"].Lines
 			if c != total.Covered || c+m != total.Total || total.Skipped != 0 {
