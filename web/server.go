@@ -170,6 +170,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/upload-tokens", s.form(s.handleCreateUploadToken))
 	m.HandleFunc("POST "+project+"/upload-tokens/{id}/revoke", s.form(s.handleRevokeUploadToken))
 	m.HandleFunc("POST "+project+"/badges", s.form(s.handleBadgeSwitch))
+	s.projectSettingsRoutes(project)
 }
 
 // routeMux is a ServeMux that remembers its patterns, so tests can check

@@ -60,6 +60,10 @@ type workspaceStore interface {
 	IsProjectAdmin(ctx context.Context, userID string, p plumb.Project) (bool, error)
 	BadgesPublic(ctx context.Context, projectID string) (bool, error)
 	SetBadgesPublic(ctx context.Context, projectID string, on bool) error
+	CreateBadgeToken(ctx context.Context, projectID, createdBy string) (string, error)
+	RevokeBadgeToken(ctx context.Context, projectID string) (bool, error)
+	ProjectBadgeToken(ctx context.Context, projectID string) (plumb.BadgeToken, bool, error)
+	BadgeTokenValid(ctx context.Context, projectID, secret string) (bool, error)
 }
 
 // pageStore reads what a project's pages show: measures and their history,

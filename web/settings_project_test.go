@@ -1,0 +1,125 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/ratelimit"
+	"github.com/plumbhq/plumb/web"
+)
+
+// lockedBuffer is a log sink safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// settingsSite is a site whose web and API log into logs, with workspace
+// oss holding project lib: ada administers it, bob is a member.
+func settingsSite(t *testing.T) (s *site, logs *lockedBuffer) {
+	t.Helper()
+	s = newSite(t, web.Config{})
+	logs = &lockedBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	a := api.NewServer(s.DB, ratelimit.NewMemory(5000, s.Clock.Now), log, api.Config{})
+	a.SetClock(s.Clock.Now)
+	w, err := web.New(s.DB, log, web.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetClock(s.Clock.Now)
+	ts := httptest.NewServer(w.Mount(a))
+	t.Cleanup(ts.Close)
+	s.URL, s.Web = ts.URL, w
+	ctx := context.Background()
+	s.person(t, "ada", "lovelace-1815")
+	s.person(t, "bob", "babbage-1791")
+	if _, err := s.DB.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "oss"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB.CreateProject(ctx, plumb.ProjectInput{Workspace: "oss", Key: "lib"}); err != nil {
+		t.Fatal(err)
+	}
+	for login, role := range map[string]string{"ada": "admin", "bob": "member"} {
+		if err := s.DB.AddMember(ctx, "oss", login, role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, logs
+}
+
+var badgeTokenRE = regexp.MustCompile(`id="new-badge-token" class="secret">(plbb_[A-Za-z0-9_-]+)<`)
+
+// A private project's badges answer to a request carrying its badge token;
+// a wrong, replaced or revoked token is answered as anyone: 404. Only
+// project admins manage it, and the token never reaches the logs.
+func TestSettingsBadgeToken(t *testing.T) {
+	s, logs := settingsSite(t)
+	const settings, badge = "/w/oss/lib/settings", "/gh/oss/projects/lib/coverage.svg"
+	ada, bob, anon := s.browser(t), s.browser(t), s.browser(t)
+	ada.signIn("ada", "lovelace-1815")
+	bob.signIn("bob", "babbage-1791")
+
+	anon.get(badge).want(t, 404)
+	ada.get(settings).want(t, 200, "No badge token.", "Create badge token")
+	// Revoking when there is none: a clear message, nothing changes.
+	ada.post(settings, "/w/oss/lib/badge-token/revoke", nil).want(t, 400, "This project has no badge token to revoke.")
+
+	ada.post(settings, "/w/oss/lib/badge-token", nil).want(t, http.StatusSeeOther)
+	p := ada.get(settings)
+	m := badgeTokenRE.FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("the new badge token is not shown:\n%s", p.Body)
+	}
+	first := m[1]
+	p.want(t, 200, badge+"?token="+first, "Revoke badge token")
+	// Shown once.
+	if p := ada.get(settings); strings.Contains(p.Body, first) || !strings.Contains(p.Body, "A badge token exists") {
+		t.Fatalf("the badge token is shown again:\n%s", p.Body)
+	}
+
+	anon.get(badge+"?token="+url.QueryEscape(first)).want(t, 200, "<svg")
+	anon.get("/gh/oss/projects/lib/issues.json?token="+url.QueryEscape(first)).want(t, 200, `"schemaVersion":1`)
+	anon.get(badge+"?token="+url.QueryEscape(first+"x")).want(t, 404)
+	anon.get(badge+"?token=").want(t, 404)
+
+	// A member who is not an admin may not create or revoke it.
+	bob.post("/w/oss/lib", "/w/oss/lib/badge-token", nil).want(t, 403)
+	bob.post("/w/oss/lib", "/w/oss/lib/badge-token/revoke", nil).want(t, 403)
+	anon.get(badge+"?token="+url.QueryEscape(first)).want(t, 200)
+
+	// Regenerating replaces it.
+	ada.post(settings, "/w/oss/lib/badge-token", nil).want(t, http.StatusSeeOther)
+	second := badgeTokenRE.FindStringSubmatch(ada.get(settings).Body)[1]
+	anon.get(badge+"?token="+url.QueryEscape(first)).want(t, 404)
+	anon.get(badge+"?token="+url.QueryEscape(second)).want(t, 200)
+
+	// Revoked: 404 again.
+	ada.post(settings, "/w/oss/lib/badge-token/revoke", nil).want(t, http.StatusSeeOther)
+	anon.get(badge+"?token="+url.QueryEscape(second)).want(t, 404)
+	ada.get(settings).want(t, 200, "No badge token.")
+
+	// The badge and other requests were logged, never with the token.
+	anon.get("/gh/oss/projects/lib/nope?token=" + url.QueryEscape(second))
+	if l := logs.String(); strings.Contains(l, first) || strings.Contains(l, second) || strings.Contains(l, "plbb_") {
+		t.Fatalf("a badge token reached the logs:\n%s", l)
+	}
+}
