@@ -1,17 +1,29 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
+	"github.com/plumbhq/plumb/compare"
 )
 
-// The rest of a project's settings page, for its admins: the badge token
-// (a secret a private project's badge URLs accept as ?token=, shown once,
-// regenerable, revocable).
+// The rest of a project's settings page, for its admins: the quality gate
+// (validated by compare.Gate.Validate, as PUT …/gate on the API), the last
+// webhook deliveries, and the badge token (a secret a private project's
+// badge URLs accept as ?token=, shown once, regenerable, revocable).
 
 // projectSettingsMore is what settings_project.html shows.
 type projectSettingsMore struct {
+	Gate        gateForm
+	GateCustom  bool
+	GateErrors  []string
+	GateSaved   bool
+	Deliveries  []codehost.HookRecord
+	IssueLevels []string
 	BadgeToken      plumb.BadgeToken
 	HasBadgeToken   bool
 	NewBadgeToken   string // shown once, after creation
@@ -20,6 +32,7 @@ type projectSettingsMore struct {
 
 func (s *Server) projectSettingsRoutes(project string) {
 	m := s.mux
+	m.HandleFunc("POST "+project+"/gate", s.form(s.handleGateForm))
 	m.HandleFunc("POST "+project+"/badge-token", s.form(s.handleCreateBadgeToken))
 	m.HandleFunc("POST "+project+"/badge-token/revoke", s.form(s.handleRevokeBadgeToken))
 }
@@ -33,6 +46,17 @@ func (s *Server) loadProjectSettingsMore(r *http.Request, d *projectSettingsData
 	var err error
 	if m.BadgeToken, m.HasBadgeToken, err = s.store.ProjectBadgeToken(ctx, d.Project.ID); err != nil {
 		return err
+	}
+	m.IssueLevels = plumb.IssueLevels
+	if m.Deliveries, err = s.store.HookDeliveries(ctx, d.Project.ID, lastDeliveries); err != nil {
+		return err
+	}
+	if m.GateErrors == nil { // after a refused form, the form as sent
+		g, custom, err := s.store.Gate(ctx, d.Project.ID)
+		if err != nil {
+			return err
+		}
+		m.Gate, m.GateCustom = gateFormOf(g), custom
 	}
 	if m.HasBadgeToken && r.Method == http.MethodGet {
 		if m.NewBadgeToken, err = s.takeFlash(r, flashBadgeToken(d.Project)); err != nil {
@@ -72,5 +96,92 @@ func (s *Server) handleRevokeBadgeToken(w http.ResponseWriter, r *http.Request, 
 			More: projectSettingsMore{BadgeTokenError: "This project has no badge token to revoke."}}, http.StatusBadRequest)
 	}
 	http.Redirect(w, r, sc.URL+"/settings#badges", http.StatusSeeOther)
+	return "", nil
+}
+
+// lastDeliveries is how many webhook deliveries the settings page lists.
+const lastDeliveries = 20
+
+// gateForm is the gate as the form shows and sends it: each condition's
+// switch and its thresholds, as typed.
+type gateForm struct {
+	PatchOn, DropOn, IssuesOn, SecurityOn bool
+	Patch, Drop, IssuesLevel, IssuesMax   string
+	Security                              string
+}
+
+func gateFormOf(g compare.Gate) gateForm {
+	f := gateForm{Patch: "80", Drop: "1", IssuesLevel: "high", IssuesMax: "0", Security: "0"}
+	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	if g.PatchCoverage != nil {
+		f.PatchOn, f.Patch = true, num(*g.PatchCoverage)
+	}
+	if g.CoverageDrop != nil {
+		f.DropOn, f.Drop = true, num(*g.CoverageDrop)
+	}
+	if g.NewIssues != nil {
+		f.IssuesOn, f.IssuesLevel, f.IssuesMax = true, g.NewIssues.Level, strconv.Itoa(g.NewIssues.Max)
+	}
+	if g.NewSecurityIssues != nil {
+		f.SecurityOn, f.Security = true, strconv.Itoa(*g.NewSecurityIssues)
+	}
+	return f
+}
+
+// gate reads the form into a gate; problems name the fields as the page
+// labels them. The gate's own rules are compare.Gate.Validate's, the same
+// as the API's.
+func (f gateForm) gate() (compare.Gate, []string) {
+	var g compare.Gate
+	var problems []string
+	float := func(on bool, raw, label string) *float64 {
+		if !on {
+			return nil
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s must be a number, got %q.", label, raw))
+			return nil
+		}
+		return &x
+	}
+	integer := func(on bool, raw, label string) *int {
+		if !on {
+			return nil
+		}
+		x, err := strconv.Atoi(strings.TrimSpace(raw))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s must be a whole number, got %q.", label, raw))
+			return nil
+		}
+		return &x
+	}
+	g.PatchCoverage = float(f.PatchOn, f.Patch, "Patch coverage")
+	g.CoverageDrop = float(f.DropOn, f.Drop, "Coverage drop")
+	if n := integer(f.IssuesOn, f.IssuesMax, "New issues"); n != nil {
+		g.NewIssues = &compare.IssueBound{Level: f.IssuesLevel, Max: *n}
+	}
+	g.NewSecurityIssues = integer(f.SecurityOn, f.Security, "New security issues")
+	return g, append(problems, g.Validate()...)
+}
+
+func (s *Server) handleGateForm(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	pf := r.PostForm
+	f := gateForm{PatchOn: pf.Get("patch_on") == "on", Patch: pf.Get("patch"), DropOn: pf.Get("drop_on") == "on", Drop: pf.Get("drop"),
+		IssuesOn: pf.Get("issues_on") == "on", IssuesLevel: pf.Get("issues_level"), IssuesMax: pf.Get("issues_max"),
+		SecurityOn: pf.Get("security_on") == "on", Security: pf.Get("security")}
+	g, problems := f.gate()
+	if len(problems) > 0 {
+		return s.settingsPage(w, r, v, projectSettingsData{scope: sc,
+			More: projectSettingsMore{Gate: f, GateErrors: problems}}, http.StatusBadRequest)
+	}
+	if err := s.store.PutGate(r.Context(), sc.Project.ID, g, s.now()); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings#gate", http.StatusSeeOther)
 	return "", nil
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/codehost"
+	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/web"
 )
@@ -122,4 +124,82 @@ func TestSettingsBadgeToken(t *testing.T) {
 	if l := logs.String(); strings.Contains(l, first) || strings.Contains(l, second) || strings.Contains(l, "plbb_") {
 		t.Fatalf("a badge token reached the logs:\n%s", l)
 	}
+}
+
+// The gate's form: saved as the API would save it; a bad threshold is
+// refused with a message and nothing stored; a member who is not an admin
+// is refused.
+func TestSettingsGateForm(t *testing.T) {
+	s, _ := settingsSite(t)
+	ctx := context.Background()
+	const settings = "/w/oss/lib/settings"
+	ada, bob := s.browser(t), s.browser(t)
+	ada.signIn("ada", "lovelace-1815")
+	bob.signIn("bob", "babbage-1791")
+	p, err := s.DB.FindProjectByKeys(ctx, "oss", "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada.get(settings).want(t, 200, "uses the default gate", `name="patch" value="80"`)
+
+	form := url.Values{"patch_on": {"on"}, "patch": {"85.5"}, "drop": {"2"}, "issues_on": {"on"}, "issues_level": {"medium"},
+		"issues_max": {"3"}, "security_on": {"on"}, "security": {"0"}}
+	ada.post(settings, "/w/oss/lib/gate", form).want(t, http.StatusSeeOther)
+	g, custom, err := s.DB.Gate(ctx, p.ID)
+	if err != nil || !custom || g.PatchCoverage == nil || *g.PatchCoverage != 85.5 || g.CoverageDrop != nil ||
+		g.NewIssues == nil || *g.NewIssues != (compare.IssueBound{Level: "medium", Max: 3}) || g.NewSecurityIssues == nil || *g.NewSecurityIssues != 0 {
+		t.Fatalf("stored gate %+v (custom %v), %v", g, custom, err)
+	}
+	ada.get(settings).want(t, 200, "has its own gate", `name="patch" value="85.5"`, `<option selected>medium</option>`)
+
+	for _, c := range []struct {
+		set  url.Values
+		want string
+	}{
+		{url.Values{"patch": {"120"}}, "patchCoverage must be a percentage from 0 to 100, got 120."},
+		{url.Values{"patch": {"lots"}}, "Patch coverage must be a number, got &#34;lots&#34;."},
+		{url.Values{"issues_level": {"urgent"}}, "newIssues.level must be one of high, medium, low, note, fmt"},
+		{url.Values{"issues_max": {"-1"}}, "newIssues.max must be 0 or more, got -1."},
+		{url.Values{"security": {"1.5"}}, "New security issues must be a whole number"},
+	} {
+		bad := url.Values{}
+		for k, v := range form {
+			bad[k] = v
+		}
+		for k, v := range c.set {
+			bad[k] = v
+		}
+		ada.post(settings, "/w/oss/lib/gate", bad).want(t, 400, "The gate was not saved", c.want)
+		if after, _, _ := s.DB.Gate(ctx, p.ID); *after.PatchCoverage != 85.5 || after.NewIssues.Level != "medium" {
+			t.Fatalf("a refused form changed the gate: %+v", after)
+		}
+	}
+	bob.post("/w/oss/lib", "/w/oss/lib/gate", url.Values{}).want(t, 403)
+	if after, _, _ := s.DB.Gate(ctx, p.ID); after.PatchCoverage == nil {
+		t.Fatal("a member's form changed the gate")
+	}
+	bob.get(settings).want(t, 403)
+}
+
+// The settings page lists the project's last webhook deliveries.
+func TestSettingsDeliveries(t *testing.T) {
+	s, _ := settingsSite(t)
+	ctx := context.Background()
+	p, err := s.DB.FindProjectByKeys(ctx, "oss", "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada := s.browser(t)
+	ada.signIn("ada", "lovelace-1815")
+	ada.get("/w/oss/lib/settings").want(t, 200, "No webhook delivery for this project yet")
+	if err := s.DB.PutCodeHost(ctx, p.ID, codehost.Target{Kind: codehost.GitHub, BaseURL: "https://api.github.com", Repository: "oss/lib", Token: "ghp_x"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	d := codehost.HookDelivery{ID: "d-42", Event: "pull_request", Action: "opened", Repository: "oss/lib", At: t0,
+		PullRequest: &codehost.PullRequest{Number: 7, Title: "Cart", Author: "ada", BaseBranch: "main", HeadBranch: "cart",
+			HeadSHA: "0123456789abcdef0123456789abcdef01234567", State: "open"}}
+	if _, err := s.DB.ApplyHook(ctx, d, 204, 202); err != nil {
+		t.Fatal(err)
+	}
+	ada.get("/w/oss/lib/settings").want(t, 200, "<td>pull_request</td><td>opened</td><td>204</td><td><code>d-42</code></td>")
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
+	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
 
@@ -64,6 +66,9 @@ type workspaceStore interface {
 	RevokeBadgeToken(ctx context.Context, projectID string) (bool, error)
 	ProjectBadgeToken(ctx context.Context, projectID string) (plumb.BadgeToken, bool, error)
 	BadgeTokenValid(ctx context.Context, projectID, secret string) (bool, error)
+	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
+	PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error
+	HookDeliveries(ctx context.Context, projectID string, limit int) ([]codehost.HookRecord, error)
 }
 
 // pageStore reads what a project's pages show: measures and their history,
