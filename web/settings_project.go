@@ -18,12 +18,12 @@ import (
 
 // projectSettingsMore is what settings_project.html shows.
 type projectSettingsMore struct {
-	Gate        gateForm
-	GateCustom  bool
-	GateErrors  []string
-	GateSaved   bool
-	Deliveries  []codehost.HookRecord
-	IssueLevels []string
+	Gate            gateForm
+	GateCustom      bool
+	GateErrors      []string
+	GateSaved       bool
+	Deliveries      []codehost.HookRecord
+	IssueLevels     []string
 	BadgeToken      plumb.BadgeToken
 	HasBadgeToken   bool
 	NewBadgeToken   string // shown once, after creation
