@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
 )
@@ -23,6 +27,11 @@ type projectSettingsMore struct {
 	GateErrors      []string
 	GateSaved       bool
 	Deliveries      []codehost.HookRecord
+	Host            hostForm
+	HostErrors      []string
+	HostTest        string // the host's answer to "test connection"
+	HostTestOK      bool
+	ViaApp          bool // the server has a GitHub App
 	IssueLevels     []string
 	BadgeToken      plumb.BadgeToken
 	HasBadgeToken   bool
@@ -33,6 +42,8 @@ type projectSettingsMore struct {
 func (s *Server) projectSettingsRoutes(project string) {
 	m := s.mux
 	m.HandleFunc("POST "+project+"/gate", s.form(s.handleGateForm))
+	m.HandleFunc("POST "+project+"/code-host", s.form(s.handleCodeHostForm))
+	m.HandleFunc("POST "+project+"/code-host/test", s.form(s.handleCodeHostTest))
 	m.HandleFunc("POST "+project+"/badge-token", s.form(s.handleCreateBadgeToken))
 	m.HandleFunc("POST "+project+"/badge-token/revoke", s.form(s.handleRevokeBadgeToken))
 }
@@ -47,7 +58,14 @@ func (s *Server) loadProjectSettingsMore(r *http.Request, d *projectSettingsData
 	if m.BadgeToken, m.HasBadgeToken, err = s.store.ProjectBadgeToken(ctx, d.Project.ID); err != nil {
 		return err
 	}
-	m.IssueLevels = plumb.IssueLevels
+	m.IssueLevels, m.ViaApp = plumb.IssueLevels, s.cfg.GitHubApp != nil
+	if m.HostErrors == nil {
+		t, found, err := s.store.CodeHost(ctx, d.Project.ID)
+		if err != nil {
+			return err
+		}
+		m.Host = hostForm{Kind: t.Kind, Repository: t.Repository, BaseURL: t.BaseURL, Configured: found, HasToken: t.Token != ""}
+	}
 	if m.Deliveries, err = s.store.HookDeliveries(ctx, d.Project.ID, lastDeliveries); err != nil {
 		return err
 	}
@@ -184,4 +202,90 @@ func (s *Server) handleGateForm(w http.ResponseWriter, r *http.Request, v *view)
 	}
 	http.Redirect(w, r, sc.URL+"/settings#gate", http.StatusSeeOther)
 	return "", nil
+}
+
+// hostForm is the code-host connection as the form shows it: never the
+// token, only whether there is one (tokens are write-only).
+type hostForm struct {
+	Kind, Repository, BaseURL string
+	Configured, HasToken      bool
+}
+
+// handleCodeHostForm saves the code-host connection under the API's rules
+// (api.CheckCodeHost); an empty token keeps the one stored.
+func (s *Server) handleCodeHostForm(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	ctx := r.Context()
+	pf := r.PostForm
+	t := codehost.Target{Kind: strings.TrimSpace(pf.Get("kind")), Repository: strings.TrimSpace(pf.Get("repository")),
+		BaseURL: strings.TrimSpace(pf.Get("base_url")), Token: strings.TrimSpace(pf.Get("token"))}
+	old, found, err := s.store.CodeHost(ctx, sc.Project.ID)
+	if err != nil {
+		return "", err
+	}
+	var problems []string
+	if t.Repository == "" || len(t.Repository) > 500 {
+		problems = append(problems, "repository must be 1 to 500 characters: OWNER/NAME on GitHub, the project's path or id on GitLab.")
+	}
+	if len(t.Token) > 1000 || len(t.BaseURL) > 2000 {
+		problems = append(problems, "token (1,000 characters at most) or baseUrl (2,000) is too long.")
+	}
+	if t.Token == "" && found && old.Kind == t.Kind {
+		t.Token = old.Token // write-only: blank keeps the stored token
+	}
+	if t.Token == "" && !(t.Kind == codehost.GitHub && s.cfg.GitHubApp != nil) {
+		problems = append(problems, "token is required (GitHub: a token with the repo:status scope; GitLab: a token with the api scope).")
+	}
+	problems = append(problems, api.CheckCodeHost(&t, s.cfg.GitHubApp)...)
+	if len(problems) > 0 {
+		return s.settingsPage(w, r, v, projectSettingsData{scope: sc, More: projectSettingsMore{HostErrors: problems,
+			Host: hostForm{Kind: t.Kind, Repository: t.Repository, BaseURL: pf.Get("base_url"), Configured: found, HasToken: found && old.Token != ""}}},
+			http.StatusBadRequest)
+	}
+	if err := s.store.PutCodeHost(ctx, sc.Project.ID, t, s.now()); err != nil {
+		return "", err
+	}
+	http.Redirect(w, r, sc.URL+"/settings#code-host", http.StatusSeeOther)
+	return "", nil
+}
+
+// handleCodeHostTest asks the host for the connected repository with the
+// stored token (or the App's installation token) and shows its answer.
+func (s *Server) handleCodeHostTest(w http.ResponseWriter, r *http.Request, v *view) (string, error) {
+	sc, err := s.adminScope(r, v)
+	if err != nil {
+		return "", err
+	}
+	t, found, err := s.store.CodeHost(r.Context(), sc.Project.ID)
+	if err != nil {
+		return "", err
+	}
+	if !found {
+		return s.settingsPage(w, r, v, projectSettingsData{scope: sc, More: projectSettingsMore{HostTest: "No code host is connected: save the connection first."}}, http.StatusBadRequest)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	name, err := s.checkCodeHost(ctx, t)
+	m := projectSettingsMore{HostTestOK: err == nil, HostTest: fmt.Sprintf("%s answered: repository %s is reachable with these credentials.", t.BaseURL, name)}
+	var he *codehost.HTTPError
+	switch {
+	case errors.As(err, &he):
+		m.HostTest = fmt.Sprintf("%s answered %d %s: %s", t.BaseURL, he.Status, http.StatusText(he.Status), he.Body)
+	case err != nil:
+		m.HostTest = fmt.Sprintf("%s could not be reached: %v", t.BaseURL, err)
+	}
+	return s.settingsPage(w, r, v, projectSettingsData{scope: sc, More: m}, http.StatusOK)
+}
+
+func (s *Server) checkCodeHost(ctx context.Context, t codehost.Target) (string, error) {
+	if t.Token == "" && t.Kind == codehost.GitHub && s.cfg.GitHubApp != nil {
+		var err error
+		if t, err = s.cfg.GitHubApp.Target(ctx, t.Repository, 0); err != nil {
+			return "", err
+		}
+	}
+	return s.cfg.CodeHost.CheckConnection(ctx, t)
 }

@@ -203,3 +203,82 @@ func TestSettingsDeliveries(t *testing.T) {
 	}
 	ada.get("/w/oss/lib/settings").want(t, 200, "<td>pull_request</td><td>opened</td><td>204</td><td><code>d-42</code></td>")
 }
+
+// The code-host form: saved under the API's rules, the token never shown
+// back (empty keeps it), bad input refused with nothing stored, a member
+// refused; "test connection" shows the host's answer.
+func TestSettingsCodeHostForm(t *testing.T) {
+	s, _ := settingsSite(t)
+	ctx := context.Background()
+	const settings = "/w/oss/lib/settings"
+	ada, bob := s.browser(t), s.browser(t)
+	ada.signIn("ada", "lovelace-1815")
+	bob.signIn("bob", "babbage-1791")
+	p, err := s.DB.FindProjectByKeys(ctx, "oss", "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotAuth string
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		if r.URL.Path != "/repos/oss/lib" || gotAuth != "Bearer ghp_secret1" {
+			http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"full_name":"oss/lib"}`))
+	}))
+	t.Cleanup(host.Close)
+
+	ada.get(settings).want(t, 200, "Save connection", "none stored")
+	ada.post(settings, "/w/oss/lib/code-host", url.Values{"kind": {"github"}, "repository": {"oss/lib"}, "base_url": {host.URL},
+		"token": {"ghp_secret1"}}).want(t, http.StatusSeeOther)
+	stored, found, err := s.DB.CodeHost(ctx, p.ID)
+	if err != nil || !found || stored.Token != "ghp_secret1" || stored.BaseURL != host.URL || stored.Repository != "oss/lib" {
+		t.Fatalf("stored %+v, %v, %v", stored, found, err)
+	}
+	page := ada.get(settings)
+	page.want(t, 200, `value="oss/lib"`, "stored — leave empty to keep", "Test connection")
+	if strings.Contains(page.Body, "ghp_secret1") {
+		t.Fatal("the settings page shows the token")
+	}
+	ada.post(settings, "/w/oss/lib/code-host/test", nil).want(t, 200, "repository oss/lib is reachable")
+
+	// An empty token keeps the stored one.
+	ada.post(settings, "/w/oss/lib/code-host", url.Values{"kind": {"github"}, "repository": {"oss/lib"}, "base_url": {host.URL}}).want(t, http.StatusSeeOther)
+	if st, _, _ := s.DB.CodeHost(ctx, p.ID); st.Token != "ghp_secret1" {
+		t.Fatalf("the token changed to %q", st.Token)
+	}
+
+	for _, c := range []struct {
+		form url.Values
+		want string
+	}{
+		{url.Values{"kind": {"github"}, "repository": {"just-a-name"}}, "repository must be OWNER/NAME for GitHub, got &#34;just-a-name&#34;."},
+		{url.Values{"kind": {"gitlab"}, "repository": {"oss/lib"}}, "token is required"},
+		{url.Values{"kind": {"bitbucket"}, "repository": {"oss/lib"}, "token": {"x"}}, "kind must be github or gitlab"},
+		{url.Values{"kind": {"github"}, "repository": {"oss/lib"}, "base_url": {"ftp://x"}}, "baseUrl must be an http or https URL"},
+		{url.Values{"kind": {"github"}, "repository": {"oss/lib"}, "token": {"two words"}}, "token must not contain spaces"},
+		{url.Values{"kind": {"github"}, "repository": {""}}, "repository must be 1 to 500 characters"},
+	} {
+		ada.post(settings, "/w/oss/lib/code-host", c.form).want(t, 400, "The connection was not saved", c.want)
+		if st, _, _ := s.DB.CodeHost(ctx, p.ID); st != stored {
+			t.Fatalf("a refused form changed the connection: %+v", st)
+		}
+	}
+
+	// The host's refusal is shown as it answered.
+	if err := s.DB.PutCodeHost(ctx, p.ID, codehost.Target{Kind: codehost.GitHub, BaseURL: host.URL, Repository: "oss/lib", Token: "ghp_wrong"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	ada.post(settings, "/w/oss/lib/code-host/test", nil).want(t, 200, "answered 401 Unauthorized", "Bad credentials")
+	if gotAuth != "Bearer ghp_wrong" {
+		t.Fatalf("the test sent %q", gotAuth)
+	}
+
+	bob.post("/w/oss/lib", "/w/oss/lib/code-host", url.Values{"kind": {"github"}, "repository": {"bob/lib"}, "token": {"x"}}).want(t, 403)
+	bob.post("/w/oss/lib", "/w/oss/lib/code-host/test", nil).want(t, 403)
+	if st, _, _ := s.DB.CodeHost(ctx, p.ID); st.Repository != "oss/lib" {
+		t.Fatal("a member changed the connection")
+	}
+}

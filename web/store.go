@@ -68,6 +68,8 @@ type workspaceStore interface {
 	BadgeTokenValid(ctx context.Context, projectID, secret string) (bool, error)
 	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
 	PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error
+	CodeHost(ctx context.Context, projectID string) (t codehost.Target, found bool, err error)
+	PutCodeHost(ctx context.Context, projectID string, t codehost.Target, at time.Time) error
 	HookDeliveries(ctx context.Context, projectID string, limit int) ([]codehost.HookRecord, error)
 }
 

@@ -44,6 +44,11 @@ func newSite(cfg *config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (
 		wc.BaseURL = cfg.BaseURL
 	}
 	wc.TrustHost = cfg.TrustHost
+	app, err := cfg.GitHub.app() // the settings' code-host form follows the API's rules
+	if err != nil {
+		return nil, err
+	}
+	wc.GitHubApp = app
 	w, err := web.New(db, log, wc)
 	if err != nil {
 		return nil, err
