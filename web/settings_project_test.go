@@ -68,6 +68,21 @@ func settingsSite(t *testing.T) (s *site, logs *lockedBuffer) {
 	return s, logs
 }
 
+// settingsPeople is settingsSite with ada's and bob's browsers signed in,
+// and project oss/lib.
+func settingsPeople(t *testing.T) (s *site, ada, bob *browser, p plumb.Project) {
+	t.Helper()
+	s, _ = settingsSite(t)
+	ada, bob = s.browser(t), s.browser(t)
+	ada.signIn("ada", "lovelace-1815")
+	bob.signIn("bob", "babbage-1791")
+	p, err := s.DB.FindProjectByKeys(context.Background(), "oss", "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ada, bob, p
+}
+
 var badgeTokenRE = regexp.MustCompile(`id="new-badge-token" class="secret">(plbb_[A-Za-z0-9_-]+)<`)
 
 // A private project's badges answer to a request carrying its badge token;
@@ -130,16 +145,9 @@ func TestSettingsBadgeToken(t *testing.T) {
 // refused with a message and nothing stored; a member who is not an admin
 // is refused.
 func TestSettingsGateForm(t *testing.T) {
-	s, _ := settingsSite(t)
+	s, ada, bob, p := settingsPeople(t)
 	ctx := context.Background()
 	const settings = "/w/oss/lib/settings"
-	ada, bob := s.browser(t), s.browser(t)
-	ada.signIn("ada", "lovelace-1815")
-	bob.signIn("bob", "babbage-1791")
-	p, err := s.DB.FindProjectByKeys(ctx, "oss", "lib")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ada.get(settings).want(t, 200, "uses the default gate", `name="patch" value="80"`)
 
 	form := url.Values{"patch_on": {"on"}, "patch": {"85.5"}, "drop": {"2"}, "issues_on": {"on"}, "issues_level": {"medium"},
@@ -208,16 +216,9 @@ func TestSettingsDeliveries(t *testing.T) {
 // back (empty keeps it), bad input refused with nothing stored, a member
 // refused; "test connection" shows the host's answer.
 func TestSettingsCodeHostForm(t *testing.T) {
-	s, _ := settingsSite(t)
+	s, ada, bob, p := settingsPeople(t)
 	ctx := context.Background()
 	const settings = "/w/oss/lib/settings"
-	ada, bob := s.browser(t), s.browser(t)
-	ada.signIn("ada", "lovelace-1815")
-	bob.signIn("bob", "babbage-1791")
-	p, err := s.DB.FindProjectByKeys(ctx, "oss", "lib")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var gotAuth string
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotAuth = r.Header.Get("Authorization")

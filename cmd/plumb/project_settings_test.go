@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -17,18 +16,6 @@ import (
 func TestProjectSettingsCommands(t *testing.T) {
 	ctx := context.Background()
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
-	db, err := sqlstore.Open(ctx, dbURL, sqlstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.CreateWorkspace(ctx, plumb.WorkspaceInput{Key: "acme"}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := db.CreateProject(ctx, plumb.ProjectInput{Workspace: "acme", Key: "lib"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
 	cli := func(stdin string, args ...string) (string, string, error) {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
@@ -58,6 +45,13 @@ func TestProjectSettingsCommands(t *testing.T) {
 		}
 		t.Cleanup(func() { db.Close() })
 		return db
+	}
+
+	ok("", "workspace", "create", "acme")
+	ok("", "project", "create", "acme/lib")
+	p, err := open().FindProjectByKeys(ctx, "acme", "lib")
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	// The gate.
