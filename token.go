@@ -36,6 +36,14 @@ type UploadToken struct {
 	RevokedAt  *time.Time
 }
 
+// BadgeToken describes a project's badge token, the secret its private
+// badges accept as ?token=; the secret is shown once, when it is created,
+// and only its hash is kept.
+type BadgeToken struct {
+	CreatedBy string
+	CreatedAt time.Time
+}
+
 // ErrTokenUnknown is the cause of the 401 for a token secret that is unknown
 // or revoked: a secret that can never authenticate (a disabled user's token
 // can again once the user is enabled, and has no such cause).

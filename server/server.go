@@ -296,6 +296,7 @@ func newSite(cfg *Config, db *sqlstore.DB, log *slog.Logger, api http.Handler) (
 		wc.BaseURL = cfg.BaseURL
 	}
 	wc.TrustHost = cfg.TrustHost
+	wc.GitHubApp = cfg.GitHubApp // the settings' code-host form follows the API's rules
 	w, err := web.New(db, log, wc)
 	if err != nil {
 		return nil, err

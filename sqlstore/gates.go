@@ -37,3 +37,11 @@ func (db *DB) PutGate(ctx context.Context, projectID string, g compare.Gate, at 
 		return err
 	})
 }
+
+// DeleteGate removes a project's own quality gate: the default applies again.
+func (db *DB) DeleteGate(ctx context.Context, projectID string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM quality_gates WHERE project_id = $1`, projectID)
+		return err
+	})
+}

@@ -18,8 +18,9 @@ import (
 // maintainability.svg, …), and the same as JSON for shields.io's endpoint
 // badge (…/coverage.json). A project's badges answer to anyone only when its
 // admins made them public (settings page); otherwise only to a signed-in
-// member, and 404 to everyone else, exactly as for a project that does not
-// exist.
+// member or to a request carrying the project's badge token (?token=…, for a
+// private repository's README), and 404 to everyone else, exactly as for a
+// project that does not exist.
 
 type badgeKind struct {
 	file, title, label, key string
@@ -113,7 +114,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 		notFound()
 		return
 	}
-	if !public {
+	if !public && !s.badgeTokenOK(r, p.ID) {
 		v, ok := s.signedIn(w, r)
 		if !ok {
 			notFound()
@@ -144,6 +145,22 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	_, _ = w.Write([]byte(badgeSVG(kind.label, message, color)))
+}
+
+// badgeTokenOK reports whether the request carries the project's badge
+// token (?token=…). A wrong or revoked one counts as none: the badge then
+// answers as to anyone else. The token is never logged (request logs carry
+// the path only).
+func (s *Server) badgeTokenOK(r *http.Request, projectID string) bool {
+	secret := r.URL.Query().Get("token")
+	if secret == "" {
+		return false
+	}
+	ok, err := s.store.BadgeTokenValid(r.Context(), projectID, secret)
+	if err != nil {
+		s.log.Error("badge token", "error", err)
+	}
+	return ok && err == nil
 }
 
 // badgeValue is the message and colour of a badge.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"github.com/plumbhq/plumb/codehost"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -44,6 +45,12 @@ type Config struct {
 	LoginAttempts int
 	// OIDC configures single sign-on; zero: password sign-in only.
 	OIDC OIDCConfig
+	// GitHubApp is the server's GitHub App, if any: a GitHub connection
+	// may then go without a token (settings_project.go), as on the API.
+	GitHubApp *codehost.App
+	// CodeHost is the client of the settings' "test connection" (a zero
+	// Client: http.DefaultClient).
+	CodeHost codehost.Client
 }
 
 // Server serves the pages. Build it with New and put it in front of the API
@@ -173,6 +180,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+project+"/upload-tokens/{id}/revoke", s.form(s.handleRevokeUploadToken))
 	m.HandleFunc("POST "+project+"/badges", s.form(s.handleBadgeSwitch))
 	m.HandleFunc("POST "+project+"/sources", s.form(s.handleSourcesSwitch))
+	s.projectSettingsRoutes(project)
 }
 
 // routeMux is a ServeMux that remembers its patterns, so tests can check

@@ -28,6 +28,7 @@ type projectSettingsData struct {
 	KeepSources, ServerRefuses bool
 	ConfirmSourcesOff          bool // ask before deleting the kept sources
 	SourcesDeleted             string
+	More                       projectSettingsMore // settings_project.go
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d projectSettingsData, status int) (string, error) {
@@ -56,6 +57,9 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *view, d
 	d.Base = s.baseURL(r)
 	for _, b := range badgeKinds {
 		d.Badges = append(d.Badges, badgeLink{b.title, d.Base + sc.API + "/" + b.file})
+	}
+	if err := s.loadProjectSettingsMore(r, &d); err != nil {
+		return "", err
 	}
 	v.Data = d
 	if status != http.StatusOK {

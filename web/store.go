@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
 )
@@ -65,6 +66,15 @@ type workspaceStore interface {
 	SourcesDisabled(ctx context.Context, projectID string) (bool, error)
 	SourcesRefused(ctx context.Context, projectID string) error
 	SetSourcesDisabled(ctx context.Context, projectID string, disabled bool) (plumb.SourcesDeleted, error)
+	CreateBadgeToken(ctx context.Context, projectID, createdBy string) (string, error)
+	RevokeBadgeToken(ctx context.Context, projectID string) (bool, error)
+	ProjectBadgeToken(ctx context.Context, projectID string) (plumb.BadgeToken, bool, error)
+	BadgeTokenValid(ctx context.Context, projectID, secret string) (bool, error)
+	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
+	PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error
+	CodeHost(ctx context.Context, projectID string) (t codehost.Target, found bool, err error)
+	PutCodeHost(ctx context.Context, projectID string, t codehost.Target, at time.Time) error
+	HookDeliveries(ctx context.Context, projectID string, limit int) ([]codehost.HookRecord, error)
 }
 
 // pageStore reads what a project's pages show: measures and their history,

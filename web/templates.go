@@ -62,7 +62,8 @@ var funcs = template.FuncMap{
 	},
 }
 
-// parseTemplates builds one template set per page: the layout and the page.
+// parseTemplates builds one template set per page: the layout, the page and
+// its parts (templates/PAGE_*.html).
 func (s *Server) parseTemplates() error {
 	names, err := fs.Glob(assets, "templates/*.html")
 	if err != nil {
@@ -71,10 +72,12 @@ func (s *Server) parseTemplates() error {
 	s.pages = map[string]*template.Template{}
 	for _, n := range names {
 		base := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
-		if base == "layout" {
-			continue
+		if base == "layout" || strings.Contains(base, "_") {
+			continue // the layout, and a page's parts (PAGE_PART.html)
 		}
-		t, err := template.New(base).Funcs(funcs).ParseFS(assets, "templates/layout.html", n)
+		files := []string{"templates/layout.html", n}
+		parts, _ := fs.Glob(assets, "templates/"+base+"_*.html")
+		t, err := template.New(base).Funcs(funcs).ParseFS(assets, append(files, parts...)...)
 		if err != nil {
 			return fmt.Errorf("web: template %s: %w", base, err)
 		}

@@ -447,6 +447,9 @@ type projectCmd struct {
 	List        projectListCmd        `cmd:"" help:"List the projects (of one workspace, or all)."`
 	Rename      projectRenameCmd      `cmd:"" help:"Give a project a new key; its data stays."`
 	Delete      projectDeleteCmd      `cmd:"" help:"Delete a project and all of its data (--yes)."`
+	Gate        projectGateCmd        `cmd:"" help:"Show or set a project's quality gate."`
+	CodeHost    projectCodeHostCmd    `cmd:"" name:"code-host" help:"Show or set a project's code-host connection."`
+	Badges      projectBadgesCmd      `cmd:"" help:"Make a project's badges public or private; create or revoke its badge token."`
 }
 
 type projectListCmd struct {
