@@ -32,35 +32,12 @@ type commitFlags struct {
 }
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
-// override them, and checks that there is a commit.
+// override them (cienv.Override), and checks that there is a commit.
 func (o *commitFlags) resolve(getenv func(string) string) (cienv.Info, error) {
-	info := cienv.Detect(getenv, ciGitDir)
-	if c := strings.TrimSpace(o.Commit); c != "" {
-		if !cienv.SameCommit(c, info.Commit) {
-			info.Tag = "" // the detected tag names another commit
-		}
-		info.Commit = c
+	info, err := cienv.Override(cienv.Detect(getenv, ciGitDir), cienv.Given{Commit: o.Commit, Branch: o.Branch, Tag: o.Tag, PR: o.PR})
+	if err != nil {
+		return info, usageError{err.Error()}
 	}
-	if o.Branch != "" {
-		info.Branch = strings.TrimPrefix(o.Branch, "refs/heads/")
-	}
-	if o.Tag != "" {
-		info.Tag = strings.TrimPrefix(o.Tag, "refs/tags/")
-	}
-	if o.PR != "" {
-		n := cienv.PullRequestNumber(strings.TrimPrefix(o.PR, "#"))
-		if n == 0 {
-			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.PR)}
-		}
-		info.PullRequest = n
-	}
-	if info.Commit == "" {
-		return info, usageError{"could not tell which commit this is: pass --commit, or run in a git checkout or on a supported CI (GitHub Actions, GitLab CI, CircleCI, Buildkite, Jenkins, Azure Pipelines, Bitbucket Pipelines, Travis CI, Drone, Woodpecker)"}
-	}
-	if len(info.Commit) < 7 || len(info.Commit) > 64 || strings.Trim(strings.ToLower(info.Commit), "0123456789abcdef") != "" {
-		return info, usageError{fmt.Sprintf("the commit must be a SHA of 7 to 64 hex digits, got %q", info.Commit)}
-	}
-	info.Commit = strings.ToLower(info.Commit)
 	return info, nil
 }
 
