@@ -20,6 +20,7 @@ import (
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/ingest/analysis"
+	"github.com/plumbhq/plumb/ingest/coverage"
 )
 
 // commitFlags name the commit a report or build is about; each defaults to
@@ -187,7 +188,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if module == "" {
 		// Go cover profiles name files by import path: the module path of
 		// the go.mod in the working directory makes them repository-relative.
-		module = goModulePath("go.mod")
+		module = coverage.ModulePathOf("go.mod")
 	}
 	report, err := file.content()
 	if err != nil {
@@ -474,20 +475,4 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	}
 	fmt.Fprintf(stdout, "build %s is %s\n", firstOf(b.ID, id), firstOf(b.Status, status))
 	return nil
-}
-
-// goModulePath returns the module path declared by a go.mod file, or "" when
-// there is no such file or line.
-func goModulePath(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
