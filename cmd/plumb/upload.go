@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,88 +49,6 @@ func needBranch(info cienv.Info, what string) error {
 	return usageError{fmt.Sprintf("could not tell the branch of commit %s, which %s needs: pass --branch", short(info.Commit), what)}
 }
 
-// inputs opens the files named on the command line. "-" (stdin) and other
-// streams that cannot be read twice, such as pipes, are first copied to a
-// temporary file, so that every attempt re-reads the same bytes.
-type inputs struct {
-	stdin     io.Reader
-	usedStdin bool
-	temps     []string
-}
-
-type inputFile struct {
-	path, name string
-	size       int64
-}
-
-func (in *inputs) open(arg, what string) (inputFile, error) {
-	if arg == "-" {
-		if in.usedStdin {
-			return inputFile{}, usageError{"stdin ('-') can be read only once"}
-		}
-		in.usedStdin = true
-		if in.stdin == nil {
-			return inputFile{}, usageError{"no stdin to read"}
-		}
-		return in.spool(in.stdin, "stdin", what)
-	}
-	f, err := os.Open(arg)
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	if st.IsDir() {
-		return inputFile{}, usageError{fmt.Sprintf("the %s %s is a directory", what, arg)}
-	}
-	if !st.Mode().IsRegular() {
-		return in.spool(f, arg, what)
-	}
-	if st.Size() == 0 {
-		return inputFile{}, usageError{fmt.Sprintf("the %s %s is empty", what, arg)}
-	}
-	return inputFile{path: arg, name: arg, size: st.Size()}, nil
-}
-
-func (in *inputs) spool(r io.Reader, name, what string) (inputFile, error) {
-	tmp, err := os.CreateTemp("", "plumb-upload-*")
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("buffering the %s from %s: %v", what, name, err)}
-	}
-	in.temps = append(in.temps, tmp.Name())
-	n, err := io.Copy(tmp, r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("buffering the %s from %s: %v", what, name, err)}
-	}
-	if n == 0 {
-		return inputFile{}, usageError{fmt.Sprintf("the %s from %s is empty", what, name)}
-	}
-	return inputFile{path: tmp.Name(), name: name, size: n}, nil
-}
-
-func (in *inputs) cleanup() {
-	for _, p := range in.temps {
-		os.Remove(p)
-	}
-}
-
-// content is the file as an upload's content, named as the command line
-// names it.
-func (f inputFile) content() (client.Content, error) {
-	ct, err := client.File(f.path)
-	if err != nil {
-		return ct, usageError{fmt.Sprintf("cannot read %s: %v", f.name, err)}
-	}
-	ct.Name = f.name
-	return ct, nil
-}
-
 func short(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
@@ -167,8 +84,8 @@ func checkTimeFlag(flag, s string) error {
 // uploadCoverage sends one coverage report.
 func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkTimeFlag("--uploaded-at", c.UploadedAt); err != nil {
 		return err
 	}
@@ -176,7 +93,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if err != nil {
 		return err
 	}
-	file, err := in.open(c.File, "coverage report")
+	file, err := in.Open(c.File, "coverage report")
 	if err != nil {
 		return err
 	}
@@ -190,7 +107,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 		// the go.mod in the working directory makes them repository-relative.
 		module = coverage.ModulePathOf("go.mod")
 	}
-	report, err := file.content()
+	report, err := file.Content()
 	if err != nil {
 		return err
 	}
@@ -207,7 +124,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 		pct = fmt.Sprintf(" (%.1f%%)", 100*float64(res.CoveredLines)/float64(all))
 	}
 	fmt.Fprintf(stdout, "uploaded %s: %d files, %d covered / %d missed lines%s, format %s, commit %s%s\n",
-		file.name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
+		file.Name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
 	if c.Source {
 		sendReportSources(ctx, e, cl, info.Commit, report, c, module)
 	}
@@ -266,8 +183,8 @@ func (p *pathFlags) mapping() client.PathMapping {
 // uploadSARIF sends SARIF files, one upload each.
 func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
@@ -275,9 +192,9 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	if err != nil {
 		return err
 	}
-	var files []inputFile
+	var files []uploadbody.File
 	for _, p := range c.Files {
-		f, err := in.open(p, "SARIF file")
+		f, err := in.Open(p, "SARIF file")
 		if err != nil {
 			return err
 		}
@@ -293,7 +210,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	for _, f := range files {
-		sarif, err := f.content()
+		sarif, err := f.Content()
 		if err != nil {
 			return err
 		}
@@ -301,19 +218,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 		if err != nil {
 			return callError(err)
 		}
-		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.name, describe(res))
-	}
-	return nil
-}
-
-func checkFile(f inputFile, what string, check func(io.Reader) error) error {
-	rd, err := os.Open(f.path)
-	if err != nil {
-		return usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	defer rd.Close()
-	if err := check(rd); err != nil {
-		return usageError{fmt.Sprintf("the %s %s: %v", what, f.name, err)}
+		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.Name, describe(res))
 	}
 	return nil
 }
@@ -322,8 +227,8 @@ func checkFile(f inputFile, what string, check func(io.Reader) error) error {
 // streamed document.
 func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
@@ -331,7 +236,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err != nil {
 		return err
 	}
-	stats, err := in.open(c.Stats, "stats file")
+	stats, err := in.Open(c.Stats, "stats file")
 	if err != nil {
 		return err
 	}
@@ -340,21 +245,21 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		File:    func(int, analysis.File) error { nfiles++; return nil },
 		Removed: func(int, string) error { nremoved++; return nil },
 	}
-	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
+	if err := stats.Check("stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
 		return err
 	}
-	total := stats.size
+	total := stats.Size
 	var sarifPaths []string
 	for _, a := range c.SARIF {
-		f, err := in.open(a, "SARIF file")
+		f, err := in.Open(a, "SARIF file")
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
+		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
-		sarifPaths = append(sarifPaths, f.path)
-		total += f.size
+		sarifPaths = append(sarifPaths, f.Path)
+		total += f.Size
 	}
 	info, err := c.Commit.resolve(getenv)
 	if err != nil {
@@ -366,7 +271,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	head := uploadbody.Head{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.path, sarifPaths)}
+	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.Path, sarifPaths)}
 	res, err := cl.UploadAnalysis(ctx, doc, c.Paths.mapping())
 	if err != nil {
 		return callError(err)
