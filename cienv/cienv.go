@@ -47,6 +47,8 @@ package cienv
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -338,4 +340,43 @@ func SameCommit(a, b string) bool {
 		a, b = b, a
 	}
 	return len(a) >= 7 && strings.HasPrefix(b, a)
+}
+
+// Given is what the command line says of the commit (plumb's --commit,
+// --branch, --tag and --pr); "" is not given.
+type Given struct{ Commit, Branch, Tag, PR string }
+
+// Override lets what is given override what was detected (a tag detected
+// for another commit is dropped; refs/heads/, refs/tags/ and a "#" before
+// the number are trimmed) and checks the result: a commit SHA of 7 to 64
+// hex digits, lower-cased, and a pull request number. Its errors name the
+// flag to pass.
+func Override(info Info, g Given) (Info, error) {
+	if c := strings.TrimSpace(g.Commit); c != "" {
+		if !SameCommit(c, info.Commit) {
+			info.Tag = "" // the detected tag names another commit
+		}
+		info.Commit = c
+	}
+	if g.Branch != "" {
+		info.Branch = strings.TrimPrefix(g.Branch, "refs/heads/")
+	}
+	if g.Tag != "" {
+		info.Tag = strings.TrimPrefix(g.Tag, "refs/tags/")
+	}
+	if g.PR != "" {
+		n := PullRequestNumber(strings.TrimPrefix(g.PR, "#"))
+		if n == 0 {
+			return info, fmt.Errorf("--pr must be a pull request number, got %q", g.PR)
+		}
+		info.PullRequest = n
+	}
+	if info.Commit == "" {
+		return info, errors.New("could not tell which commit this is: pass --commit, or run in a git checkout or on a supported CI (GitHub Actions, GitLab CI, CircleCI, Buildkite, Jenkins, Azure Pipelines, Bitbucket Pipelines, Travis CI, Drone, Woodpecker)")
+	}
+	if len(info.Commit) < 7 || len(info.Commit) > 64 || strings.Trim(strings.ToLower(info.Commit), "0123456789abcdef") != "" {
+		return info, fmt.Errorf("the commit must be a SHA of 7 to 64 hex digits, got %q", info.Commit)
+	}
+	info.Commit = strings.ToLower(info.Commit)
+	return info, nil
 }

@@ -3,6 +3,8 @@
 // held in memory: an analyzer's document with SARIF logs (plumb analyze), a
 // stats file with SARIF logs (plumb upload analysis), and the local checks
 // of those files before anything is sent. A Body is client.Content's Write.
+// Inputs opens the files a command line names, copying stdin and pipes to
+// temporary files so that every attempt re-reads the same bytes.
 package uploadbody
 
 import (

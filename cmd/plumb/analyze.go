@@ -78,15 +78,15 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	// check what uploading needs before the work
 	var cl *client.Project
 	var info cienv.Info
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
-	var sarifs []inputFile
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
+	var sarifs []uploadbody.File
 	for _, a := range c.SARIF {
-		f, err := in.open(a, "SARIF file")
+		f, err := in.Open(a, "SARIF file")
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
+		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
 		sarifs = append(sarifs, f)
@@ -136,7 +136,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	doc := res.Document(info.Commit, info.Branch, c.AnalyzedAt)
 	sarifPaths := make([]string, len(sarifs))
 	for i, s := range sarifs {
-		sarifPaths[i] = s.path
+		sarifPaths[i] = s.Path
 	}
 	body := uploadbody.Document(doc, sarifPaths)
 	if c.Out != "" {

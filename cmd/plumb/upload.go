@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/client/uploadbody"
 	"github.com/plumbhq/plumb/ingest/analysis"
+	"github.com/plumbhq/plumb/ingest/coverage"
 )
 
 // commitFlags name the commit a report or build is about; each defaults to
@@ -32,35 +32,12 @@ type commitFlags struct {
 }
 
 // resolve detects the commit, branch, tag and pull request, lets the flags
-// override them, and checks that there is a commit.
+// override them (cienv.Override), and checks that there is a commit.
 func (o *commitFlags) resolve(getenv func(string) string) (cienv.Info, error) {
-	info := cienv.Detect(getenv, ciGitDir)
-	if c := strings.TrimSpace(o.Commit); c != "" {
-		if !cienv.SameCommit(c, info.Commit) {
-			info.Tag = "" // the detected tag names another commit
-		}
-		info.Commit = c
+	info, err := cienv.Override(cienv.Detect(getenv, ciGitDir), cienv.Given{Commit: o.Commit, Branch: o.Branch, Tag: o.Tag, PR: o.PR})
+	if err != nil {
+		return info, usageError{err.Error()}
 	}
-	if o.Branch != "" {
-		info.Branch = strings.TrimPrefix(o.Branch, "refs/heads/")
-	}
-	if o.Tag != "" {
-		info.Tag = strings.TrimPrefix(o.Tag, "refs/tags/")
-	}
-	if o.PR != "" {
-		n := cienv.PullRequestNumber(strings.TrimPrefix(o.PR, "#"))
-		if n == 0 {
-			return info, usageError{fmt.Sprintf("--pr must be a pull request number, got %q", o.PR)}
-		}
-		info.PullRequest = n
-	}
-	if info.Commit == "" {
-		return info, usageError{"could not tell which commit this is: pass --commit, or run in a git checkout or on a supported CI (GitHub Actions, GitLab CI, CircleCI, Buildkite, Jenkins, Azure Pipelines, Bitbucket Pipelines, Travis CI, Drone, Woodpecker)"}
-	}
-	if len(info.Commit) < 7 || len(info.Commit) > 64 || strings.Trim(strings.ToLower(info.Commit), "0123456789abcdef") != "" {
-		return info, usageError{fmt.Sprintf("the commit must be a SHA of 7 to 64 hex digits, got %q", info.Commit)}
-	}
-	info.Commit = strings.ToLower(info.Commit)
 	return info, nil
 }
 
@@ -70,88 +47,6 @@ func needBranch(info cienv.Info, what string) error {
 		return nil
 	}
 	return usageError{fmt.Sprintf("could not tell the branch of commit %s, which %s needs: pass --branch", short(info.Commit), what)}
-}
-
-// inputs opens the files named on the command line. "-" (stdin) and other
-// streams that cannot be read twice, such as pipes, are first copied to a
-// temporary file, so that every attempt re-reads the same bytes.
-type inputs struct {
-	stdin     io.Reader
-	usedStdin bool
-	temps     []string
-}
-
-type inputFile struct {
-	path, name string
-	size       int64
-}
-
-func (in *inputs) open(arg, what string) (inputFile, error) {
-	if arg == "-" {
-		if in.usedStdin {
-			return inputFile{}, usageError{"stdin ('-') can be read only once"}
-		}
-		in.usedStdin = true
-		if in.stdin == nil {
-			return inputFile{}, usageError{"no stdin to read"}
-		}
-		return in.spool(in.stdin, "stdin", what)
-	}
-	f, err := os.Open(arg)
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	if st.IsDir() {
-		return inputFile{}, usageError{fmt.Sprintf("the %s %s is a directory", what, arg)}
-	}
-	if !st.Mode().IsRegular() {
-		return in.spool(f, arg, what)
-	}
-	if st.Size() == 0 {
-		return inputFile{}, usageError{fmt.Sprintf("the %s %s is empty", what, arg)}
-	}
-	return inputFile{path: arg, name: arg, size: st.Size()}, nil
-}
-
-func (in *inputs) spool(r io.Reader, name, what string) (inputFile, error) {
-	tmp, err := os.CreateTemp("", "plumb-upload-*")
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("buffering the %s from %s: %v", what, name, err)}
-	}
-	in.temps = append(in.temps, tmp.Name())
-	n, err := io.Copy(tmp, r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return inputFile{}, usageError{fmt.Sprintf("buffering the %s from %s: %v", what, name, err)}
-	}
-	if n == 0 {
-		return inputFile{}, usageError{fmt.Sprintf("the %s from %s is empty", what, name)}
-	}
-	return inputFile{path: tmp.Name(), name: name, size: n}, nil
-}
-
-func (in *inputs) cleanup() {
-	for _, p := range in.temps {
-		os.Remove(p)
-	}
-}
-
-// content is the file as an upload's content, named as the command line
-// names it.
-func (f inputFile) content() (client.Content, error) {
-	ct, err := client.File(f.path)
-	if err != nil {
-		return ct, usageError{fmt.Sprintf("cannot read %s: %v", f.name, err)}
-	}
-	ct.Name = f.name
-	return ct, nil
 }
 
 func short(sha string) string {
@@ -189,8 +84,8 @@ func checkTimeFlag(flag, s string) error {
 // uploadCoverage sends one coverage report.
 func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkTimeFlag("--uploaded-at", c.UploadedAt); err != nil {
 		return err
 	}
@@ -198,7 +93,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if err != nil {
 		return err
 	}
-	file, err := in.open(c.File, "coverage report")
+	file, err := in.Open(c.File, "coverage report")
 	if err != nil {
 		return err
 	}
@@ -210,9 +105,9 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if module == "" {
 		// Go cover profiles name files by import path: the module path of
 		// the go.mod in the working directory makes them repository-relative.
-		module = goModulePath("go.mod")
+		module = coverage.ModulePathOf("go.mod")
 	}
-	report, err := file.content()
+	report, err := file.Content()
 	if err != nil {
 		return err
 	}
@@ -229,7 +124,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 		pct = fmt.Sprintf(" (%.1f%%)", 100*float64(res.CoveredLines)/float64(all))
 	}
 	fmt.Fprintf(stdout, "uploaded %s: %d files, %d covered / %d missed lines%s, format %s, commit %s%s\n",
-		file.name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
+		file.Name, res.Files, res.CoveredLines, res.MissedLines, pct, res.Format, short(res.CommitSHA), onRef(res.Branch, res.Tag))
 	if c.Source {
 		sendReportSources(ctx, e, cl, info.Commit, report, c, module)
 	}
@@ -288,8 +183,8 @@ func (p *pathFlags) mapping() client.PathMapping {
 // uploadSARIF sends SARIF files, one upload each.
 func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
@@ -297,9 +192,9 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	if err != nil {
 		return err
 	}
-	var files []inputFile
+	var files []uploadbody.File
 	for _, p := range c.Files {
-		f, err := in.open(p, "SARIF file")
+		f, err := in.Open(p, "SARIF file")
 		if err != nil {
 			return err
 		}
@@ -315,7 +210,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	for _, f := range files {
-		sarif, err := f.content()
+		sarif, err := f.Content()
 		if err != nil {
 			return err
 		}
@@ -323,19 +218,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 		if err != nil {
 			return callError(err)
 		}
-		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.name, describe(res))
-	}
-	return nil
-}
-
-func checkFile(f inputFile, what string, check func(io.Reader) error) error {
-	rd, err := os.Open(f.path)
-	if err != nil {
-		return usageError{fmt.Sprintf("cannot read the %s: %v", what, err)}
-	}
-	defer rd.Close()
-	if err := check(rd); err != nil {
-		return usageError{fmt.Sprintf("the %s %s: %v", what, f.name, err)}
+		fmt.Fprintf(stdout, "uploaded %s: %s\n", f.Name, describe(res))
 	}
 	return nil
 }
@@ -344,8 +227,8 @@ func checkFile(f inputFile, what string, check func(io.Reader) error) error {
 // streamed document.
 func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &inputs{stdin: e.stdin}
-	defer in.cleanup()
+	in := &uploadbody.Inputs{Stdin: e.stdin}
+	defer in.Cleanup()
 	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
 		return err
 	}
@@ -353,7 +236,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err != nil {
 		return err
 	}
-	stats, err := in.open(c.Stats, "stats file")
+	stats, err := in.Open(c.Stats, "stats file")
 	if err != nil {
 		return err
 	}
@@ -362,21 +245,21 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		File:    func(int, analysis.File) error { nfiles++; return nil },
 		Removed: func(int, string) error { nremoved++; return nil },
 	}
-	if err := checkFile(stats, "stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
+	if err := stats.Check("stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
 		return err
 	}
-	total := stats.size
+	total := stats.Size
 	var sarifPaths []string
 	for _, a := range c.SARIF {
-		f, err := in.open(a, "SARIF file")
+		f, err := in.Open(a, "SARIF file")
 		if err != nil {
 			return err
 		}
-		if err := checkFile(f, "SARIF file", uploadbody.CheckSARIF); err != nil {
+		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
 			return err
 		}
-		sarifPaths = append(sarifPaths, f.path)
-		total += f.size
+		sarifPaths = append(sarifPaths, f.Path)
+		total += f.Size
 	}
 	info, err := c.Commit.resolve(getenv)
 	if err != nil {
@@ -388,7 +271,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	head := uploadbody.Head{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.path, sarifPaths)}
+	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.Path, sarifPaths)}
 	res, err := cl.UploadAnalysis(ctx, doc, c.Paths.mapping())
 	if err != nil {
 		return callError(err)
@@ -497,20 +380,4 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	}
 	fmt.Fprintf(stdout, "build %s is %s\n", firstOf(b.ID, id), firstOf(b.Status, status))
 	return nil
-}
-
-// goModulePath returns the module path declared by a go.mod file, or "" when
-// there is no such file or line.
-func goModulePath(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }

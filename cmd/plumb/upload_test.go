@@ -712,29 +712,6 @@ func TestBuildStatusAndFinish(t *testing.T) {
 	}
 }
 
-func TestGoModulePath(t *testing.T) {
-	dir := t.TempDir()
-	cases := map[string]string{
-		"module github.com/acme/shop\n\ngo 1.26\n":    "github.com/acme/shop",
-		"// comment\nmodule \"example.com/quoted\"\n": "example.com/quoted",
-		"go 1.26\nrequire x v1\n":                     "",
-		"modulex notamodule\n":                        "",
-		"\tmodule   example.com/spaced  \n":           "example.com/spaced",
-	}
-	for content, want := range cases {
-		p := filepath.Join(dir, "go.mod")
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if got := goModulePath(p); got != want {
-			t.Errorf("goModulePath(%q) = %q, want %q", content, got, want)
-		}
-	}
-	if got := goModulePath(filepath.Join(dir, "missing.mod")); got != "" {
-		t.Errorf("missing go.mod gave %q", got)
-	}
-}
-
 // The pull request (--pr here; detected in CI otherwise) goes with the
 // coverage upload, so refs/pull/<n> finds its commit.
 func TestUploadCoverageSendsPullRequest(t *testing.T) {

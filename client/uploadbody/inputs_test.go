@@ -1,0 +1,56 @@
+package uploadbody
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Inputs: a regular file is read in place; stdin is copied once to a
+// temporary file that Cleanup removes; empty files, directories, missing
+// files and stdin twice are InputErrors (exit status 2).
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cover.out")
+	if err := os.WriteFile(file, []byte("mode: set\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := &Inputs{Stdin: strings.NewReader("from stdin")}
+	f, err := in.Open(file, "coverage report")
+	if err != nil || f.Path != file || f.Name != file || f.Size != 10 {
+		t.Errorf("a file: %+v %v", f, err)
+	}
+	s, err := in.Open("-", "coverage report")
+	if err != nil || s.Name != "stdin" || s.Size != 10 || s.Path == "-" {
+		t.Fatalf("stdin: %+v %v", s, err)
+	}
+	ct, err := s.Content()
+	if err != nil || ct.Name != "stdin" || ct.Size != 10 {
+		t.Errorf("content: %+v %v", ct, err)
+	}
+	var got strings.Builder
+	if err := ct.Write(&got, func(r io.Reader) io.Reader { return r }); err != nil || got.String() != "from stdin" {
+		t.Errorf("content read %q, %v", got.String(), err)
+	}
+	if err := s.Check("coverage report", func(r io.Reader) error { return errors.New("bad") }); err == nil || err.Error() != "the coverage report stdin: bad" {
+		t.Errorf("check: %v", err)
+	}
+	for arg, want := range map[string]string{"-": "stdin ('-') can be read only once", empty: "is empty", dir: "is a directory", filepath.Join(dir, "none"): "cannot read the coverage report"} {
+		_, err := in.Open(arg, "coverage report")
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.ExitCode() != 2 || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an InputError with %q", arg, err, want)
+		}
+	}
+	in.Cleanup()
+	if _, err := os.Stat(s.Path); !os.IsNotExist(err) {
+		t.Errorf("the copy of stdin is left after Cleanup: %v", err)
+	}
+}
