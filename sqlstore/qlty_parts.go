@@ -351,18 +351,11 @@ func (db *DB) FindQltyReport(ctx context.Context, projectID, commitSHA, coverage
 	return db.QltyReportStatus(ctx, id)
 }
 
-// errQltyPublishing: another request is publishing the report now.
-var errQltyPublishing = plumb.Errorf(plumb.ECONFLICT, "The report is being published by another request now; retry in a few seconds.")
-
-// IsQltyPublishing reports the error of PublishQltyReport when another
-// request is publishing the report.
-func IsQltyPublishing(err error) bool { return errors.Is(err, errQltyPublishing) }
-
 // PublishQltyReport publishes the parts received for a report as one
 // coverage upload (whose id is the report's), with the metadata of the part
 // received last. From its start the report takes no more parts. A report
 // published already answers as it is; one another request is publishing
-// answers IsQltyPublishing. A publication whose server stopped is taken
+// answers plumb.ErrQltyPublishing. A publication whose server stopped is taken
 // over once its lease ran out; one that fails reopens the report.
 func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plumb.QltyReport, error) {
 	now := db.now()
@@ -384,7 +377,7 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plum
 	if !claimed {
 		r, err := db.QltyReportStatus(ctx, id)
 		if err == nil && r.State == "closed" {
-			return r, errQltyPublishing
+			return r, plumb.ErrQltyPublishing
 		}
 		return r, err
 	}
