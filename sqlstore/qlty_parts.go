@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+
+	"github.com/plumbhq/plumb/internal/wait"
 )
 
 // The qlty CLI's coverage uploads (docs/migrate-from-qlty.md). "qlty coverage
@@ -417,28 +419,11 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plum
 // renewQltyReport renews the lease of a report this server publishes until
 // the returned function is called.
 func (db *DB) renewQltyReport(ctx context.Context, id string) func() {
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), IdempotencyLease/3)
-				_, _ = db.write.ExecContext(rctx, `UPDATE qlty_reports SET lease_until = $1 WHERE id = $2 AND owner = $3`,
-					db.now().Add(IdempotencyLease).Unix(), id, db.instance)
-				cancel()
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-stopped
-	}
+	return wait.Renew(ctx, IdempotencyLease/3, func(rctx context.Context) bool {
+		_, _ = db.write.ExecContext(rctx, `UPDATE qlty_reports SET lease_until = $1 WHERE id = $2 AND owner = $3`,
+			db.now().Add(IdempotencyLease).Unix(), id, db.instance)
+		return true
+	})
 }
 
 // publishQltyParts stores the report's received parts as one coverage
