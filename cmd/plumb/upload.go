@@ -363,18 +363,11 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	id := strings.TrimSpace(c.ID)
-	if final && status == "succeeded" {
-		// A build succeeds from running: one still submitted or starting
-		// (build start --status submitted, or a job that never said it was
-		// running) is moved to running first. A build already running
-		// takes this as a no-op; one that has ended answers 409, and the
-		// final report below gives the answer (a no-op if it is the same).
-		_, err := cl.SetBuildStatus(ctx, id, client.BuildStatus{Status: "running"})
-		if err != nil && !isConflict(err) {
-			return callError(err)
-		}
+	set := cl.SetBuildStatus
+	if final {
+		set = cl.FinishBuild // from running: build start --status submitted, or a job that never said it was running
 	}
-	b, err := cl.SetBuildStatus(ctx, id, body)
+	b, err := set(ctx, id, body)
 	if err != nil {
 		return callError(err)
 	}
