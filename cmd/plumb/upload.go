@@ -249,15 +249,12 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	total := stats.Size
+	sarifs, err := in.OpenSARIF(c.SARIF)
+	if err != nil {
+		return err
+	}
 	var sarifPaths []string
-	for _, a := range c.SARIF {
-		f, err := in.Open(a, "SARIF file")
-		if err != nil {
-			return err
-		}
-		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
-			return err
-		}
+	for _, f := range sarifs {
 		sarifPaths = append(sarifPaths, f.Path)
 		total += f.Size
 	}
