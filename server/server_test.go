@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/sqlstore"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
@@ -27,17 +29,6 @@ func openDB(t *testing.T) *sqlstore.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
-}
-
-// freeAddr is an address nobody listens on (for a moment).
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func get(t *testing.T, url string) (int, string) {
@@ -72,7 +63,7 @@ func TestListen(t *testing.T) {
 // its context ends, having closed every address.
 func TestRunServesUntilCancelled(t *testing.T) {
 	db := openDB(t)
-	metricsAddr := freeAddr(t)
+	metricsAddr := fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(t))
 	cfg := &Config{Addr: "127.0.0.1:0", MetricsAddr: metricsAddr, RateLimit: 100, MaxBodyBytes: 1 << 20, MaxUploadBytes: 1 << 20,
 		RequestTimeout: time.Minute, AuthFailureLimit: 10}
 	ctx, cancel := context.WithCancel(context.Background())
