@@ -98,7 +98,7 @@ func TestPullPages(t *testing.T) {
 		// the file linked at the head.
 		`<tr class="changed hit"><td class="ln"><a href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`#L6">6</a></td><td class="cov">covered</td>`,
 		`<tr class="changed miss"><td class="ln"><a href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`#L11">11</a></td><td class="cov">missed</td>`,
-		`<span class="kd">func</span>`, `<tr class="line-issues">`, "unchanged lines (1–2)",
+		`<span class="k">func</span>`, `<tr class="line-issues">`, "unchanged lines (1–2)",
 		`href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`"`,
 		// A file without source: its changed lines with their coverage.
 		"shop/extra.go", "none was uploaded for this commit", `<td class="cov">not coverable</td>`,
