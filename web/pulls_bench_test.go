@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/bench"
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/internal/testclock"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/web"
 )
@@ -32,17 +34,42 @@ func benchEnv(name string) int {
 }
 
 func BenchmarkPullPage(b *testing.B) {
-	s := newSite(b, web.Config{})
-	a := api.NewServer(s.DB, ratelimit.NewMemory(1<<30, time.Now), slog.New(slog.NewTextHandler(io.Discard, nil)), api.Config{})
-	start := time.Now()
-	fix, err := bench.GenerateCompare(b.Context(), s.DB, a, bench.CompareOptions{Files: benchEnv("PLUMB_BENCH_COMPARE_FILES"), Changed: benchEnv("PLUMB_BENCH_COMPARE_CHANGED")})
+	o := bench.CompareOptions{Files: benchEnv("PLUMB_BENCH_COMPARE_FILES"), Changed: benchEnv("PLUMB_BENCH_COMPARE_CHANGED")}
+	// The project is generated once into $PLUMB_BENCH_DIR (the same dataset
+	// as bench's BenchmarkComparePullRequest) and reused by later runs.
+	ds, fresh, err := bench.OpenDataset(b.Context(), os.Getenv("PLUMB_BENCH_DIR"), fmt.Sprintf("compare-%d-%d", o.Files, o.Changed))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("generated %d files, %d changed, in %s", fix.Files, fix.Changed, time.Since(start).Round(time.Second))
+	clk := testclock.New(time.Now())
+	s := replica(b, web.Config{}, ds.DSN, clk, io.Discard)
+	var fix bench.CompareFixture
+	if fresh {
+		a := api.NewServer(s.DB, ratelimit.NewMemory(1<<30, time.Now), slog.New(slog.NewTextHandler(io.Discard, nil)), api.Config{})
+		start := time.Now()
+		if fix, err = bench.GenerateCompare(b.Context(), s.DB, a, o); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("generated %d files, %d changed, in %s", fix.Files, fix.Changed, time.Since(start).Round(time.Second))
+		raw, _ := json.Marshal(fix)
+		if err := os.WriteFile(ds.Meta, raw, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		raw, err := os.ReadFile(ds.Meta)
+		if err == nil {
+			err = json.Unmarshal(raw, &fix)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 	if err := web.SetUserPassword(b.Context(), s.DB, "bench", filesPassword); err != nil {
 		b.Fatal(err)
 	}
+	// The comparison keeps the sums it makes while the components are
+	// unchanged since: on the clock of the view, after their creation.
+	clk.Set(time.Now())
 	br := s.browser(b)
 	br.signIn("bench", filesPassword)
 	path := fmt.Sprintf("/w/%s/%s/pulls/%d", fix.Workspace, fix.Project, fix.PullRequest)

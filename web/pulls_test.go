@@ -133,8 +133,22 @@ func demoPullRequests(t *testing.T, s *site, token string) {
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)
 	const p = "/w/acme/web-shop"
-	b.get(p+"/pulls").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
-		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign")
+	open := b.get(p + "/pulls")
+	open.want(t, 200, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
+		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign",
+		"<td>Checkout redesign</td><td>demo</td>")
+	if strings.Contains(open.Body, `href="/w/acme/web-shop/pulls/40"`) {
+		t.Error("the merged #40 is listed as open")
+	}
+	// #40 was merged (its closed webhook says so): listed as merged, and
+	// so shown on its page.
+	b.get(p+"/pulls?state=merged").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, "<td>Upgrade the router</td><td>linus</td>", "<td>merged</td>")
+	b.get(p+"/pulls/40").want(t, 200, "Pull request #40: Upgrade the router", "<dt>State</dt><dd>merged</dd>")
+	// The fake code host's deliveries show on the settings page, newest
+	// first, with their answers.
+	b.get(p+"/settings").want(t, 200, "acme/web-shop", "<td>pull_request</td><td>closed</td><td>204</td>", "<td>pull_request</td><td>synchronize</td><td>204</td>", "<td>pull_request</td><td>opened</td><td>204</td>")
+	// The connection is fake and reaches nothing: "test connection" says so.
+	b.post(p+"/settings", p+"/code-host/test", nil).want(t, 200, "127.0.0.1:9/fake-github-for-the-demo could not be reached")
 	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`, `<tr class="line-issues">`)
 	b.get(p+"/pulls/42").want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>", `<tr class="changed hit">`, "unchanged lines")
 	b.get(p+"/pulls/40").want(t, 200, "Pull request #40", `<tr class="changed miss">`)
