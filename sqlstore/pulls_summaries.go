@@ -78,14 +78,15 @@ func (db *DB) CurrentPullSummary(ctx context.Context, projectID string, number i
 }
 
 // KeepPullSummary keeps a comparison's summary for the list, replacing the
-// one kept for the same pull request and head.
+// one kept for the same pull request and head (in one statement: two
+// requests keeping the same summary at once both succeed).
 func (db *DB) KeepPullSummary(ctx context.Context, projectID string, s compare.PullSummary) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM pull_summaries WHERE project_id = $1 AND number = $2 AND head_sha = $3`, projectID, s.Number, s.HeadSHA); err != nil {
-			return err
-		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO pull_summaries (project_id, number, head_sha, base_sha, inputs, gate_status, patch_covered, patch_coverable, computed_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, projectID, s.Number, s.HeadSHA, s.BaseSHA, s.Inputs, s.Gate, s.Patch.Covered, s.Patch.Coverable, unix(db.now()))
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (project_id, number, head_sha) DO UPDATE SET base_sha = excluded.base_sha, inputs = excluded.inputs, gate_status = excluded.gate_status,
+			patch_covered = excluded.patch_covered, patch_coverable = excluded.patch_coverable, computed_at = excluded.computed_at`,
+			projectID, s.Number, s.HeadSHA, s.BaseSHA, s.Inputs, s.Gate, s.Patch.Covered, s.Patch.Coverable, unix(db.now()))
 		return err
 	})
 }

@@ -94,4 +94,19 @@ func TestPullSummaryInputs(t *testing.T) {
 	// Another head of the same pull request is kept beside it.
 	dCheck(t, db.KeepPullSummary(ctx, pid, compare.PullSummary{Number: n, HeadSHA: other, BaseSHA: base, Inputs: "x", Gate: "passed"}))
 	held("another head kept", true)
+
+	// Requests keeping the same summary at once all succeed; one of them
+	// is kept.
+	in, err := db.PullInputs(ctx, pid, n, base, head)
+	dCheck(t, err)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			errs <- db.KeepPullSummary(ctx, pid, compare.PullSummary{Number: n, HeadSHA: head, BaseSHA: base, Inputs: in, Gate: "failed", Patch: compare.Coverage{Covered: 1, Coverable: 2}})
+		}()
+	}
+	for range 8 {
+		dCheck(t, <-errs)
+	}
+	held("kept by eight at once", true)
 }
