@@ -128,6 +128,9 @@ type pullStore interface {
 	PutChange(ctx context.Context, projectID string, ch compare.Change, at time.Time) error
 	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
 	PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error
+	// The pull-request list's figures, kept when a comparison computes them.
+	PullInputs(ctx context.Context, projectID string, number int, base, head string) (string, error)
+	KeepPullSummary(ctx context.Context, projectID string, s compare.PullSummary) error
 }
 
 // codeHostStore keeps a project's code host and its deliveries

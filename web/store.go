@@ -122,4 +122,7 @@ type pullStore interface {
 	ResolveCommit(ctx context.Context, projectID, ref string) (string, error)
 	LoadComparison(ctx context.Context, projectID, base, head string, o compare.ComparisonOptions) (*compare.Comparison, error)
 	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
+	PullInputs(ctx context.Context, projectID string, number int, base, head string) (string, error)
+	CurrentPullSummary(ctx context.Context, projectID string, number int, base, head string) (s compare.PullSummary, inputs string, found bool, err error)
+	KeepPullSummary(ctx context.Context, projectID string, s compare.PullSummary) error
 }
