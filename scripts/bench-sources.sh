@@ -59,6 +59,7 @@ for c in $commits; do
   printf '\r%d/52' $i >&2
 done
 echo >&2
+cpu=$(ps -o times= -p $pid | tr -d ' ')
 analyze "$last" "$token1" bench/one
 
 q() { sqlite3 "$db" "$1"; }
@@ -70,4 +71,5 @@ echo "sample $sample: $(echo "$commits" | wc -l) commits, $(git -C "$repo" rev-p
 echo "contents kept: $(q "SELECT count(*) || ' (' || sum(size) || ' bytes of text), ' || sum(base_id IS NOT NULL) || ' of them deltas' FROM source_blobs WHERE project_id = '$p'" 2>/dev/null ||
   q "SELECT count(*) || ' (' || sum(size) || ' bytes of text)' FROM source_blobs WHERE project_id = '$p'")"
 echo "one checkout: $(q "SELECT count(*) || ' files, ' || sum(size) || ' bytes of text' FROM source_files WHERE project_id = '$o' AND state = 'ok'")"
+echo "plumb serve's CPU time (user and system) over the 52 uploads: ${cpu} s"
 echo "kept, zstd: $kept bytes; one checkout, zstd: $one bytes; ratio $(awk -v a="$kept" -v b="$one" 'BEGIN { printf "%.2f", a / b }')x"
