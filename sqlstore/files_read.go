@@ -262,5 +262,20 @@ func (db *DB) FileIssues(ctx context.Context, projectID, snapshotID, path string
 // FileSource is GetSource in the web's terms.
 func (db *DB) FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error) {
 	s, err := db.GetSource(ctx, projectID, commit, path)
-	return plumb.FileSource{State: string(s.State), BlobID: s.BlobID, Origin: s.Origin, Size: s.Size, Content: s.Content, FetchedFrom: s.FetchedFrom, FetchedAt: s.FetchedAt}, err
+	return s.domain(), err
+}
+
+// FileSourceStates is SourceStates in the domain's type (the pull-request
+// diff's sources without their content).
+func (db *DB) FileSourceStates(ctx context.Context, projectID, commit string, paths []string) (map[string]plumb.FileSource, error) {
+	states, err := db.SourceStates(ctx, projectID, commit, paths)
+	out := make(map[string]plumb.FileSource, len(states))
+	for p, s := range states {
+		out[p] = s.domain()
+	}
+	return out, err
+}
+
+func (s Source) domain() plumb.FileSource {
+	return plumb.FileSource{State: string(s.State), BlobID: s.BlobID, Origin: s.Origin, Size: s.Size, Content: s.Content, FetchedFrom: s.FetchedFrom, FetchedAt: s.FetchedAt}
 }

@@ -275,26 +275,19 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 			s.State = source.StateDisabled
 			return nil
 		}
-		var state string
-		var blob, origin sql.NullString
-		var fetched sql.NullInt64
+		var st stateRow
 		var z, base []byte
-		err = tx.QueryRowContext(ctx, `SELECT f.state, f.blob_id, f.size, b.origin, f.origin, f.fetched_at, b.compressed, bb.compressed FROM source_files f
+		err = tx.QueryRowContext(ctx, `SELECT `+sourceStateCols+`, b.compressed, bb.compressed FROM source_files f
 			LEFT JOIN source_blobs b ON b.project_id = f.project_id AND b.blob_id = f.blob_id
 			LEFT JOIN source_blobs bb ON bb.project_id = b.project_id AND bb.blob_id = b.base_id
-			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(&state, &blob, &s.Size, &origin, &s.FetchedFrom, &fetched, &z, &base)
+			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(append(st.dest(&s), &z, &base)...)
 		if errors.Is(err, sql.ErrNoRows) {
 			s.State = source.StateAbsent
 			return nil
 		} else if err != nil {
 			return err
 		}
-		s.State, s.BlobID, s.Origin = source.State(state), blob.String, origin.String
-		if fetched.Valid {
-			s.FetchedAt = time.Unix(fetched.Int64, 0).UTC()
-		} else {
-			s.FetchedFrom = ""
-		}
+		st.fill(&s)
 		if s.State != source.StateOK {
 			return nil
 		}
@@ -438,4 +431,79 @@ func collectSources(ctx context.Context, tx *sql.Tx, projectID string, before in
 	}
 	d.Blobs, err = res.RowsAffected()
 	return d, err
+}
+
+// SourceStates returns, for each of paths that has a state at the commit,
+// what GetSource would answer without the content: its state, blob id,
+// size and origin (a path without one is absent from the map; with sources
+// refused, every path is "disabled"). The pull-request diff reads the
+// states of its files at once and the content only of those it has not
+// highlighted before.
+func (db *DB) SourceStates(ctx context.Context, projectID, commit string, paths []string) (map[string]Source, error) {
+	out := make(map[string]Source, len(paths))
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		disabled, err := sourcesDisabled(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		if db.sources.refuse || disabled {
+			for _, p := range paths {
+				out[p] = Source{State: source.StateDisabled}
+			}
+			return nil
+		}
+		const batch = 400
+		for start := 0; start < len(paths); start += batch {
+			part := paths[start:min(start+batch, len(paths))]
+			args := []any{projectID, commit}
+			marks := make([]string, len(part))
+			for i, p := range part {
+				args = append(args, p)
+				marks[i] = fmt.Sprintf("$%d", i+3)
+			}
+			err := eachRow(ctx, tx, `SELECT f.path, `+sourceStateCols+` FROM source_files f
+				LEFT JOIN source_blobs b ON b.project_id = f.project_id AND b.blob_id = f.blob_id
+				WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path IN (`+strings.Join(marks, ", ")+`)`, args, func(rows *sql.Rows) error {
+				var s Source
+				var st stateRow
+				var path string
+				if err := rows.Scan(append([]any{&path}, st.dest(&s)...)...); err != nil {
+					return err
+				}
+				st.fill(&s)
+				out[path] = s
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// sourceStateCols are the columns of a file's source state (source_files
+// f joined with its blob b), read by a stateRow.
+const sourceStateCols = `f.state, f.blob_id, f.size, b.origin, f.origin, f.fetched_at`
+
+type stateRow struct {
+	state        string
+	blob, origin sql.NullString
+	fetched      sql.NullInt64
+}
+
+// dest is where the columns of sourceStateCols are read, into st and s.
+func (st *stateRow) dest(s *Source) []any {
+	return []any{&st.state, &st.blob, &s.Size, &st.origin, &s.FetchedFrom, &st.fetched}
+}
+
+// fill completes s from the columns read.
+func (st *stateRow) fill(s *Source) {
+	s.State, s.BlobID, s.Origin = source.State(st.state), st.blob.String, st.origin.String
+	if st.fetched.Valid {
+		s.FetchedAt = time.Unix(st.fetched.Int64, 0).UTC()
+	} else {
+		s.FetchedFrom = ""
+	}
 }

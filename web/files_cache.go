@@ -55,6 +55,18 @@ func newLRU[K comparable, V any](max int, size func(V) int) *lruCache[K, V] {
 	return &lruCache[K, V]{max: max, size: size, order: list.New(), byKey: map[K]*list.Element{}}
 }
 
+// peek returns the value of key when it is kept.
+func (c *lruCache[K, V]) peek(key K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[key]; ok {
+		c.order.MoveToFront(e)
+		return e.Value.(*lruEntry[K, V]).val, true
+	}
+	var zero V
+	return zero, false
+}
+
 // get returns the value of key, making it with build when absent (an
 // error is returned, not kept).
 func (c *lruCache[K, V]) get(key K, build func() (V, error)) (V, error) {

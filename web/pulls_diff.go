@@ -10,6 +10,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/source"
 )
 
 // The annotated diff of a pull request: each changed file at the head, its
@@ -47,6 +48,18 @@ func (s *Server) diffFiles(r *http.Request, sc *scope, head string, files []comp
 	for _, is := range newIssues {
 		issues[is.Path] = append(issues[is.Path], is)
 	}
+	// The sources' states at once; a content is read only for a file whose
+	// highlighted lines are not in the render cache.
+	paths := make([]string, 0, len(files))
+	for _, f := range files {
+		if f.Status != "deleted" {
+			paths = append(paths, f.Path)
+		}
+	}
+	states, err := s.store.FileSourceStates(r.Context(), sc.Project.ID, head, paths)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]diffFile, len(files))
 	errs := make([]error, len(files))
 	next := make(chan int)
@@ -57,7 +70,7 @@ func (s *Server) diffFiles(r *http.Request, sc *scope, head string, files []comp
 			defer wg.Done()
 			for i := range next {
 				f := files[i]
-				out[i], errs[i] = s.diffFile(r, sc, head, f, patch[f.Path], j.Data.HeadHits[f.Path], issues[f.Path])
+				out[i], errs[i] = s.diffFile(r, sc, head, f, states[f.Path], patch[f.Path], j.Data.HeadHits[f.Path], issues[f.Path])
 			}
 		}()
 	}
@@ -78,9 +91,10 @@ func (s *Server) diffFiles(r *http.Request, sc *scope, head string, files []comp
 // diffWorkers is how many changed files diffFiles makes at once.
 const diffWorkers = 4
 
-// diffFile makes one changed file's diff: pf is its patch coverage (nil
-// without), hits the head's, newIssues the new issues in it.
-func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.FileChange, pf *compare.PatchFile, hits []int64, newIssues []plumb.Issue) (diffFile, error) {
+// diffFile makes one changed file's diff: st is its source's state at the
+// head (without content), pf its patch coverage (nil without), hits the
+// head's, newIssues the new issues in it.
+func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.FileChange, st plumb.FileSource, pf *compare.PatchFile, hits []int64, newIssues []plumb.Issue) (diffFile, error) {
 	df := diffFile{Path: f.Path, PreviousPath: f.PreviousPath, Status: f.Status}
 	for _, rg := range f.AddedLines {
 		df.Changed += rg.End - rg.Start + 1
@@ -103,15 +117,22 @@ func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.Fil
 			df.Issues++
 		}
 	}
-	src, err := s.store.FileSource(r.Context(), sc.Project.ID, head, f.Path)
-	if err != nil {
-		return df, err
-	}
 	var lines []string
-	if rs := s.sourceLines(sc.Project.ID, f.Path, src); rs != nil {
+	if st.State == "" {
+		st.State = string(source.StateAbsent)
+	}
+	rs, kept := s.rendered.peek(renderKey{sc.Project.ID, st.BlobID, f.Path})
+	if st.State == string(source.StateOK) && !kept {
+		src, err := s.store.FileSource(r.Context(), sc.Project.ID, head, f.Path)
+		if err != nil {
+			return df, err
+		}
+		st, rs = src, s.sourceLines(sc.Project.ID, f.Path, src)
+	}
+	if st.State == string(source.StateOK) && rs != nil {
 		lines = rs.Lines
 	} else {
-		df.NoSource = noSourceReason(src)
+		df.NoSource = noSourceReason(st)
 	}
 	df.Rows = renderDiff(lines, hits, f.AddedLines, byLine, func(line int) string {
 		return df.URL + "#L" + strconv.Itoa(line)

@@ -104,6 +104,12 @@ func TestPullPages(t *testing.T) {
 		// A file without source: its changed lines with their coverage.
 		"shop/extra.go", "none was uploaded for this commit", `<td class="cov">not coverable</td>`,
 		"shop/old.go", "deleted", "tags unit")
+	// Again: the highlighted lines now come from the render cache (only the
+	// sources' states are read), and the diff is the same.
+	diffOf := func(body string) string { return body[strings.Index(body, "<h3><a href=\"/w/oss/plumb/files/"):] }
+	if again := b.get(p + "/pulls/5"); diffOf(again.Body) != diffOf(full.Body) {
+		t.Error("the second view's diff differs from the first's")
+	}
 	// The file with the missed line comes first.
 	if i, j := strings.Index(full.Body, "<h3><a href=\"/w/oss/plumb/files/shop/total.go"), strings.Index(full.Body, "<h3><a href=\"/w/oss/plumb/files/shop/extra.go"); i < 0 || j < 0 || i > j {
 		t.Errorf("file order: total.go at %d, extra.go at %d", i, j)

@@ -110,6 +110,9 @@ type fileStore interface {
 	FileIssues(ctx context.Context, projectID, snapshotID, path string) ([]plumb.Issue, error)
 	FileClones(ctx context.Context, projectID, snapshotID, path string) ([]plumb.FileClone, error)
 	FileSource(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
+	// FileSourceStates is FileSource without the content, for many paths
+	// at once (a path without a state is absent from the map).
+	FileSourceStates(ctx context.Context, projectID, commit string, paths []string) (map[string]plumb.FileSource, error)
 	FileSourceOrFetch(ctx context.Context, projectID, commit, path string) (plumb.FileSource, error)
 	IssueCounts(ctx context.Context, projectID string, f plumb.IssueFilter) (plumb.IssueCounts, error)
 }
