@@ -20,15 +20,7 @@ func TestReadBufferReused(t *testing.T) {
 		"c.py": "x = 1\n",
 		"d.go": long[:len(long)/2] + "\n",
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := Run(context.Background(), Options{Dir: dir, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runOneWorker(t, dir, files)
 	if len(res.Files) != len(files) {
 		t.Fatalf("%d files measured: %+v", len(res.Files), res)
 	}
@@ -60,15 +52,7 @@ func TestNamesOutliveTheReadBuffer(t *testing.T) {
 		"f.js": "// " + filler,
 		"g.py": "# " + filler,
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := Run(context.Background(), Options{Dir: dir, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runOneWorker(t, dir, files)
 	want := map[string]string{"a.js": "alpha", "b.py": "beta", "c.rb": "gamma", "d.sh": "delta", "e.c": "epsilon"}
 	for _, f := range res.Files {
 		if name, ok := want[f.Path]; ok {
@@ -81,4 +65,20 @@ func TestNamesOutliveTheReadBuffer(t *testing.T) {
 	if len(want) != 0 {
 		t.Errorf("not measured: %v", want)
 	}
+}
+
+// runOneWorker writes files into dir and analyses it with one worker, so
+// that every file is read into the same buffer, in path order.
+func runOneWorker(t *testing.T, dir string, files map[string]string) *Result {
+	t.Helper()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(context.Background(), Options{Dir: dir, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
