@@ -10,6 +10,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"runtime"
@@ -102,13 +103,23 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	} else if err := w.walk(); err != nil {
 		return nil, err
 	}
-	read := o.Read
-	if read == nil {
+	// each worker reads with its own reader: from the file system, into a
+	// buffer it reuses for every file (measure keeps nothing of a file's
+	// bytes), so that reading allocates and clears no memory per file
+	reader := func() func(string) ([]byte, error) { return o.Read }
+	if o.Read == nil {
 		abs := map[string]string{}
 		for _, c := range w.files {
 			abs[c.rel] = c.abs
 		}
-		read = func(rel string) ([]byte, error) { return os.ReadFile(abs[rel]) }
+		reader = func() func(string) ([]byte, error) {
+			var buf []byte
+			return func(rel string) ([]byte, error) {
+				var err error
+				buf, err = readInto(buf[:0], abs[rel])
+				return buf, err
+			}
+		}
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -126,6 +137,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			read := reader()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(w.files) || ctx.Err() != nil {
@@ -183,6 +195,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
 	res.Issues = findIssues(res, cfg)
 	return res, nil
+}
+
+// readInto reads a file into buf (from its start), growing it as needed,
+// as os.ReadFile does into a new slice.
+func readInto(buf []byte, name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
+		buf = make([]byte, 0, st.Size()+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // excludedByDir applies the vendored-directory rule to a path (for file

@@ -44,12 +44,19 @@ type Issue struct {
 // rule, the path and what is measured (a function's name, a clone's tokens
 // and the other copy's path), and the occurrence among equal ones.
 func fingerprint(parts ...string) string {
-	h := sha256.New()
-	h.Write([]byte(fingerprintScope))
+	n := len(fingerprintScope)
 	for _, p := range parts {
-		fmt.Fprintf(h, "%d:%s", len(p), p)
+		n += len(p) + 21
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	b := make([]byte, 0, n)
+	b = append(b, fingerprintScope...)
+	for _, p := range parts {
+		b = strconv.AppendInt(b, int64(len(p)), 10)
+		b = append(b, ':')
+		b = append(b, p...)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func findIssues(res *Result, cfg Config) []Issue {
@@ -83,24 +90,43 @@ func findIssues(res *Result, cfg Config) []Issue {
 				Fingerprint: fingerprint(RuleFileLen, f.Path)})
 		}
 	}
-	// the places of each block (clones of the same tokens), for the messages
+	// the places of each block (clones of the same tokens), for the
+	// messages: each place once, in path and line order
+	type place struct {
+		hash uint64
+		loc  dup.Location
+	}
+	known := map[place]bool{}
 	places := map[uint64][]dup.Location{}
 	for _, c := range res.Clones {
 		for _, l := range []dup.Location{c.A, c.B} {
-			if !slices.Contains(places[c.Hash], l) {
+			if p := (place{c.Hash, l}); !known[p] {
+				known[p] = true
 				places[c.Hash] = append(places[c.Hash], l)
 			}
 		}
 	}
+	for _, ls := range places {
+		slices.SortFunc(ls, func(a, b dup.Location) int {
+			if c := strings.Compare(a.Path, b.Path); c != 0 {
+				return c
+			}
+			if a.StartLine != b.StartLine {
+				return a.StartLine - b.StartLine
+			}
+			return a.EndLine - b.EndLine
+		})
+	}
 	seen := map[string]int{}
 	for _, c := range res.Clones {
-		key := c.B.Path + "\x00" + c.A.Path + "\x00" + strconv.FormatUint(c.Hash, 16)
+		hash := strconv.FormatUint(c.Hash, 16)
+		key := c.B.Path + "\x00" + c.A.Path + "\x00" + hash
 		occ := strconv.Itoa(seen[key])
 		seen[key]++
 		n := c.B.EndLine - c.B.StartLine + 1
 		out = append(out, Issue{Rule: RuleDuplication, Level: "warning", Path: c.B.Path, Line: c.B.StartLine, EndLine: c.B.EndLine,
 			Message:     fmt.Sprintf("%d duplicated lines (%d tokens), also at %s.", n, c.Tokens, otherPlaces(places[c.Hash], c.B)),
-			Fingerprint: fingerprint(RuleDuplication, c.B.Path, c.A.Path, strconv.FormatUint(c.Hash, 16), occ)})
+			Fingerprint: fingerprint(RuleDuplication, c.B.Path, c.A.Path, hash, occ)})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
@@ -111,31 +137,32 @@ func findIssues(res *Result, cfg Config) []Issue {
 	return out
 }
 
-// otherPlaces lists a block's places but this one, in path and line order,
-// the first eight and how many more.
+// otherPlaces lists a block's places (sorted) but this one, the first
+// eight and how many more.
 func otherPlaces(all []dup.Location, this dup.Location) string {
-	var other []dup.Location
-	for _, l := range all {
-		if l != this {
-			other = append(other, l)
-		}
-	}
-	sort.Slice(other, func(i, j int) bool {
-		if other[i].Path != other[j].Path {
-			return other[i].Path < other[j].Path
-		}
-		return other[i].StartLine < other[j].StartLine
-	})
 	var b strings.Builder
-	for i, l := range other {
+	i := 0
+	for k, l := range all {
+		if l == this {
+			continue
+		}
 		if i == 8 {
-			fmt.Fprintf(&b, " and %d more places", len(other)-i)
+			rest := len(all) - k
+			if slices.Contains(all[k:], this) {
+				rest--
+			}
+			fmt.Fprintf(&b, " and %d more places", rest)
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s:%d-%d", l.Path, l.StartLine, l.EndLine)
+		b.WriteString(l.Path)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(l.StartLine))
+		b.WriteByte('-')
+		b.WriteString(strconv.Itoa(l.EndLine))
+		i++
 	}
 	return b.String()
 }

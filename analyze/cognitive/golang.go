@@ -16,7 +16,7 @@ import (
 // GoPackageRecursion applies it across the files of a package.
 func goFunctions(src []byte) ([]Function, *GoCalls, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, 0)
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -26,7 +26,7 @@ func goFunctions(src []byte) ([]Function, *GoCalls, error) {
 			decls = append(decls, fn)
 		}
 	}
-	calls := goCallGraph(f.Name.Name, decls)
+	calls := goCallGraph(f, decls)
 	rec := packageCycles([]*GoCalls{calls})
 	out := make([]Function, 0, len(decls))
 	s := &goScore{} // reused: its visitors serve every function
@@ -267,73 +267,63 @@ type goFunc struct {
 }
 
 // goCallGraph lists the calls of each declaration: a call by plain name
-// resolved by go/parser's object resolution to a declaration of this file
-// (or left for the package's other files when unresolved), and a method's
-// call of itself through its receiver (r.M()), as gocognit resolves calls
-// without type information.
-func goCallGraph(pkg string, decls []*ast.FuncDecl) *GoCalls {
-	index := map[*ast.FuncDecl]int{}
+// resolved (as go/parser's object resolution would, callResolver) to a
+// declaration of this file, or left for the package's other files when
+// unresolved, and a method's call of itself through its receiver (r.M()),
+// as gocognit resolves calls without type information.
+func goCallGraph(f *ast.File, decls []*ast.FuncDecl) *GoCalls {
+	index := make(map[*ast.FuncDecl]int, len(decls))
 	for i, fn := range decls {
 		index[fn] = i
 	}
-	g := &GoCalls{Package: pkg, funcs: make([]goFunc, len(decls))}
-	for i, fn := range decls {
-		gf := &g.funcs[i]
+	g := &GoCalls{Package: f.Name.Name, funcs: make([]goFunc, len(decls))}
+	r := newCallResolver(f)
+	var gf *goFunc
+	var fn *ast.FuncDecl
+	r.onCall = func(call *ast.CallExpr, kind callKind, d *ast.FuncDecl, name string) {
+		switch kind {
+		case callLocal:
+			gf.local = append(gf.local, index[d])
+		case callByName:
+			gf.byName = append(gf.byName, name)
+		default:
+			if selfCall(call.Fun, fn) {
+				gf.local = append(gf.local, index[fn])
+			}
+		}
+	}
+	for i, d := range decls {
+		gf, fn = &g.funcs[i], d
 		gf.body = fn.Body != nil
 		if fn.Recv == nil {
 			gf.name = fn.Name.Name
 		}
-		if fn.Body == nil {
-			continue
+		if fn.Body != nil {
+			r.funcDecl(fn)
 		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if d, name := callTarget(call.Fun, fn); d != nil {
-					if j, ok := index[d]; ok {
-						gf.local = append(gf.local, j)
-					}
-				} else if name != "" {
-					gf.byName = append(gf.byName, name)
-				}
-			}
-			return true
-		})
 	}
 	return g
 }
 
-// callTarget resolves a call: the declaration it reaches in this file, or
-// the name to look up among the package's functions.
-func callTarget(e ast.Expr, fn *ast.FuncDecl) (*ast.FuncDecl, string) {
-	switch x := e.(type) {
-	case *ast.ParenExpr:
-		return callTarget(x.X, fn)
-	case *ast.IndexExpr:
-		return callTarget(x.X, fn)
-	case *ast.IndexListExpr:
-		return callTarget(x.X, fn)
-	case *ast.Ident:
-		if x.Obj != nil { // resolved by the parser in the file or a local scope
-			if d, ok := x.Obj.Decl.(*ast.FuncDecl); ok && d.Body != nil {
-				return d, ""
-			}
-			return nil, ""
-		}
-		return nil, x.Name
-	case *ast.SelectorExpr:
-		if fn.Recv != nil && x.Sel.Name == fn.Name.Name {
-			if id, ok := x.X.(*ast.Ident); ok {
-				for _, f := range fn.Recv.List {
-					for _, n := range f.Names {
-						if n.Name == id.Name {
-							return fn, ""
-						}
-					}
-				}
+// selfCall says whether a call is a method's call of itself through its
+// receiver (r.M(), through parentheses and type arguments).
+func selfCall(e ast.Expr, fn *ast.FuncDecl) bool {
+	x, ok := callee(e).(*ast.SelectorExpr)
+	if !ok || fn.Recv == nil || x.Sel.Name != fn.Name.Name {
+		return false
+	}
+	id, ok := x.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	for _, f := range fn.Recv.List {
+		for _, n := range f.Names {
+			if n.Name == id.Name {
+				return true
 			}
 		}
 	}
-	return nil, ""
+	return false
 }
 
 // packageCycles marks, for each file of one package (in file-name order),

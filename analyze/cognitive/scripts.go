@@ -146,7 +146,7 @@ func pythonFunctions(src []byte, toks []token.Token) []Function {
 		}
 	}
 	for i, t := range toks {
-		text := t.Text(src)
+		text := tokenView(src, t) // kept only while scoring
 		if depth == 0 && t.Line > prevLine && !s.is(i-1, `\`) {
 			lineStart = true
 		}
@@ -358,7 +358,7 @@ func rubyFunctions(src []byte, toks []token.Token) []Function {
 		}
 	}
 	for i, t := range toks {
-		text := t.Text(src)
+		text := tokenView(src, t) // kept only while scoring
 		s.endEndless(i)
 		start := s.atStatementStart(i, ";", "=", "(", "then", "do", "||", "&&", "return")
 		if t.Line > s.lastLine(i) && !s.is(i-1, "?") && !s.is(i-1, ":") && !s.is(i, "?") && !s.is(i, ":") {

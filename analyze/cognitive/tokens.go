@@ -1,6 +1,8 @@
 package cognitive
 
 import (
+	"unsafe"
+
 	"github.com/plumbhq/plumb/analyze/token"
 )
 
@@ -232,6 +234,18 @@ func (b *braceScorer) text(i int) string {
 	return b.toks[i].Text(b.src)
 }
 
+// tokenView is a token's text as a view of the source, not a copy: for the
+// scorers' main loops, which read every token's text to compare it and keep
+// it only while they run (in the chain of operators). A name that outlives
+// the scorer (a Function's) is made with text, a copy: the source's bytes
+// are reused for the next file once the file is measured.
+func tokenView(src []byte, t token.Token) string {
+	if t.Len <= 0 {
+		return ""
+	}
+	return unsafe.String(&src[t.Start], int(t.Len))
+}
+
 func (b *braceScorer) inc(n int) {
 	if b.cur != nil {
 		b.cur.Complexity += n
@@ -323,7 +337,7 @@ func (b *braceScorer) run() {
 			}
 			continue
 		}
-		s := t.Text(b.src)
+		s := tokenView(b.src, t)
 		if t.Kind == token.Ident {
 			if (b.lang == "TypeScript" || b.lang == "TSX") && s == "type" {
 				if end := b.typeAlias(i); end > i {

@@ -468,7 +468,19 @@ func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 	lines := make([]int, len(docs))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
+	// the largest groups first, so that a large one started last does not
+	// run alone at the end (the results keep their places)
+	size := make([]int, len(order))
+	launch := make([]int, len(order))
 	for gi, g := range order {
+		launch[gi] = gi
+		for _, i := range byGroup[g] {
+			size[gi] += len(docs[i].Tokens)
+		}
+	}
+	sort.SliceStable(launch, func(a, b int) bool { return size[launch[a]] > size[launch[b]] })
+	for _, gi := range launch {
+		g := order[gi]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(gi int, idx []int) {

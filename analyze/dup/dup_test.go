@@ -162,11 +162,17 @@ func TestDetectGroups(t *testing.T) {
 	var docs []Doc
 	for i := range 12 {
 		src := "// header\n" + jsFunc("f", "x") + strings.Repeat("let q = 1;\n", i) + jsFunc("g", "y") + jsFunc("h", "x")
+		if i%3 == 2 {
+			src += jsFunc("k", "z") + jsFunc("m", "x") // the last group is the largest
+		}
 		docs = append(docs, Doc{Index: i, Path: fmt.Sprintf("%d.js", i), Group: i % 3, Tokens: Tokenize("JavaScript", []byte(src), i%2 == 0)})
 	}
 	c1, l1 := Detect(docs, Options{MinTokens: 50, MinLines: 5})
-	c2, l2 := DetectGroups(docs, Options{MinTokens: 50, MinLines: 5}, 4)
-	if len(c1) < 10 || fmt.Sprint(c1) != fmt.Sprint(c2) || fmt.Sprint(l1) != fmt.Sprint(l2) {
-		t.Errorf("Detect: %d clones %v; DetectGroups: %d clones %v", len(c1), l1, len(c2), l2)
+	// two workers for three groups, the largest seen last (started first)
+	for _, workers := range []int{4, 2} {
+		c2, l2 := DetectGroups(docs, Options{MinTokens: 50, MinLines: 5}, workers)
+		if len(c1) < 10 || fmt.Sprint(c1) != fmt.Sprint(c2) || fmt.Sprint(l1) != fmt.Sprint(l2) {
+			t.Errorf("%d workers: Detect: %d clones %v; DetectGroups: %d clones %v", workers, len(c1), l1, len(c2), l2)
+		}
 	}
 }

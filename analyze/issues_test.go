@@ -1,0 +1,44 @@
+package analyze
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"testing"
+
+	"github.com/plumbhq/plumb/analyze/dup"
+)
+
+// Fingerprints are stored by the server to follow a finding across
+// analyses: their bytes must not change (scope, then each part as
+// "len:part").
+func TestFingerprintBytes(t *testing.T) {
+	sum := sha256.Sum256([]byte("plumb-analyze-1" + "16:duplicated-block" + "6:a/b.go" + "0:" + "13:héllo wörld"))
+	if got, want := fingerprint("duplicated-block", "a/b.go", "", "héllo wörld"), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("fingerprint %s, want %s", got, want)
+	}
+}
+
+// A clone's message names the block's other places in path and line
+// order, eight of them and how many more, never the clone's own place.
+func TestDuplicationMessagePlaces(t *testing.T) {
+	res := &Result{}
+	var locs []dup.Location
+	for i := 11; i >= 0; i-- { // added in reverse order
+		locs = append(locs, dup.Location{Path: fmt.Sprintf("f%02d.go", i/2), StartLine: 10 * (i % 2), EndLine: 10*(i%2) + 6})
+	}
+	for i := 1; i < len(locs); i++ {
+		res.Clones = append(res.Clones, dup.Clone{A: locs[0], B: locs[i], Tokens: 60, Hash: 7})
+	}
+	issues := findIssues(res, Config{}.withDefaults())
+	got := ""
+	for _, is := range issues {
+		if is.Path == "f00.go" && is.Line == 0 {
+			got = is.Message
+		}
+	}
+	want := "7 duplicated lines (60 tokens), also at f00.go:10-16, f01.go:0-6, f01.go:10-16, f02.go:0-6, f02.go:10-16, f03.go:0-6, f03.go:10-16, f04.go:0-6 and 3 more places."
+	if got != want {
+		t.Errorf("message\n%s\nwant\n%s", got, want)
+	}
+}
