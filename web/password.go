@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -97,4 +98,9 @@ func VerifyPassword(hash, pw string) (bool, error) {
 
 // dummyHash is verified against when a login is unknown, so an unknown login
 // takes as long to refuse as a wrong password.
-var dummyHash, _ = HashPassword("not a password of anyone")
+// It is made on first use, not at start: every plumb command links this
+// package, and an argon2id hash costs tens of milliseconds and its memory.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := HashPassword("not a password of anyone")
+	return h
+})
