@@ -47,9 +47,9 @@ type HitCounts struct {
 // LineBranches are one line's branch figures: how many branches (arms of
 // its conditions) the line has, and how many of them ran.
 type LineBranches struct {
-	Line    int
-	Total   int
-	Covered int
+	Line    int `json:"line"`
+	Total   int `json:"total"`
+	Covered int `json:"covered"`
 }
 
 // Partial reports whether a line with these figures and hits is partly

@@ -239,7 +239,7 @@ func (m *lineMap) file(path string) File {
 		f = File{Path: path, Lines: slices.Clip(out), Total: m.total}
 	}
 	f.Branches = m.branches.take(m.sumBranches)
-	*m = lineMap{combine: m.combine, sumBranches: m.sumBranches, hint: m.hint}
+	*m = lineMap{combine: m.combine, sumBranches: m.sumBranches, hint: m.hint, branches: branchSet{hint: m.branches.hint}}
 	return f
 }
 
@@ -257,6 +257,7 @@ func (m *lineMap) branch(line, total, covered int) {
 type branchSet struct {
 	lines    []plumb.LineBranches
 	unsorted bool
+	hint     int // capacity for the next file's lines
 }
 
 func (b *branchSet) add(line, total, covered int, sum bool) {
@@ -269,6 +270,9 @@ func (b *branchSet) add(line, total, covered int, sum bool) {
 		if last.Line > line {
 			b.unsorted = true
 		}
+	}
+	if b.lines == nil && b.hint > 0 {
+		b.lines = make([]plumb.LineBranches, 0, b.hint)
 	}
 	b.lines = append(b.lines, combineBranches(plumb.LineBranches{Line: line}, total, covered, true))
 }
@@ -305,7 +309,7 @@ func (b *branchSet) take(sum bool) []plumb.LineBranches {
 		}
 		lines = out
 	}
-	*b = branchSet{}
+	*b = branchSet{hint: min(len(lines), 1<<12)}
 	return slices.Clip(lines)
 }
 
