@@ -31,11 +31,13 @@ type CoverageSummary struct {
 	Missed      int64 // missed lines in this report
 }
 
-// FileCoverageEntry is one coverage tag's line hits of one file.
+// FileCoverageEntry is one coverage tag's line hits of one file, and the
+// branch figures of its lines that have them (ascending lines).
 type FileCoverageEntry struct {
-	Tag  string
-	Path string
-	Hits []int64
+	Tag      string
+	Path     string
+	Hits     []int64
+	Branches []LineBranches
 }
 
 // HitCounts are a file's line counts: covered (> 0), missed (0), omitted

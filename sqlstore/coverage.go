@@ -489,7 +489,7 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.FileCoverageEntry, err error) {
 	tags, stored, err := db.StoredFileCoverage(ctx, projectID, ref, path)
 	for _, f := range stored {
-		e := plumb.FileCoverageEntry{Tag: f.Tag, Path: f.Path}
+		e := plumb.FileCoverageEntry{Tag: f.Tag, Path: f.Path, Branches: f.Branches}
 		if e.Hits, err = decodeHits(f.Hits); err != nil {
 			return nil, nil, err
 		}
