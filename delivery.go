@@ -12,3 +12,10 @@ type Delivery struct {
 	CommentID string
 	At        time.Time
 }
+
+// UnfinishedCheckRun is a check run left in progress: its project, head
+// commit and pull request.
+type UnfinishedCheckRun struct {
+	ProjectID, HeadSHA string
+	PullRequest        int
+}

@@ -52,3 +52,7 @@ type QltyReport struct {
 type QltyStats struct {
 	Uploads, Reports, PartFiles int64
 }
+
+// ErrQltyPublishing is the store's answer when another request is publishing
+// a multi-part report now: the caller retries in a few seconds.
+var ErrQltyPublishing = Errorf(ECONFLICT, "The report is being published by another request now; retry in a few seconds.")

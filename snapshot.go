@@ -189,3 +189,16 @@ type TotalsAt struct {
 	At     time.Time
 	Totals metric.Totals
 }
+
+// SnapshotSpool holds a snapshot's records on their way to the store, which
+// makes it (NewSnapshotSpool) and takes it back (AddAnalysis, AddFindings):
+// records are checked as they are added and sorted on disk, so a report of
+// any size costs a bounded amount of memory. Problems are reported when the
+// snapshot is stored. Close removes its temporary files.
+type SnapshotSpool interface {
+	AddFile(f FileFigures) error
+	AddRemoved(path string) error
+	AddIssue(is Issue) error
+	AddClone(a, b ClonePlace, lines int) error
+	Close()
+}

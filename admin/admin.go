@@ -16,10 +16,12 @@ import (
 )
 
 // Admin runs the operator's actions on an open store and writes what they
-// did, or the listing asked for, to Out.
+// did, or the listing asked for, to Out; notes for people (a secret's
+// handling) go to Notes, when set.
 type Admin struct {
-	DB  *sqlstore.DB
-	Out io.Writer
+	DB    *sqlstore.DB
+	Out   io.Writer
+	Notes io.Writer
 }
 
 // UsageError is a mistake in how an action was asked for (a malformed

@@ -11,7 +11,6 @@ import (
 	"github.com/plumbhq/plumb/ingest/analysis"
 	"github.com/plumbhq/plumb/ingest/coverage"
 	"github.com/plumbhq/plumb/ingest/sarif"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // analysisReader reads an analysis upload (docs/ingest.md) with
@@ -25,7 +24,7 @@ type analysisReader struct {
 	mapOpt coverage.Options
 	opt    sarif.Options
 	q      *query // problems with field values, reported together
-	sp     *sqlstore.SnapshotSpool
+	sp     plumb.SnapshotSpool
 
 	head    analysis.Head // the scalar members
 	logs    []logRange    // the embedded SARIF logs' places in the report

@@ -23,8 +23,6 @@ var (
 	codeHostBackoff  = func(n int) time.Duration { return time.Duration(n*n) * 5 * time.Second }
 )
 
-var defaultCodeHostURLs = map[string]string{codehost.GitHub: "https://api.github.com", codehost.GitLab: "https://gitlab.com"}
-
 type deliveryView struct {
 	CommitSHA string `json:"commitSha"`
 	State     string `json:"state"`
@@ -99,7 +97,7 @@ func (s *Server) handlePutCodeHost(w http.ResponseWriter, r *http.Request, c *ca
 	viaApp := t.Kind == codehost.GitHub && s.cfg.GitHubApp != nil
 	t.Token, _ = f.str("token", !viaApp, 1, 1000)
 	t.BaseURL, _ = f.str("baseUrl", false, 0, 2000)
-	for _, p := range CheckCodeHost(&t, s.cfg.GitHubApp) {
+	for _, p := range t.Check(s.cfg.GitHubApp) {
 		f.fail("%s", "Field "+p)
 	}
 	if err := f.err(); err != nil {
@@ -115,34 +113,9 @@ func (s *Server) handlePutCodeHost(w http.ResponseWriter, r *http.Request, c *ca
 	return writeJSON(w, http.StatusOK, v)
 }
 
-// CheckCodeHost names every problem of a code-host connection, as PUT
-// …/code-host refuses it (the web's settings form uses it too), and fills
-// in the base URL's default: GitHub's or GitLab's, or the GitHub App's when
-// the server has one and the connection is to GitHub. The messages start
-// with the field's API name (kind, baseUrl, repository, token).
-func CheckCodeHost(t *codehost.Target, app *codehost.App) []string {
-	var p []string
-	viaApp := t.Kind == codehost.GitHub && app != nil
-	def, known := defaultCodeHostURLs[t.Kind]
-	if t.Kind != "" && !known {
-		p = append(p, fmt.Sprintf("kind must be github or gitlab, got %q.", t.Kind))
-	}
-	if viaApp && t.BaseURL == "" {
-		def = app.BaseURL
-	}
-	if t.BaseURL == "" {
-		t.BaseURL = def
-	} else if u, err := url.Parse(t.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		p = append(p, "baseUrl must be an http or https URL, such as https://github.example.com/api/v3.")
-	}
-	if t.Kind == codehost.GitHub && strings.Count(t.Repository, "/") != 1 {
-		p = append(p, fmt.Sprintf("repository must be OWNER/NAME for GitHub, got %q.", t.Repository))
-	}
-	if strings.ContainsAny(t.Token, " \t\r\n") {
-		p = append(p, "token must not contain spaces or line breaks.")
-	}
-	return p
-}
+// CheckCodeHost is codehost.Target.Check, as PUT …/code-host and the web's
+// settings form apply it.
+func CheckCodeHost(t *codehost.Target, app *codehost.App) []string { return t.Check(app) }
 
 // WaitDeliveries waits for the code-host deliveries under way (tests,
 // shutdown).

@@ -131,6 +131,17 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 	if len(o.Issues.Statuses) == 0 {
 		o.Issues.Statuses = []string{"open"}
 	}
+	// A pull request's comparison over every coverage tag is what the web's
+	// pull-request list shows: its summary is kept (the issue filters change
+	// only the lists, not the gate or the patch coverage).
+	var inputs string
+	keep := change != nil && change.PullRequestNumber != nil && o.CoverageTag == "" && change.CommitSHA == head
+	if keep {
+		var err error
+		if inputs, err = s.store.PullInputs(ctx, p.ID, *change.PullRequestNumber, base, head); err != nil {
+			return nil, err
+		}
+	}
 	data, err := s.store.LoadComparison(ctx, p.ID, base, head, compare.ComparisonOptions{CoverageTag: o.CoverageTag, Paths: change.HeadPaths(), Issues: o.Issues})
 	if err != nil {
 		return nil, err
@@ -140,6 +151,11 @@ func (s *Server) Compare(ctx context.Context, p plumb.Project, base, head string
 		return nil, err
 	}
 	j := compare.Judge(data, change, gate)
+	if keep {
+		if err := s.store.KeepPullSummary(ctx, p.ID, j.Summary(*change.PullRequestNumber, base, head, inputs)); err != nil {
+			return nil, err
+		}
+	}
 	return &Comparison{data: data, patch: j.Patch, issues: j.Issues, noIssueData: j.NoIssueData, Gate: j.Gate}, nil
 }
 

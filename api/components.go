@@ -251,7 +251,7 @@ func (s *Server) handleFileCoverage(w http.ResponseWriter, r *http.Request, c *c
 	if err := c.query.err(); err != nil {
 		return err
 	}
-	tags, files, err := s.store.StoredFileCoverage(r.Context(), p.ID, ref, strings.TrimPrefix(path, "./"))
+	tags, files, err := s.store.FileCoverageHits(r.Context(), p.ID, ref, strings.TrimPrefix(path, "./"))
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api/apiv1"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // statusOf is the one table from application error codes to HTTP statuses.
@@ -42,7 +41,7 @@ type errorBody = apiv1.ErrorBody
 // with the request id and shown without detail.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := plumb.ErrorCode(err)
-	if code == plumb.EINTERNAL && sqlstore.IsUnavailable(err) {
+	if code == plumb.EINTERNAL && s.store.IsUnavailable(err) {
 		// A lost database is a 503 the client can retry, not a 500.
 		s.log.Warn("database unavailable", "request_id", requestID(r.Context()), "error", err)
 		err = plumb.Errorf(plumb.EUNAVAILABLE, "The database is unavailable; retry in a few seconds.")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/codehost"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // maxHookBytes bounds a webhook delivery's body (GitHub caps its payloads at
@@ -24,7 +23,7 @@ type hookStore interface {
 	GitHubInstallation(ctx context.Context, repository string) (id int64, found bool, err error)
 	CheckRun(ctx context.Context, projectID, headSHA string) (st codehost.CheckState, found bool, err error)
 	PutCheckRun(ctx context.Context, projectID, headSHA string, st codehost.CheckState, at time.Time) error
-	UnfinishedCheckRuns(ctx context.Context, limit int) ([]sqlstore.UnfinishedCheckRun, error)
+	UnfinishedCheckRuns(ctx context.Context, limit int) ([]plumb.UnfinishedCheckRun, error)
 }
 
 // handleGitHubHook takes GitHub's webhook deliveries (POST /hooks/github,

@@ -24,7 +24,6 @@ import (
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/ingest/coverage"
 	"github.com/plumbhq/plumb/ingest/sarif"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // The ingestion endpoints take what CI tools produce. They live under
@@ -620,7 +619,7 @@ func (s *Server) handleUploadSARIF(w http.ResponseWriter, r *http.Request, c *ca
 			}
 		}
 		ur := &utf8Reader{r: body}
-		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)
+		sp := s.store.NewSnapshotSpool(s.cfg.SpoolDir)
 		defer sp.Close()
 		opt.TempDir = s.cfg.SpoolDir
 		n := 0
@@ -663,7 +662,7 @@ func (s *Server) handleUploadAnalysis(w http.ResponseWriter, r *http.Request, c 
 	return s.idempotentUpload(w, r, p, func(ctx context.Context, body *limitedBody) (int, any, error) {
 		ur := &utf8Reader{r: body}
 		q := &query{}
-		sp := sqlstore.NewSnapshotSpool(s.cfg.SpoolDir)
+		sp := s.store.NewSnapshotSpool(s.cfg.SpoolDir)
 		defer sp.Close()
 		opt.TempDir = s.cfg.SpoolDir
 		a := &analysisReader{r: ur, q: q, opt: opt, sp: sp, mapOpt: coverage.Options{StripPrefix: opt.StripPrefix, AddPrefix: opt.AddPrefix}}

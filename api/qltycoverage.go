@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -19,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // The qlty CLI's coverage uploads (docs/migrate-from-qlty.md), so that
@@ -546,7 +546,7 @@ func (s *Server) handleQltyUpload(w http.ResponseWriter, r *http.Request, c *cal
 			// The declared number of parts is in: publish them as one.
 			done, err := s.store.PublishQltyReport(ctx, u.ProjectID, rep.ID)
 			switch {
-			case sqlstore.IsQltyPublishing(err):
+			case errors.Is(err, plumb.ErrQltyPublishing):
 				view.State = "publishing"
 			case err != nil:
 				return nil, err
@@ -701,7 +701,7 @@ func (s *Server) handleQltyComplete(w http.ResponseWriter, r *http.Request, c *c
 	deadline := time.Now().Add(qltyCompleteWait) // a real wait, whatever the server's clock says
 	for rep.State != "published" {
 		rep, err = s.store.PublishQltyReport(ctx, p.ID, rep.ID)
-		if !sqlstore.IsQltyPublishing(err) {
+		if !errors.Is(err, plumb.ErrQltyPublishing) {
 			break
 		}
 		// Another request publishes it (its last part, say): wait for it.

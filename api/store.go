@@ -8,14 +8,16 @@ import (
 	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/metric"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // Store is what the API asks of storage: exactly the methods its handlers
 // call, grouped by what they serve. *sqlstore.DB satisfies it (asserted in
-// cmd/plumb); tests use the real store on both backends, no mock.
+// store_test.go); tests use the real store on both backends, no mock.
 type Store interface {
 	Ping(ctx context.Context) error
+	// IsUnavailable reports whether err means the database could not be
+	// reached: the request answers 503, which a client retries, not 500.
+	IsUnavailable(err error) bool
 	accountStore
 	uploadTokenStore
 	applicationStore
@@ -72,8 +74,9 @@ type buildStore interface {
 // ingestStore takes uploads of analyses, findings and coverage, once per
 // Idempotency-Key (ingest.go, analysis.go, findings.go).
 type ingestStore interface {
-	AddAnalysis(ctx context.Context, in plumb.SnapshotInput, sp *sqlstore.SnapshotSpool) (plumb.Snapshot, error)
-	AddFindings(ctx context.Context, in plumb.SnapshotInput, sp *sqlstore.SnapshotSpool, tools []string) (plumb.Snapshot, error)
+	NewSnapshotSpool(dir string) plumb.SnapshotSpool
+	AddAnalysis(ctx context.Context, in plumb.SnapshotInput, sp plumb.SnapshotSpool) (plumb.Snapshot, error)
+	AddFindings(ctx context.Context, in plumb.SnapshotInput, sp plumb.SnapshotSpool, tools []string) (plumb.Snapshot, error)
 	AnalysedCommits(ctx context.Context, projectID, branch string, shas []string) ([]plumb.Snapshot, error)
 	IngestCoverage(ctx context.Context, in plumb.CoverageInput, read func(emit func(plumb.CoverageFile) error) error) (plumb.CoverageSummary, error)
 	IdempotencyStart(ctx context.Context, projectID, key, requestHash string) (status int, body, bodyHash string, done bool, err error)
@@ -104,7 +107,7 @@ type metricStore interface {
 	ProjectTotals(ctx context.Context, projectID string) (metric.Totals, error)
 	ProjectHistory(ctx context.Context, projectID string, to time.Time) (analysis, coverage []plumb.TotalsAt, err error)
 	FileTotals(ctx context.Context, projectID, path string) (metric.Totals, error)
-	StoredFileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []sqlstore.StoredFileCoverageEntry, err error)
+	FileCoverageHits(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.StoredFileCoverage, err error)
 	ListComponents(ctx context.Context, projectID string) ([]plumb.Component, error)
 	FindComponent(ctx context.Context, projectID, idOrName string) (plumb.Component, error)
 	CreateComponent(ctx context.Context, c plumb.Component) (plumb.Component, error)
@@ -125,6 +128,9 @@ type pullStore interface {
 	PutChange(ctx context.Context, projectID string, ch compare.Change, at time.Time) error
 	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
 	PutGate(ctx context.Context, projectID string, g compare.Gate, at time.Time) error
+	// The pull-request list's figures, kept when a comparison computes them.
+	PullInputs(ctx context.Context, projectID string, number int, base, head string) (string, error)
+	KeepPullSummary(ctx context.Context, projectID string, s compare.PullSummary) error
 }
 
 // codeHostStore keeps a project's code host and its deliveries

@@ -7,9 +7,10 @@ package api
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/plumbhq/plumb"
+
+	"github.com/plumbhq/plumb/internal/wait"
 )
 
 // idempotentUpload is idempotent (no replay headers) for a handler that
@@ -31,22 +32,10 @@ func (s *Server) idempotentUpload(w http.ResponseWriter, r *http.Request, p plum
 // killed mid-upload stops renewing and a retry takes the key over. A renewal
 // that fails is logged as msg.
 func (s *Server) renewLease(ctx context.Context, projectID, key, msg string) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(plumb.IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), plumb.IdempotencyLease/3)
-				if err := s.store.IdempotencyRenew(rctx, projectID, key); err != nil {
-					s.log.Warn(msg, "request_id", requestID(ctx), "error", err)
-				}
-				cancel()
-			}
+	return wait.Renew(ctx, plumb.IdempotencyLease/3, func(rctx context.Context) bool {
+		if err := s.store.IdempotencyRenew(rctx, projectID, key); err != nil {
+			s.log.Warn(msg, "request_id", requestID(ctx), "error", err)
 		}
-	}()
-	return func() { close(done) }
+		return true
+	})
 }

@@ -55,17 +55,7 @@ func newIssueView(i plumb.Issue) issueView {
 		Location: locationView{Path: i.Path, StartLine: i.StartLine, EndLine: i.EndLine}}
 }
 
-type buildListView struct {
-	ID            string  `json:"id"`
-	Type          string  `json:"type"`
-	Status        string  `json:"status"`
-	BranchName    string  `json:"branchName"`
-	CommitSHA     string  `json:"commitSha"`
-	CommitMessage string  `json:"commitMessage"`
-	SubmittedAt   string  `json:"submittedAt"`
-	FinishedAt    *string `json:"finishedAt"`
-	QueueSeconds  int64   `json:"queueSeconds"`
-}
+type buildListView = apiv1.BuildSummary
 
 type buildView = apiv1.Build
 
@@ -75,9 +65,7 @@ func newBuildListView(b plumb.Build, now time.Time) buildListView {
 }
 
 func newBuildView(b plumb.Build, now time.Time) buildView {
-	l := newBuildListView(b, now)
-	return buildView{ID: l.ID, Type: l.Type, Status: l.Status, BranchName: l.BranchName, CommitSHA: l.CommitSHA,
-		CommitMessage: l.CommitMessage, SubmittedAt: l.SubmittedAt, FinishedAt: l.FinishedAt, QueueSeconds: l.QueueSeconds,
+	return buildView{BuildSummary: newBuildListView(b, now),
 		StatusReason: b.StatusReason, Conclusion: b.Conclusion, ExitCode: b.ExitCode, Source: b.Source,
 		PullRequestNumber: b.PullRequestNumber, CommitterLogin: b.CommitterLogin, StartedAt: tsPtr(b.StartedAt),
 		ExecutionSeconds: b.ExecutionSeconds()}

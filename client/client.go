@@ -53,6 +53,8 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/api/apiv1"
+
+	"github.com/plumbhq/plumb/internal/wait"
 )
 
 // Client calls one Plumb server with one token. It is safe for concurrent
@@ -158,7 +160,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		backoff:   Exponential(time.Second, 30*time.Second, nil),
-		sleep:     sleepContext,
+		sleep:     wait.Sleep,
 		userAgent: "plumb-go-client",
 	}
 	for _, o := range opts {
@@ -244,17 +246,6 @@ func Exponential(base, most time.Duration, jitter func() float64) func(retry int
 
 // idempotencyKey makes a key for the attempts of one call.
 func (c *Client) idempotencyKey() string { return c.userAgent + "-" + rand.Text() }
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 func firstOf(values ...string) string {
 	for _, v := range values {

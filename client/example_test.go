@@ -216,3 +216,39 @@ func ExampleClient_FileSource() {
 	// func main() { println("hello") }
 	// 404
 }
+
+// A build started as submitted succeeds: FinishBuild moves it to running
+// first. A build that has ended takes no other final status.
+func ExampleProject_FinishBuild() {
+	url, token, stop := exampleServer()
+	defer stop()
+	ctx := context.Background()
+
+	c, err := client.New(url, token, client.WithRetries(0))
+	if err != nil {
+		log.Fatal(err)
+	}
+	web := c.Project("acme", "web")
+	b, err := web.StartBuild(ctx, client.NewBuild{Type: "analysis", BranchName: "main",
+		CommitSHA: "5d1e6f0c9a8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e", Status: "submitted"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err = web.FinishBuild(ctx, b.ID, client.BuildStatus{Status: "succeeded"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(b.Status, *b.Conclusion)
+	if again, err := web.FinishBuild(ctx, b.ID, client.BuildStatus{Status: "succeeded"}); err == nil {
+		fmt.Println("again:", again.Status)
+	}
+	_, err = web.FinishBuild(ctx, b.ID, client.BuildStatus{Status: "failed"})
+	var refusal *client.Error
+	if errors.As(err, &refusal) {
+		fmt.Println("failed afterwards:", refusal.StatusCode)
+	}
+	// Output:
+	// succeeded succeeded
+	// again: succeeded
+	// failed afterwards: 409
+}

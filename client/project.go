@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -141,7 +142,7 @@ func (p *Project) upload(ctx context.Context, op, endpoint string, q url.Values,
 // NewBuild is a build to create (POST …/builds). Type, BranchName and
 // CommitSHA are required.
 type NewBuild struct {
-	Type              string `json:"type"` // "analysis", "coverage", …
+	Type              string `json:"type"` // analysis, format, ssh or coverage_setup
 	BranchName        string `json:"branchName"`
 	CommitSHA         string `json:"commitSha"`
 	CommitMessage     string `json:"commitMessage,omitempty"`
@@ -173,6 +174,21 @@ func (p *Project) SetBuildStatus(ctx context.Context, id string, s BuildStatus) 
 	var res apiv1.Build
 	err := p.sendJSON(ctx, &request{op: "the status report of build " + id, path: p.path + "/builds/" + url.PathEscape(id) + "/status", retrySafe: true}, s, &res)
 	return res, err
+}
+
+// FinishBuild reports the final status of build id (succeeded, failed,
+// skipped or rejected). A build succeeds from running: one still submitted
+// or starting is moved to running first (one running already takes that as
+// a no-op; one that has ended answers 409 Conflict, and the final report
+// gives the answer: a no-op if it is the same status, else 409).
+func (p *Project) FinishBuild(ctx context.Context, id string, s BuildStatus) (apiv1.Build, error) {
+	if s.Status == "succeeded" {
+		_, err := p.SetBuildStatus(ctx, id, BuildStatus{Status: "running"})
+		if e, ok := errors.AsType[*Error](err); err != nil && (!ok || e.StatusCode != http.StatusConflict) {
+			return apiv1.Build{}, err
+		}
+	}
+	return p.SetBuildStatus(ctx, id, s)
 }
 
 // Change is what a head commit changes against its base (POST …/changes,

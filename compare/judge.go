@@ -69,9 +69,12 @@ type PullRequest struct {
 	State      string // open, closed or merged
 	Branch     string // the head branch
 	BaseBranch string
-	HeadSHA    string // the head of its latest upload
-	LastUpload time.Time
-	Uploads    int // the changes uploaded for it (one per head commit)
+	// BaseCommitSHA is the base commit its latest upload named ("" when it
+	// named only the base branch).
+	BaseCommitSHA string
+	HeadSHA       string // the head of its latest upload
+	LastUpload    time.Time
+	Uploads       int // the changes uploaded for it (one per head commit)
 }
 
 // Pull-request states, and the filter value for any of them.
@@ -92,3 +95,26 @@ type PullFilter struct {
 
 // PullStates are the values of a pull-request list's state filter.
 var PullStates = []string{PullOpen, PullClosed, PullMerged, PullAll}
+
+// PullSummary is what the pull-request list shows of a pull request's
+// comparison: its gate result and patch coverage for one head, computed
+// against BaseSHA. Inputs names what the comparison read (the store's
+// PullInputs); the summary holds while the same inputs do.
+type PullSummary struct {
+	Number  int
+	HeadSHA string
+	BaseSHA string
+	Inputs  string
+	Gate    string   // the gate's status
+	Patch   Coverage // the changed lines' coverage (Coverable 0: none)
+}
+
+// Summary is a judged comparison's PullSummary for pull request number, head
+// and base, read with inputs.
+func (j *Judged) Summary(number int, base, head, inputs string) PullSummary {
+	s := PullSummary{Number: number, HeadSHA: head, BaseSHA: base, Inputs: inputs, Gate: j.Gate.Status}
+	if j.Patch != nil {
+		s.Patch = j.Patch.Coverage
+	}
+	return s
+}

@@ -2,11 +2,13 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/dataset"
 )
@@ -27,8 +29,9 @@ import (
 //   - #43, open: a head with coverage only (no analysis), the one commit the
 //     demo adds for it (pullCoverageBranch), its sources kept.
 //
-// Until code-host webhooks record a pull request's title, author and state,
-// Plumb shows each as open.
+// acme/web-shop has a fake GitHub connection (DemoCodeHost) and the
+// pull_request webhook deliveries GitHub would have sent (PullHooks): they
+// give each pull request its title, author and state.
 
 const (
 	pullProject        = "web-shop"
@@ -203,15 +206,78 @@ func PullRequests(doc *dataset.Document) []PullRequest {
 	return out
 }
 
-// PutPullRequests records the demo's pull requests with put (the store's
-// PutChange).
-func PutPullRequests(ctx context.Context, doc *dataset.Document, put func(ctx context.Context, projectID string, ch compare.Change, at time.Time) error) error {
-	for _, pr := range PullRequests(doc) {
-		if err := put(ctx, pr.ProjectID, pr.Change, pr.UploadedAt); err != nil {
+// PullStore is what PutPullRequests writes to (the store).
+type PullStore interface {
+	PutChange(ctx context.Context, projectID string, ch compare.Change, at time.Time) error
+	PutCodeHost(ctx context.Context, projectID string, t codehost.Target, at time.Time) error
+	ApplyHook(ctx context.Context, d codehost.HookDelivery, applied, unknown int) (status int, err error)
+}
+
+// DemoCodeHost is acme/web-shop's code-host connection in the demo: GitHub
+// through an App the demo server does not have, at a loopback address
+// nothing listens on, so the demo never calls out (a delivery is recorded
+// as failed; "test connection" answers that the host cannot be reached).
+var DemoCodeHost = codehost.Target{Kind: codehost.GitHub, BaseURL: "http://127.0.0.1:9/fake-github-for-the-demo", Repository: "acme/web-shop"}
+
+// PutPullRequests records the demo's pull requests in st: their changes,
+// acme/web-shop's (fake) code-host connection, and the pull_request
+// webhook deliveries GitHub would have sent for them (PullHooks), applied as
+// POST /hooks/github applies them, so the pull requests have titles,
+// authors and states (#40 merged) and the settings page lists deliveries.
+func PutPullRequests(ctx context.Context, doc *dataset.Document, st PullStore) error {
+	prs := PullRequests(doc)
+	for _, pr := range prs {
+		if err := st.PutChange(ctx, pr.ProjectID, pr.Change, pr.UploadedAt); err != nil {
+			return err
+		}
+	}
+	if len(prs) == 0 {
+		return nil
+	}
+	if err := st.PutCodeHost(ctx, prs[0].ProjectID, DemoCodeHost, prs[0].UploadedAt.Add(-48*time.Hour)); err != nil {
+		return err
+	}
+	for _, d := range PullHooks(prs) {
+		// As the webhook handler answers: 204 applied, 202 for a
+		// repository no project is connected to.
+		if _, err := st.ApplyHook(ctx, d, 204, 202); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pullHookFacts are what the demo's webhooks say of each pull request.
+var pullHookFacts = map[int]struct{ title, author string }{
+	40:                 {"Upgrade the router", "linus"},
+	41:                 {"Checkout redesign", "demo"},
+	42:                 {"Format prices with the locale's separators", "linus"},
+	pullCoverageNumber: {"Round cart totals once", "demo"},
+}
+
+// PullHooks are the pull_request deliveries GitHub would have sent for the
+// demo's pull requests, oldest first: opened two hours before its upload,
+// synchronize with the uploaded head a minute before it, and for #40
+// closed as merged an hour after it. Their ids are fixed, so they are as
+// deterministic as the pull requests.
+func PullHooks(prs []PullRequest) []codehost.HookDelivery {
+	var out []codehost.HookDelivery
+	for _, pr := range prs {
+		n := *pr.Change.PullRequestNumber
+		f := pullHookFacts[n]
+		hook := func(seq int, action string, at time.Duration, state string, merged bool) codehost.HookDelivery {
+			return codehost.HookDelivery{ID: fmt.Sprintf("de000000-0000-4000-8000-%08d%04d", n, seq), Event: "pull_request", Action: action,
+				Repository: DemoCodeHost.Repository, At: pr.UploadedAt.Add(at),
+				PullRequest: &codehost.PullRequest{Number: n, Title: f.title, Author: f.author, BaseBranch: pr.Change.BaseBranch,
+					HeadBranch: pr.Change.Branch, HeadSHA: pr.Change.CommitSHA, State: state, Merged: merged, UpdatedAt: pr.UploadedAt.Add(at)}}
+		}
+		out = append(out, hook(1, "opened", -2*time.Hour, "open", false), hook(2, "synchronize", -time.Minute, "open", false))
+		if n == 40 {
+			out = append(out, hook(3, "closed", time.Hour, "closed", true))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
 }
 
 // noNewFinding reports whether head brings no finding the default gate

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -76,6 +78,30 @@ func TestPullRequests(t *testing.T) {
 			if s.CommitSHA == prs[3].Change.CommitSHA {
 				t.Errorf("#43's head has an analysis")
 			}
+		}
+		// The code host's deliveries: opened and synchronize for each,
+		// closed (merged) for #40, oldest first, each id once, the same
+		// every time.
+		hooks := PullHooks(prs)
+		if len(hooks) != 9 || !reflect.DeepEqual(hooks, PullHooks(prs)) {
+			t.Fatalf("%s: %d deliveries (want 9), or not the same twice", now, len(hooks))
+		}
+		ids := map[string]bool{}
+		for i, d := range hooks {
+			if ids[d.ID] || d.Event != "pull_request" || d.Repository != "acme/web-shop" || d.PullRequest == nil || d.PullRequest.Title == "" ||
+				i > 0 && d.At.Before(hooks[i-1].At) || d.At.After(now) {
+				t.Errorf("%s: delivery %d: %+v", now, i, d)
+			}
+			ids[d.ID] = true
+		}
+		var closed []string
+		for _, d := range hooks {
+			if d.Action == "closed" {
+				closed = append(closed, fmt.Sprintf("#%d %s merged %v", d.PullRequest.Number, d.PullRequest.State, d.PullRequest.Merged))
+			}
+		}
+		if fmt.Sprint(closed) != "[#40 closed merged true]" {
+			t.Errorf("%s: closed deliveries %v, want #40 merged", now, closed)
 		}
 	}
 }

@@ -75,7 +75,7 @@ func RunDemo(ctx context.Context, cfg *Config, data string, log *slog.Logger, st
 	if err := db.ImportDocument(ctx, &doc); err != nil {
 		return fmt.Errorf("demo: load the demo dataset: %w", err)
 	}
-	if err := demo.PutPullRequests(ctx, &doc, db.PutChange); err != nil {
+	if err := demo.PutPullRequests(ctx, &doc, db); err != nil {
 		return fmt.Errorf("demo: load the demo's pull requests: %w", err)
 	}
 	fmt.Fprintf(stderr, "plumb demo: dataset ready in %s; starting the server on %s\n", time.Since(started).Round(100*time.Millisecond), ln.Addr())

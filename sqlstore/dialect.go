@@ -96,6 +96,9 @@ func isUniqueViolation(err error) bool {
 	return strings.Contains(err.Error(), "UNIQUE constraint failed")
 }
 
+// IsUnavailable is the function IsUnavailable, for the API's Store.
+func (db *DB) IsUnavailable(err error) bool { return IsUnavailable(err) }
+
 // IsUnavailable reports whether err means the database could not be reached
 // (refused or lost connection, server shutting down or starting up).
 func IsUnavailable(err error) bool {

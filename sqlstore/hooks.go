@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/codehost"
 )
 
@@ -201,25 +202,18 @@ func (db *DB) PutCheckRun(ctx context.Context, projectID, headSHA string, st cod
 	})
 }
 
-// UnfinishedCheckRun is a check run left in progress: its project, head
-// commit and pull request.
-type UnfinishedCheckRun struct {
-	ProjectID, HeadSHA string
-	PullRequest        int
-}
-
 // UnfinishedCheckRuns returns the check runs not completed, oldest first,
 // at most limit.
-func (db *DB) UnfinishedCheckRuns(ctx context.Context, limit int) ([]UnfinishedCheckRun, error) {
+func (db *DB) UnfinishedCheckRuns(ctx context.Context, limit int) ([]plumb.UnfinishedCheckRun, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT project_id, head_sha, pull_number FROM check_runs WHERE completed = 0
 		ORDER BY updated_at, project_id, head_sha LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []UnfinishedCheckRun
+	var out []plumb.UnfinishedCheckRun
 	for rows.Next() {
-		var u UnfinishedCheckRun
+		var u plumb.UnfinishedCheckRun
 		if err := rows.Scan(&u.ProjectID, &u.HeadSHA, &u.PullRequest); err != nil {
 			return nil, err
 		}

@@ -164,7 +164,7 @@ func TestCheckRunState(t *testing.T) {
 	}
 	runs, err := db.UnfinishedCheckRuns(ctx, 10)
 	dCheck(t, err)
-	if len(runs) != 1 || runs[0] != (UnfinishedCheckRun{ProjectID: web, HeadSHA: sha, PullRequest: 7}) {
+	if len(runs) != 1 || runs[0] != (plumb.UnfinishedCheckRun{ProjectID: web, HeadSHA: sha, PullRequest: 7}) {
 		t.Errorf("unfinished runs %+v", runs)
 	}
 	st.Sent, st.Completed = 200, true

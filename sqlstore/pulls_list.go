@@ -30,10 +30,10 @@ func (db *DB) PullRequests(ctx context.Context, projectID string, f compare.Pull
 	if state == compare.PullAll {
 		state = ""
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT latest.number, latest.commit_sha, latest.branch, latest.base_branch, latest.uploaded_at, latest.uploads,
+	rows, err := db.read.QueryContext(ctx, `SELECT latest.number, latest.commit_sha, latest.branch, latest.base_branch, latest.base_commit_sha, latest.uploaded_at, latest.uploads,
 			COALESCE(pr.title, ''), COALESCE(pr.author, ''), `+pullStateSQL+`
 		FROM (
-		SELECT pull_request_number AS number, commit_sha, branch, base_branch, uploaded_at,
+		SELECT pull_request_number AS number, commit_sha, branch, base_branch, base_commit_sha, uploaded_at,
 			ROW_NUMBER() OVER (PARTITION BY pull_request_number ORDER BY uploaded_at DESC, commit_sha DESC) AS rn,
 			COUNT(*) OVER (PARTITION BY pull_request_number) AS uploads
 		FROM commit_changes WHERE project_id = $1 AND pull_request_number IS NOT NULL AND ($4 = 0 OR pull_request_number = $4)) latest
@@ -48,7 +48,7 @@ func (db *DB) PullRequests(ctx context.Context, projectID string, f compare.Pull
 	for rows.Next() {
 		var pr compare.PullRequest
 		var at int64
-		if err := rows.Scan(&pr.Number, &pr.HeadSHA, &pr.Branch, &pr.BaseBranch, &at, &pr.Uploads, &pr.Title, &pr.Author, &pr.State); err != nil {
+		if err := rows.Scan(&pr.Number, &pr.HeadSHA, &pr.Branch, &pr.BaseBranch, &pr.BaseCommitSHA, &at, &pr.Uploads, &pr.Title, &pr.Author, &pr.State); err != nil {
 			return nil, err
 		}
 		pr.LastUpload = fromUnix(at)

@@ -122,19 +122,39 @@ func componentCoverage(ctx context.Context, tx *sql.Tx, projectID, commit string
 		projectID, commit, uploadSeq, current.Int64); err != nil {
 		return nil, nil, err
 	}
-	var fresh []keptCoverage
+	var missing []string
 	for _, c := range comps {
-		if _, ok := out[c.ID]; ok {
-			continue
+		if _, ok := out[c.ID]; !ok {
+			missing = append(missing, c.ID)
 		}
-		var cov metric.Coverage
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(u.covered), 0), coalesce(sum(u.missed), 0) FROM component_paths cp
-			JOIN coverage_union u ON u.project_id = $1 AND u.commit_sha = $2 AND u.path_id = cp.path_id
-			WHERE cp.component_id = $3`, projectID, commit, c.ID).Scan(&cov.Covered, &cov.Missed); err != nil {
-			return nil, nil, err
+	}
+	if len(missing) == 0 {
+		return out, nil, nil
+	}
+	// Every component's sum in one pass over the commit's files (each file
+	// looked up in its components by path), rather than one query per
+	// component: SQLite's plan for the latter walked all the commit's files
+	// for each component.
+	sums := map[string]metric.Coverage{}
+	err = eachRow(ctx, tx, `SELECT cp.component_id, sum(u.covered), sum(u.missed) FROM coverage_union u
+		JOIN component_paths cp ON cp.path_id = u.path_id
+		WHERE u.project_id = $1 AND u.commit_sha = $2 GROUP BY cp.component_id`, []any{projectID, commit}, func(rows *sql.Rows) error {
+		var id string
+		var c metric.Coverage
+		if err := rows.Scan(&id, &c.Covered, &c.Missed); err != nil {
+			return err
 		}
-		out[c.ID] = cov
-		fresh = append(fresh, keptCoverage{projectID, commit, c.ID, uploadSeq, current.Int64, unix(asOf), cov})
+		sums[id] = c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var fresh []keptCoverage
+	for _, id := range missing {
+		cov := sums[id] // none of its files covered: zero
+		out[id] = cov
+		fresh = append(fresh, keptCoverage{projectID, commit, id, uploadSeq, current.Int64, unix(asOf), cov})
 	}
 	return out, fresh, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+
+	"github.com/plumbhq/plumb/internal/wait"
 )
 
 // The qlty CLI's coverage uploads (docs/migrate-from-qlty.md). "qlty coverage
@@ -351,18 +353,11 @@ func (db *DB) FindQltyReport(ctx context.Context, projectID, commitSHA, coverage
 	return db.QltyReportStatus(ctx, id)
 }
 
-// errQltyPublishing: another request is publishing the report now.
-var errQltyPublishing = plumb.Errorf(plumb.ECONFLICT, "The report is being published by another request now; retry in a few seconds.")
-
-// IsQltyPublishing reports the error of PublishQltyReport when another
-// request is publishing the report.
-func IsQltyPublishing(err error) bool { return errors.Is(err, errQltyPublishing) }
-
 // PublishQltyReport publishes the parts received for a report as one
 // coverage upload (whose id is the report's), with the metadata of the part
 // received last. From its start the report takes no more parts. A report
 // published already answers as it is; one another request is publishing
-// answers IsQltyPublishing. A publication whose server stopped is taken
+// answers plumb.ErrQltyPublishing. A publication whose server stopped is taken
 // over once its lease ran out; one that fails reopens the report.
 func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plumb.QltyReport, error) {
 	now := db.now()
@@ -384,7 +379,7 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plum
 	if !claimed {
 		r, err := db.QltyReportStatus(ctx, id)
 		if err == nil && r.State == "closed" {
-			return r, errQltyPublishing
+			return r, plumb.ErrQltyPublishing
 		}
 		return r, err
 	}
@@ -424,28 +419,11 @@ func (db *DB) PublishQltyReport(ctx context.Context, projectID, id string) (plum
 // renewQltyReport renews the lease of a report this server publishes until
 // the returned function is called.
 func (db *DB) renewQltyReport(ctx context.Context, id string) func() {
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), IdempotencyLease/3)
-				_, _ = db.write.ExecContext(rctx, `UPDATE qlty_reports SET lease_until = $1 WHERE id = $2 AND owner = $3`,
-					db.now().Add(IdempotencyLease).Unix(), id, db.instance)
-				cancel()
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-stopped
-	}
+	return wait.Renew(ctx, IdempotencyLease/3, func(rctx context.Context) bool {
+		_, _ = db.write.ExecContext(rctx, `UPDATE qlty_reports SET lease_until = $1 WHERE id = $2 AND owner = $3`,
+			db.now().Add(IdempotencyLease).Unix(), id, db.instance)
+		return true
+	})
 }
 
 // publishQltyParts stores the report's received parts as one coverage

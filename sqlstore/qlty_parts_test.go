@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sync"
 	"testing"
@@ -66,8 +67,8 @@ func TestQltyReportPublicationTakeover(t *testing.T) {
 	// Another server publishes it now.
 	_, err := db.write.ExecContext(ctx, `UPDATE qlty_reports SET state = 'closed', owner = 'other', lease_until = $1 WHERE id = $2`, dT0.Add(time.Minute).Unix(), r.ID)
 	dCheck(t, err)
-	if _, err := db.PublishQltyReport(ctx, project, r.ID); !IsQltyPublishing(err) {
-		t.Fatalf("a live publication: %v, want IsQltyPublishing", err)
+	if _, err := db.PublishQltyReport(ctx, project, r.ID); !errors.Is(err, plumb.ErrQltyPublishing) {
+		t.Fatalf("a live publication: %v, want plumb.ErrQltyPublishing", err)
 	}
 	// Its server stopped: the lease ran out.
 	_, err = db.write.ExecContext(ctx, `UPDATE qlty_reports SET lease_until = $1 WHERE id = $2`, dT0.Add(-time.Second).Unix(), r.ID)
@@ -125,7 +126,7 @@ func TestQltyReportConcurrentPublication(t *testing.T) {
 		switch {
 		case err == nil && results[i].Summary != nil:
 			published++
-		case err == nil && results[i].State == "published", IsQltyPublishing(err):
+		case err == nil && results[i].State == "published", errors.Is(err, plumb.ErrQltyPublishing):
 		default:
 			t.Errorf("publication %d: %+v %v", i, results[i], err)
 		}

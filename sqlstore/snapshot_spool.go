@@ -39,6 +39,10 @@ const maxProblems = 100
 
 // NewSnapshotSpool returns an empty spool whose temporary files go to dir
 // (the system's temporary folder when empty). Close it when done.
+func (db *DB) NewSnapshotSpool(dir string) plumb.SnapshotSpool { return NewSnapshotSpool(dir) }
+
+// NewSnapshotSpool returns an empty spool whose temporary files go to dir
+// (the system's temporary folder when empty). Close it when done.
 func NewSnapshotSpool(dir string) *SnapshotSpool {
 	return &SnapshotSpool{
 		files:   extsort.New(dir, spoolBudget, compareByPath),

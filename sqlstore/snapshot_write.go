@@ -49,6 +49,16 @@ func (db *DB) addSnapshot(ctx context.Context, tx *sql.Tx, in plumb.SnapshotInpu
 	return db.storeSnapshot(ctx, tx, in, sp, nil)
 }
 
+// ownSpool returns the store's own spool behind sp: a spool is made by
+// NewSnapshotSpool, and the store reads back what it sorted.
+func ownSpool(sp plumb.SnapshotSpool) (*SnapshotSpool, error) {
+	own, ok := sp.(*SnapshotSpool)
+	if !ok {
+		return nil, fmt.Errorf("sqlstore: a snapshot spool not made by the store (%T)", sp)
+	}
+	return own, nil
+}
+
 // addAll puts a snapshot input's slices in the spool.
 func (sp *SnapshotSpool) addAll(in plumb.SnapshotInput) error {
 	for _, f := range in.Files {
@@ -79,10 +89,14 @@ func (sp *SnapshotSpool) addAll(in plumb.SnapshotInput) error {
 // new snapshot of it: the issues of the tools reported replace those tools'
 // issues in the commit's latest snapshot, other tools' issues are kept, and
 // the files' figures are unchanged. It returns the new snapshot.
-func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, sp *SnapshotSpool, tools []string) (plumb.Snapshot, error) {
+func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, spool plumb.SnapshotSpool, tools []string) (plumb.Snapshot, error) {
 	replaced := map[string]bool{}
 	for _, t := range tools {
 		replaced[t] = true
+	}
+	sp, err := ownSpool(spool)
+	if err != nil {
+		return plumb.Snapshot{}, err
 	}
 	in.FindingsOnly = true
 	return db.storeSnapshot(ctx, nil, in, sp, replaced)
@@ -93,7 +107,11 @@ func (db *DB) AddFindings(ctx context.Context, in plumb.SnapshotInput, sp *Snaps
 // the same branch (for example a SARIF upload made before it) are kept for
 // every tool the analysis brings no issues of; the tools it brings issues of
 // replace theirs. The snapshot tells what was kept and replaced, per tool.
-func (db *DB) AddAnalysis(ctx context.Context, in plumb.SnapshotInput, sp *SnapshotSpool) (plumb.Snapshot, error) {
+func (db *DB) AddAnalysis(ctx context.Context, in plumb.SnapshotInput, spool plumb.SnapshotSpool) (plumb.Snapshot, error) {
+	sp, err := ownSpool(spool)
+	if err != nil {
+		return plumb.Snapshot{}, err
+	}
 	replaced := map[string]bool{}
 	for _, t := range sp.Tools() {
 		replaced[t] = true

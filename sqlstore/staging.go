@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+
+	"github.com/plumbhq/plumb/internal/wait"
 )
 
 // Staged writes (docs/architecture.md, "Staged writes"). A snapshot or a
@@ -123,33 +125,9 @@ func (db *DB) beginStaged(ctx context.Context, projectID, kind string, start fun
 
 // startRenewing renews the write's lease in the background until stopRenew.
 func (w *stagedWrite) startRenewing(ctx context.Context) {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(IdempotencyLease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), IdempotencyLease/3)
-				err := w.renew(rctx, w.db.write)
-				cancel()
-				if errors.Is(err, errStagedWriteLost) {
-					return
-				}
-			}
-		}
-	}()
-	var once sync.Once
-	w.stopRenew = func() {
-		once.Do(func() {
-			close(stop)
-			<-done
-		})
-	}
+	w.stopRenew = wait.Renew(ctx, IdempotencyLease/3, func(rctx context.Context) bool {
+		return !errors.Is(w.renew(rctx, w.db.write), errStagedWriteLost)
+	})
 }
 
 // renew extends the write's lease, failing when it is no longer this

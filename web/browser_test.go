@@ -14,6 +14,8 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,8 +73,9 @@ func chromeContext(t *testing.T, chrome string) context.Context {
 	return ctx
 }
 
-func TestBrowserEndToEnd(t *testing.T) {
-	chrome := needChromium(t, "browser test", "the pages' store code is tested on both backends")
+// e2eOut is the browser tests' screenshot folder: $PLUMB_E2E_OUT, else
+// web/e2e-out.
+func e2eOut(t *testing.T) string {
 	out := os.Getenv("PLUMB_E2E_OUT")
 	if out == "" {
 		out = "e2e-out"
@@ -80,21 +83,25 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := demoSite(t)
+	return out
+}
 
-	ctx := chromeContext(t, chrome)
+// saveShot is an action that saves the screenshot take makes as
+// out/name.png.
+func saveShot(out, name string, take chromedp.Action[[]byte]) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		buf, err := take(ctx, tg)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(out, name+".png"), buf, 0o644)
+	})
+}
 
-	type act = chromedp.Action[chromedp.Void]
-	shot := func(name string) act {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			buf, err := chromedp.FullScreenshot(100)(ctx, tg) // 100: PNG
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(out, name+".png"), buf, 0o644)
-		})
-	}
-	run := func(step string, actions ...act) {
+// stepRunner runs a named step's actions in the tab ctx within 45 seconds,
+// failing the test when one fails.
+func stepRunner(t *testing.T, ctx context.Context) func(step string, actions ...chromedp.Action[chromedp.Void]) {
+	return func(step string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		sctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 		defer cancel()
@@ -102,6 +109,18 @@ func TestBrowserEndToEnd(t *testing.T) {
 			t.Fatalf("%s: %v", step, err)
 		}
 	}
+}
+
+func TestBrowserEndToEnd(t *testing.T) {
+	chrome := needChromium(t, "browser test", "the pages' store code is tested on both backends")
+	out := e2eOut(t)
+	s, _ := demoSite(t)
+
+	ctx := chromeContext(t, chrome)
+
+	type act = chromedp.Action[chromedp.Void]
+	shot := func(name string) act { return saveShot(out, name, chromedp.FullScreenshot(100)) } // 100: PNG
+	run := stepRunner(t, ctx)
 	eval := func(expr string) int {
 		t.Helper()
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
@@ -391,3 +410,120 @@ func browsePulls(t *testing.T, u, out string, run func(string, ...chromedp.Actio
 }
 
 func css(s string) chromedp.CSS { return chromedp.CSS(s) }
+
+// TestBrowserProjectSettings: a project admin, in chromium, edits the
+// quality gate (a threshold, a condition turned off), connects a code host
+// (an httptest fake answering GET /repos/{owner}/{repo} as GitHub's REST API
+// documents it) and tests the connection, reads the last webhook deliveries
+// (the demo's), makes the badges public and creates a badge token; each
+// step is checked in the store or over HTTP. A plain member can neither see
+// nor post these settings. Screenshots: settings-gate.png,
+// settings-code-host.png, settings-badge-token.png (docs/pull-requests.md).
+func TestBrowserProjectSettings(t *testing.T) {
+	chrome := needChromium(t, "settings browser test", "the settings' store code is tested on both backends")
+	out := e2eOut(t)
+	s, _ := demoSite(t)
+	var asked []string
+	github := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = append(asked, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
+		if r.Method != "GET" || r.URL.Path != "/repos/acme/web-shop" || r.Header.Get("Authorization") != "Bearer ghp_browsertest1" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}`))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":1296269,"name":"web-shop","full_name":"acme/web-shop","private":true,"owner":{"login":"acme"}}`))
+	}))
+	t.Cleanup(github.Close)
+
+	ctx := chromeContext(t, chrome)
+	// shot saves the section sel of the page.
+	shot := func(name, sel string) chromedp.Action[chromedp.Void] {
+		return saveShot(out, name, chromedp.Screenshot(css(sel)))
+	}
+	run := stepRunner(t, ctx)
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return v
+	}
+	u := s.URL
+	const settings = "/w/acme/web-shop/settings"
+	p := projectID(t, s, "acme", "web-shop")
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	run("sign in", chromedp.Navigate(u+"/login"), chromedp.WaitVisible(chromedp.ID("login")),
+		chromedp.SendKeys(chromedp.ID("login"), "demo"), chromedp.SendKeys(chromedp.ID("password"), demoPassword),
+		chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.Search(`//h1[text()="Your workspaces"]`)))
+
+	// The gate: patch coverage at least 90 %, the coverage drop no longer
+	// checked.
+	gate := `form[action$="/gate"] `
+	run("edit the gate", chromedp.Navigate(u+settings), chromedp.WaitVisible(css(gate+`input[name="patch"]`)),
+		chromedp.SetValue(css(gate+`input[name="patch"]`), "90"), chromedp.Click(css(gate+`input[name="drop_on"]`)),
+		chromedp.Submit(css(gate+`input[name="patch"]`)), chromedp.WaitVisible(css(gate+`input[name="patch"][value="90"]`)))
+	g, custom, err := s.DB.Gate(t.Context(), p)
+	if err != nil || !custom || g.PatchCoverage == nil || *g.PatchCoverage != 90 || g.CoverageDrop != nil || g.NewIssues == nil {
+		t.Fatalf("the gate saved from the browser: %+v (custom %v), %v", g, custom, err)
+	}
+	run("gate screenshot", shot("settings-gate", "#gate"))
+
+	// The code host: the fake GitHub, a token, then "Test connection".
+	host := `form[action$="/code-host"] `
+	run("connect the code host", chromedp.SetValue(css("#ch-url"), github.URL), chromedp.SetValue(css("#ch-repo"), "acme/web-shop"),
+		chromedp.SendKeys(css("#ch-token"), "ghp_browsertest1"), chromedp.Submit(css(host+"#ch-repo")),
+		chromedp.WaitVisible(css(`#ch-url[value="`+github.URL+`"]`)),
+		chromedp.Click(chromedp.Search(`//button[text()="Test connection"]`)), chromedp.WaitVisible(css(`#code-host p.created[role="status"]`)))
+	if intro := text("#code-host p"); !strings.Contains(intro, "statuses and comment go.") {
+		t.Errorf("the code host's introduction: %q", intro)
+	}
+	if got := text(`#code-host p.created[role="status"]`); !strings.Contains(got, "repository acme/web-shop is reachable") {
+		t.Fatalf("test connection: %q", got)
+	}
+	if len(asked) != 1 || asked[0] != "GET /repos/acme/web-shop Bearer ghp_browsertest1" {
+		t.Fatalf("the fake GitHub was asked %q", asked)
+	}
+	if st, found, err := s.DB.CodeHost(t.Context(), p); err != nil || !found || st.BaseURL != github.URL || st.Token != "ghp_browsertest1" {
+		t.Fatalf("the code host saved: %+v, %v, %v", st, found, err)
+	}
+	// The demo's webhook deliveries, newest first, with their answers.
+	deliveries, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("section[aria-labelledby=hd] tbody tr")).map(r => Array.from(r.cells).slice(1, 4).map(c => c.textContent).join(" "))`))
+	if err != nil || len(deliveries) != 9 || deliveries[0] != "pull_request synchronize 204" || !slices.Contains(deliveries, "pull_request closed 204") {
+		t.Fatalf("the deliveries shown: %q, %v", deliveries, err)
+	}
+	run("code host screenshot", shot("settings-code-host", "#code-host"), shot("settings-deliveries", "section[aria-labelledby=hd]"))
+
+	// Badges public, then a badge token.
+	run("badges public", chromedp.Click(css(`form[action$="/badges"] input[name="public"]`)), chromedp.Submit(css(`form[action$="/badges"] input[name="public"]`)),
+		chromedp.WaitVisible(css(`form[action$="/badges"] input[name="public"][checked]`)))
+	anon := s.browser(t)
+	anon.get("/gh/acme/projects/web-shop/coverage.svg").want(t, 200, "<svg")
+	run("badge token", chromedp.Click(chromedp.Search(`//button[text()="Create badge token"]`)), chromedp.WaitVisible(chromedp.ID("new-badge-token")),
+		shot("settings-badge-token", "#badges"))
+	secret := text("#new-badge-token")
+	if ok, err := s.DB.BadgeTokenValid(t.Context(), p, secret); err != nil || !ok {
+		t.Fatalf("the badge token shown (%d characters) is not the project's: %v", len(secret), err)
+	}
+
+	// A plain member of acme: the settings are not his to see or post.
+	linus := s.browser(t)
+	linus.signIn("linus", demoPassword)
+	page := linus.get(settings)
+	if page.Status == 200 && (strings.Contains(page.Body, `action="/w/acme/web-shop/gate"`) || strings.Contains(page.Body, "Test connection")) {
+		t.Fatal("a plain member sees the gate or code-host forms")
+	}
+	for _, path := range []string{"/gate", "/code-host", "/code-host/test", "/badge-token", "/badges"} {
+		linus.post("/w/acme/web-shop", "/w/acme/web-shop"+path, url.Values{"patch_on": {"on"}, "patch": {"1"}, "kind": {"github"}, "repository": {"x/y"}, "token": {"z"}}).want(t, 403)
+	}
+	if g2, _, _ := s.DB.Gate(t.Context(), p); g2.PatchCoverage == nil || *g2.PatchCoverage != 90 {
+		t.Fatal("a plain member changed the gate")
+	}
+	if st, _, _ := s.DB.CodeHost(t.Context(), p); st.Repository != "acme/web-shop" || len(asked) != 1 {
+		t.Fatal("a plain member changed or tested the connection")
+	}
+}

@@ -28,7 +28,11 @@ package web_test
 // metric of every component). The file tree and file pages are the
 // exception for ref (fileViewParams): every path is requested, and every ref
 // at least once, not every path at every ref (the demo's 200 files at 60
-// commits would be 12,000 pages that differ only in their data). On the demo
+// commits would be 12,000 pages that differ only in their data). A file's
+// history charts (the metrics page's file parameter, linked from every file
+// page) are sampled (sampledParams): the first sampleSize files of each
+// project, as every file's charts are the same code over another file's
+// rows (TestFileHistoryPage checks the kinds of file one by one). On the demo
 // this is about 2,000 requests for the admin; crawlLimit stops a crawl that
 // grows without bound.
 
@@ -58,6 +62,12 @@ var fileViewParams = map[string]map[string]bool{
 	"GET /w/{ws}/{project}/files/{path...}": {"ref": true},
 }
 
+// sampledParams are the parameters of which a crawl asks for sampleSize
+// values per page path (see the bound above).
+var sampledParams = map[string]string{"GET /w/{ws}/{project}/metrics": "file"}
+
+const sampleSize = 3
+
 // crawlLimit bounds one crawl's requests.
 const crawlLimit = 20000
 
@@ -70,14 +80,15 @@ type crawled struct {
 }
 
 type crawler struct {
-	t     *testing.T
-	site  *site
-	b     *browser
-	token string
-	out   []crawled
-	keys  map[string]bool // path + identity parameters already requested
-	vals  map[string]bool // pattern + parameter + value already requested
-	queue []crawled
+	t       *testing.T
+	site    *site
+	b       *browser
+	token   string
+	out     []crawled
+	keys    map[string]bool // path + identity parameters already requested
+	vals    map[string]bool // pattern + parameter + value already requested
+	samples map[string]int  // path + sampled parameter: values requested
+	queue   []crawled
 }
 
 // crawl follows every same-origin link reachable from start (paths) as the
@@ -85,7 +96,7 @@ type crawler struct {
 // returns every request made with its answer, in order.
 func crawl(t *testing.T, b *browser, token string, start ...string) []crawled {
 	t.Helper()
-	c := &crawler{t: t, site: b.site, b: b, token: token, keys: map[string]bool{}, vals: map[string]bool{}}
+	c := &crawler{t: t, site: b.site, b: b, token: token, keys: map[string]bool{}, vals: map[string]bool{}, samples: map[string]int{}}
 	for _, s := range start {
 		c.enqueue(s, "", "page")
 	}
@@ -140,6 +151,16 @@ func (c *crawler) enqueue(ref, from, kind string) {
 	target := u.RequestURI()
 	pattern := c.site.pattern(target)
 	q := u.Query()
+	if name, ok := sampledParams[pattern]; ok && q.Has(name) {
+		k := u.Path + "\x00" + name
+		if v := k + "\x00" + q.Get(name); c.samples[v] == 0 {
+			if c.samples[k] >= sampleSize {
+				return
+			}
+			c.samples[k]++
+			c.samples[v] = 1
+		}
+	}
 	var ident []string
 	fresh := false
 	for name, vs := range q {

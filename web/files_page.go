@@ -10,6 +10,7 @@ import (
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/analyze/cognitive"
 	"github.com/plumbhq/plumb/source"
+	"github.com/plumbhq/plumb/web/highlight"
 )
 
 // A file's page: its source highlighted, each line with its coverage (the
@@ -123,7 +124,7 @@ func (s *Server) sourceLines(projectID, path string, src plumb.FileSource) *rend
 	}
 	// The lexer is chosen by the file's name: the path is part of the key.
 	rs, _ := s.rendered.get(renderKey{projectID, src.BlobID, path}, func() (*renderedSource, error) {
-		lines, lexer := highlight(path, string(src.Content))
+		lines, lexer := highlight.Lines(path, src.Content)
 		return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, src.Content)}, nil
 	})
 	return rs

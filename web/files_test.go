@@ -142,7 +142,7 @@ func TestFilePages(t *testing.T) {
 	t.Run("File", func(t *testing.T) {
 		p := b.get(proj + "/files/cmd/main.go")
 		p.want(t, 200,
-			`<span class="kd">func</span>`, // highlighted by chroma's Go lexer
+			`<span class="k">func</span>`, // highlighted from the analyzer's tokens (web/highlight)
 			`id="L7" class="hit"><td class="ln dup"><a href="#L7">7</a></td><td class="cov">4×</td>`, // the union: 3 + 1 hits; in a duplicated block
 			`id="L8" class="miss"`,
 			"the loop prints &lt;i&gt; only once", "SA4006", // the issue under its line, escaped
@@ -276,7 +276,7 @@ func TestFilesFetchSource(t *testing.T) {
 		b.signIn("ada", filesPassword)
 		for range 2 {
 			p := b.get(proj + "/files/internal/store/db.go")
-			p.want(t, 200, `<span class="kd">type</span>`, "This source was fetched from GitHub at 1111111 on first view", "whole-file finding")
+			p.want(t, 200, `<span class="k">type</span>`, "This source was fetched from GitHub at 1111111 on first view", "whole-file finding")
 			if strings.Contains(p.Body, "none was uploaded") || strings.Contains(p.Body, "tok-secret") {
 				t.Errorf("the fetched page says no source, or shows the token:\n%s", p.Body)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/metric"
+	"github.com/plumbhq/plumb/source"
 )
 
 // Workspaces, projects and the project overview.
@@ -308,6 +309,9 @@ func (s *Server) handleProject(w http.ResponseWriter, r *http.Request, v *view) 
 type metricsData struct {
 	*scope
 	Component  *plumb.Component
+	File       string // the file charted alone (?file=), or ""
+	FileURL    string // its file page
+	NoHistory  bool   // the file is in no default-branch analysis or coverage
 	Components []plumb.Component
 	Interval   string
 	Window     string
@@ -377,8 +381,24 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request, v *view) 
 		d.Component = &c
 		v.Crumbs = append(v.Crumbs[:len(v.Crumbs)-1], crumb{"Metrics", sc.URL + "/metrics"}, crumb{c.Name, ""})
 	}
+	ms := metricScope(d.Component)
 	now := s.now().UTC().Truncate(time.Second)
-	analysis, coverage, err := s.history(ctx, sc, d.Component, now)
+	var analysis, coverage []plumb.TotalsAt
+	if d.File = q.Get("file"); d.File != "" {
+		if d.Component != nil {
+			return "", plumb.Errorf(plumb.EINVALID, "Chart a component or a file, not both.")
+		}
+		if err := source.ValidatePath(d.File); err != nil {
+			return "", err
+		}
+		ms = metric.ScopeFile
+		d.FileURL = sc.URL + "/files/" + escapePath(d.File)
+		analysis, coverage, err = s.store.FileHistory(ctx, sc.Project.ID, d.File, now)
+		d.NoHistory = len(analysis)+len(coverage) == 0
+		v.Crumbs = append(v.Crumbs[:len(v.Crumbs)-1], crumb{"Metrics", sc.URL + "/metrics"}, crumb{d.File, d.FileURL}, crumb{"History", ""})
+	} else {
+		analysis, coverage, err = s.history(ctx, sc, d.Component, now)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -404,11 +424,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request, v *view) 
 		}
 		return sc.URL + "/metrics?" + nq.Encode()
 	}
-	for _, def := range metric.Catalogue(metricScope(d.Component)) {
-		if d.Metric != "" && def.Key != d.Metric {
+	for _, def := range metric.Catalogue(ms) {
+		if d.Metric != "" && def.Key != d.Metric || ms == metric.ScopeFile && def.Key == "FILES" {
 			continue
 		}
-		pts := series(def, metricScope(d.Component), win, analysis, coverage)
+		pts := series(def, ms, win, analysis, coverage)
 		cd := chartData{Def: def, SVG: lineChart(def, pts, iv), URL: d.Self("metric", def.Key)}
 		for _, p := range pts {
 			cd.Rows = append(cd.Rows, pointRow{p.Timestamp, seriesLabel(def, p.Value)})
@@ -442,3 +462,6 @@ func (s *Server) componentRows(ctx context.Context, sc *scope) ([]componentRow, 
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].C.Name < rows[j].C.Name })
 	return rows, nil
 }
+
+// HistoryURL is the file's history charts: the metrics page with ?file=.
+func (d *fileData) HistoryURL() string { return d.URL + "/metrics?file=" + url.QueryEscape(d.Path) }

@@ -31,7 +31,7 @@ func demoSite(t *testing.T) (*site, string) {
 	if err := s.DB.ImportDocument(t.Context(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if err := demo.PutPullRequests(t.Context(), &doc, s.DB.PutChange); err != nil {
+	if err := demo.PutPullRequests(t.Context(), &doc, s.DB); err != nil {
 		t.Fatal(err)
 	}
 	for _, login := range []string{"demo", "linus"} {

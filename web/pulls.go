@@ -88,7 +88,9 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 	}
 	d.Pulls = make([]pullRow, len(prs))
 	errs := make([]error, len(prs))
-	// The rows' comparisons are independent reads: a few at a time.
+	// Each row's figures are the ones kept for its inputs; the rows whose
+	// figures are missing or stale are compared now (and kept), a few at a
+	// time.
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, pullsInParallel)
 	for i, pr := range prs {
@@ -97,15 +99,7 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 		sem <- struct{}{}
 		go func(row *pullRow) {
 			defer func() { <-sem; wg.Done() }()
-			pc, err := s.pullComparison(ctx, sc.Project.ID, row.Number)
-			if err != nil || pc.J == nil {
-				errs[i] = err
-				return
-			}
-			row.Gate = pc.J.Gate.Status
-			if p := pc.J.Patch.Coverage; p.Coverable > 0 {
-				row.Patch = percent(p.Covered, p.Coverable)
-			}
+			errs[i] = s.pullRowSummary(ctx, sc.Project.ID, row)
 		}(&d.Pulls[i])
 	}
 	wg.Wait()
@@ -114,6 +108,43 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 	}
 	v.Data = d
 	return "pulls", nil
+}
+
+// pullRowSummary fills a list row's gate result and patch coverage: the
+// summary kept for the comparison's current inputs, else the comparison made
+// now (which keeps its summary). A row whose base has no data has neither.
+func (s *Server) pullRowSummary(ctx context.Context, projectID string, row *pullRow) error {
+	base, err := s.store.ResolveCommit(ctx, projectID, baseRef(row.BaseCommitSHA, row.BaseBranch))
+	if plumb.ErrorCode(err) == plumb.ENOTFOUND {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	sum, _, found, err := s.store.CurrentPullSummary(ctx, projectID, row.Number, base, row.HeadSHA)
+	if err != nil {
+		return err
+	}
+	if !found {
+		pc, err := s.pullComparison(ctx, projectID, row.Number)
+		if err != nil || pc.J == nil {
+			return err
+		}
+		sum = pc.Summary
+	}
+	row.Gate = sum.Gate
+	if sum.Patch.Coverable > 0 {
+		row.Patch = percent(sum.Patch.Covered, sum.Patch.Coverable)
+	}
+	return nil
+}
+
+// baseRef is the reference of a pull request's base: the commit its upload
+// named, else its base branch's head.
+func baseRef(commit, branch string) string {
+	if commit != "" {
+		return commit
+	}
+	return "refs/heads/" + branch
 }
 
 // pullComparison is a pull request's latest change and its comparison
@@ -125,6 +156,8 @@ type pullComparison struct {
 	// commit Plumb has data of.
 	NoBase string
 	J      *compare.Judged
+	// Summary is J's, as kept for the list.
+	Summary compare.PullSummary
 }
 
 // pullComparison compares a pull request's latest upload with its base, as
@@ -135,16 +168,19 @@ func (s *Server) pullComparison(ctx context.Context, projectID string, n int) (*
 		return nil, err
 	}
 	pc := &pullComparison{Change: ch}
-	baseRef := ch.BaseCommitSHA
-	if baseRef == "" {
-		baseRef = "refs/heads/" + ch.BaseBranch
-	}
-	if pc.Base, err = s.store.ResolveCommit(ctx, projectID, baseRef); err != nil {
+	ref := baseRef(ch.BaseCommitSHA, ch.BaseBranch)
+	if pc.Base, err = s.store.ResolveCommit(ctx, projectID, ref); err != nil {
 		if plumb.ErrorCode(err) != plumb.ENOTFOUND {
 			return nil, err
 		}
-		pc.NoBase = "The base " + strings.TrimPrefix(baseRef, "refs/heads/") + " has no coverage or analysis in Plumb yet, so there is nothing to compare the head with: upload the base branch's coverage or analysis."
+		pc.NoBase = "The base " + strings.TrimPrefix(ref, "refs/heads/") + " has no coverage or analysis in Plumb yet, so there is nothing to compare the head with: upload the base branch's coverage or analysis."
 		return pc, nil
+	}
+	// The inputs are read first: what lands during the comparison makes the
+	// kept summary stale, never wrong.
+	inputs, err := s.store.PullInputs(ctx, projectID, n, pc.Base, ch.CommitSHA)
+	if err != nil {
+		return nil, err
 	}
 	data, err := s.store.LoadComparison(ctx, projectID, pc.Base, ch.CommitSHA,
 		compare.ComparisonOptions{Paths: ch.HeadPaths(), Issues: plumb.IssueFilter{Statuses: []string{"open"}}})
@@ -157,5 +193,6 @@ func (s *Server) pullComparison(ctx context.Context, projectID string, n int) (*
 	}
 	j := compare.Judge(data, &ch, gate)
 	pc.J = &j
-	return pc, nil
+	pc.Summary = j.Summary(n, pc.Base, ch.CommitSHA, inputs)
+	return pc, s.store.KeepPullSummary(ctx, projectID, pc.Summary)
 }

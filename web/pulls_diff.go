@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
@@ -32,7 +34,53 @@ type diffFile struct {
 	Rows                       template.HTML
 }
 
-func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.FileChange, j *compare.Judged, newIssues []plumb.Issue) (diffFile, error) {
+// diffFiles makes the changed files' diffs, a few at a time (each reads its
+// source), in the change's order.
+func (s *Server) diffFiles(r *http.Request, sc *scope, head string, files []compare.FileChange, j *compare.Judged, newIssues []plumb.Issue) ([]diffFile, error) {
+	patch := map[string]*compare.PatchFile{}
+	if j.Patch != nil {
+		for i := range j.Patch.Files {
+			patch[j.Patch.Files[i].Path] = &j.Patch.Files[i]
+		}
+	}
+	issues := map[string][]plumb.Issue{}
+	for _, is := range newIssues {
+		issues[is.Path] = append(issues[is.Path], is)
+	}
+	out := make([]diffFile, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range diffWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				out[i], errs[i] = s.diffFile(r, sc, head, f, patch[f.Path], j.Data.HeadHits[f.Path], issues[f.Path])
+			}
+		}()
+	}
+	for i := range files {
+		if r.Context().Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	return out, errors.Join(errs...)
+}
+
+// diffWorkers is how many changed files diffFiles makes at once.
+const diffWorkers = 4
+
+// diffFile makes one changed file's diff: pf is its patch coverage (nil
+// without), hits the head's, newIssues the new issues in it.
+func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.FileChange, pf *compare.PatchFile, hits []int64, newIssues []plumb.Issue) (diffFile, error) {
 	df := diffFile{Path: f.Path, PreviousPath: f.PreviousPath, Status: f.Status}
 	for _, rg := range f.AddedLines {
 		df.Changed += rg.End - rg.Start + 1
@@ -41,21 +89,16 @@ func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.Fil
 		return df, nil
 	}
 	df.URL = fileURL(sc.URL, f.Path, head, 0)
-	if j.Patch != nil {
-		for _, pf := range j.Patch.Files {
-			if pf.Path == f.Path {
-				df.HasCoverage, df.Covered, df.Coverable = pf.HasCoverage, pf.Coverage.Covered, pf.Coverage.Coverable
-				df.Missed = pf.Coverage.Coverable - pf.Coverage.Covered
-				break
-			}
-		}
+	if pf != nil {
+		df.HasCoverage, df.Covered, df.Coverable = pf.HasCoverage, pf.Coverage.Covered, pf.Coverage.Coverable
+		df.Missed = pf.Coverage.Coverable - pf.Coverage.Covered
 	}
 	if df.Coverable > 0 {
 		df.Percent = percent(df.Covered, df.Coverable)
 	}
 	byLine := map[int][]plumb.Issue{}
 	for _, is := range newIssues {
-		if is.Path == f.Path && is.StartLine != nil && *is.StartLine >= 1 {
+		if is.StartLine != nil && *is.StartLine >= 1 {
 			byLine[*is.StartLine] = append(byLine[*is.StartLine], is)
 			df.Issues++
 		}
@@ -70,8 +113,8 @@ func (s *Server) diffFile(r *http.Request, sc *scope, head string, f compare.Fil
 	} else {
 		df.NoSource = noSourceReason(src)
 	}
-	df.Rows = renderDiff(lines, j.Data.HeadHits[f.Path], f.AddedLines, byLine, func(line int) string {
-		return fileURL(sc.URL, f.Path, head, line)
+	df.Rows = renderDiff(lines, hits, f.AddedLines, byLine, func(line int) string {
+		return df.URL + "#L" + strconv.Itoa(line)
 	})
 	return df, nil
 }

@@ -90,12 +90,8 @@ func (s *Server) handlePull(w http.ResponseWriter, r *http.Request, v *view) (st
 		if j.NoIssueData == "" {
 			newIssues = j.Issues.New
 		}
-		for _, f := range pc.Change.Files {
-			df, err := s.diffFile(r, sc, d.Head, f, j, newIssues)
-			if err != nil {
-				return "", err
-			}
-			d.Files = append(d.Files, df)
+		if d.Files, err = s.diffFiles(r, sc, d.Head, pc.Change.Files, j, newIssues); err != nil {
+			return "", err
 		}
 		slices.SortStableFunc(d.Files, func(a, b diffFile) int {
 			if a.Missed != b.Missed {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/compare"
@@ -98,7 +99,7 @@ func TestPullPages(t *testing.T) {
 		// the file linked at the head.
 		`<tr class="changed hit"><td class="ln"><a href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`#L6">6</a></td><td class="cov">covered</td>`,
 		`<tr class="changed miss"><td class="ln"><a href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`#L11">11</a></td><td class="cov">missed</td>`,
-		`<span class="kd">func</span>`, `<tr class="line-issues">`, "unchanged lines (1–2)",
+		`<span class="k">func</span>`, `<tr class="line-issues">`, "unchanged lines (1–2)",
 		`href="/w/oss/plumb/files/shop/total.go?ref=`+pullHead+`"`,
 		// A file without source: its changed lines with their coverage.
 		"shop/extra.go", "none was uploaded for this commit", `<td class="cov">not coverable</td>`,
@@ -132,8 +133,22 @@ func demoPullRequests(t *testing.T, s *site, token string) {
 	b := s.browser(t)
 	b.signIn("demo", demoPassword)
 	const p = "/w/acme/web-shop"
-	b.get(p+"/pulls").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
-		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign")
+	open := b.get(p + "/pulls")
+	open.want(t, 200, `href="/w/acme/web-shop/pulls/41"`, `href="/w/acme/web-shop/pulls/42"`,
+		`href="/w/acme/web-shop/pulls/43"`, `class="gate gate-failed"`, `class="gate gate-passed"`, "feature/checkout-redesign",
+		"<td>Checkout redesign</td><td>demo</td>")
+	if strings.Contains(open.Body, `href="/w/acme/web-shop/pulls/40"`) {
+		t.Error("the merged #40 is listed as open")
+	}
+	// #40 was merged (its closed webhook says so): listed as merged, and
+	// so shown on its page.
+	b.get(p+"/pulls?state=merged").want(t, 200, `href="/w/acme/web-shop/pulls/40"`, "<td>Upgrade the router</td><td>linus</td>", "<td>merged</td>")
+	b.get(p+"/pulls/40").want(t, 200, "Pull request #40: Upgrade the router", "<dt>State</dt><dd>merged</dd>")
+	// The fake code host's deliveries show on the settings page, newest
+	// first, with their answers.
+	b.get(p+"/settings").want(t, 200, "acme/web-shop", "<td>pull_request</td><td>closed</td><td>204</td>", "<td>pull_request</td><td>synchronize</td><td>204</td>", "<td>pull_request</td><td>opened</td><td>204</td>")
+	// The connection is fake and reaches nothing: "test connection" says so.
+	b.post(p+"/settings", p+"/code-host/test", nil).want(t, 200, "127.0.0.1:9/fake-github-for-the-demo could not be reached")
 	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`, `<tr class="line-issues">`)
 	b.get(p+"/pulls/42").want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>", `<tr class="changed hit">`, "unchanged lines")
 	b.get(p+"/pulls/40").want(t, 200, "Pull request #40", `<tr class="changed miss">`)
@@ -143,4 +158,71 @@ func demoPullRequests(t *testing.T, s *site, token string) {
 	l.signIn("linus", demoPassword)
 	l.get(p+"/pulls/41").want(t, 200)
 	b.get("/w/initech/tps-reports/pulls").want(t, 404)
+}
+
+// The list shows each pull request's figures as kept by the comparison
+// that computed them, and only while its inputs hold: a new coverage
+// upload for the head and a new analysis of the base (by commit, or of a
+// base branch) each change what the list shows.
+func TestPullListKeptFigures(t *testing.T) {
+	f := pullSite(t)
+	ctx := context.Background()
+	db, pid := f.DB, f.ProjectID
+	b := f.browser(t)
+	b.signIn("ada", filesPassword)
+	row := func(n string) string {
+		t.Helper()
+		p := b.get("/w/oss/plumb/pulls")
+		p.want(t, 200)
+		i := strings.Index(p.Body, `href="/w/oss/plumb/pulls/`+n+`"`)
+		if i < 0 {
+			t.Fatalf("no row for #%s", n)
+		}
+		return p.Body[i : i+strings.Index(p.Body[i:], "</tr>")]
+	}
+	wantRow := func(n string, want ...string) {
+		t.Helper()
+		r := row(n)
+		for _, w := range want {
+			if !strings.Contains(r, w) {
+				t.Fatalf("#%s's row lacks %q:\n%s", n, w, r)
+			}
+		}
+	}
+	wantRow("5", `class="gate gate-failed"`, "<td>50%</td>")
+	wantRow("7", "<td>—</td><td>—</td>")
+	// The first view kept #5's figures for its current inputs.
+	kept, _, found, err := db.CurrentPullSummary(ctx, pid, 5, pullBase, pullHead)
+	if err != nil || !found || kept.Gate != "failed" || kept.Patch != (compare.Coverage{Covered: 1, Coverable: 2}) {
+		t.Fatalf("kept for #5: %+v, found %v, %v", kept, found, err)
+	}
+	wantRow("5", `class="gate gate-failed"`, "<td>50%</td>")
+
+	// Another upload for the head covers line 11: 2 of 2.
+	_, err = db.AddCoverage(ctx, plumb.CoverageInput{ProjectID: pid, CommitSHA: pullHead, Branch: "feat", CoverageTag: "unit", UploadedAt: t0.Add(time.Minute),
+		Files: []plumb.CoverageFile{{Path: "shop/total.go", Hits: []int64{-1, -1, 1, 1, 1, 1, -1, 1, -1, -1, 1}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRow("5", `class="gate gate-failed"`, "<td>100%</td>")
+	// A new analysis of the base has the head's finding: it is no longer
+	// new, and the gate passes.
+	_, err = db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: pid, Branch: "main", CommitSHA: pullBase, AnalyzedAt: t0.Add(time.Minute),
+		Files: []plumb.FileFigures{{Path: "shop/total.go", Lines: 9, LOC: 8}}, FullTree: true,
+		Issues: []plumb.Issue{
+			{Tool: "vet", RuleKey: "R1", Message: "an old finding", Category: "bug", Level: "high", Status: "open", Path: "shop/total.go", StartLine: line(3), Fingerprint: "old"},
+			{Tool: "vet", RuleKey: "R1", Message: "Unused is never called", Category: "bug", Level: "high", Status: "open", Path: "shop/total.go", StartLine: line(9), Fingerprint: "new"},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRow("5", `class="gate gate-passed"`, "<td>100%</td>")
+	// #7's base branch release-9 gets its first analysis and coverage:
+	// #7 is compared now.
+	_, err = db.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: pid, Branch: "release-9", CommitSHA: "c900000000000000000000000000000000000000", AnalyzedAt: t0.Add(time.Minute),
+		Files: []plumb.FileFigures{{Path: "shop/total.go", Lines: 9, LOC: 8}}, FullTree: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRow("7", `class="gate gate-`)
 }

@@ -90,6 +90,8 @@ type pageStore interface {
 	DeleteComponent(ctx context.Context, projectID, idOrName string) error
 	ComponentTotals(ctx context.Context, c plumb.Component) (metric.Totals, error)
 	ComponentHistory(ctx context.Context, c plumb.Component, to time.Time) (analysis, coverage []plumb.TotalsAt, err error)
+	// FileHistory is one file's measurements (the file page's history charts).
+	FileHistory(ctx context.Context, projectID, path string, to time.Time) (analysis, coverage []plumb.TotalsAt, err error)
 	EachBuild(ctx context.Context, projectID string, f plumb.BuildFilter, fn func(plumb.Build) error) error
 	FindBuild(ctx context.Context, projectID, id string) (plumb.Build, error)
 	EachIssue(ctx context.Context, projectID string, f plumb.IssueFilter, fn func(plumb.Issue) error) error
@@ -120,4 +122,7 @@ type pullStore interface {
 	ResolveCommit(ctx context.Context, projectID, ref string) (string, error)
 	LoadComparison(ctx context.Context, projectID, base, head string, o compare.ComparisonOptions) (*compare.Comparison, error)
 	Gate(ctx context.Context, projectID string) (g compare.Gate, custom bool, err error)
+	PullInputs(ctx context.Context, projectID string, number int, base, head string) (string, error)
+	CurrentPullSummary(ctx context.Context, projectID string, number int, base, head string) (s compare.PullSummary, inputs string, found bool, err error)
+	KeepPullSummary(ctx context.Context, projectID string, s compare.PullSummary) error
 }

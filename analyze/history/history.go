@@ -5,8 +5,9 @@
 // touching the checkout (Repo.Analyze), with one analyze.Cache so that a file
 // unchanged between two commits is measured once.
 //
-// It imports analyze and gitrepo; the CLI keeps the flags, the output and
-// the uploads.
+// Repo.Plan picks the commits and Repo.Backfill analyses them, handing each
+// analysis to its caller; the CLI keeps the flags, the output and the
+// uploads.
 package history
 
 import (

@@ -134,18 +134,24 @@ type AnalysedCommit struct {
 	History    bool   `json:"history"`
 }
 
+// BuildSummary is a build as GET …/builds lists it (and as the CSV
+// listing's columns, in this order).
+type BuildSummary struct {
+	ID            string  `json:"id"`
+	Type          string  `json:"type"`
+	Status        string  `json:"status"`
+	BranchName    string  `json:"branchName"`
+	CommitSHA     string  `json:"commitSha"`
+	CommitMessage string  `json:"commitMessage"`
+	SubmittedAt   string  `json:"submittedAt"`
+	FinishedAt    *string `json:"finishedAt"`
+	QueueSeconds  int64   `json:"queueSeconds"`
+}
+
 // Build is a build as GET …/builds/{build}, POST …/builds and POST
-// …/builds/{build}/status answer it.
+// …/builds/{build}/status answer it: its summary's members, then these.
 type Build struct {
-	ID                string  `json:"id"`
-	Type              string  `json:"type"`
-	Status            string  `json:"status"`
-	BranchName        string  `json:"branchName"`
-	CommitSHA         string  `json:"commitSha"`
-	CommitMessage     string  `json:"commitMessage"`
-	SubmittedAt       string  `json:"submittedAt"`
-	FinishedAt        *string `json:"finishedAt"`
-	QueueSeconds      int64   `json:"queueSeconds"`
+	BuildSummary
 	StatusReason      *string `json:"statusReason"`
 	Conclusion        *string `json:"conclusion"`
 	ExitCode          *int    `json:"exitCode"`

@@ -67,6 +67,23 @@ func (in *Inputs) Open(arg, what string) (File, error) {
 	return File{Path: arg, Name: arg, Size: st.Size()}, nil
 }
 
+// OpenSARIF opens the SARIF files args and checks each (CheckSARIF)
+// before anything is sent.
+func (in *Inputs) OpenSARIF(args []string) ([]File, error) {
+	var files []File
+	for _, a := range args {
+		f, err := in.Open(a, "SARIF file")
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Check("SARIF file", CheckSARIF); err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
 func (in *Inputs) spool(r io.Reader, name, what string) (File, error) {
 	tmp, err := os.CreateTemp("", "plumb-upload-*")
 	if err != nil {

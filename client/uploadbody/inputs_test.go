@@ -54,3 +54,31 @@ func TestInputs(t *testing.T) {
 		t.Errorf("the copy of stdin is left after Cleanup: %v", err)
 	}
 }
+
+// SARIF files are opened and checked before anything is sent: the first
+// problem names its file, and stdin may be one of them.
+func TestOpenSARIF(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.sarif")
+	bad := filepath.Join(dir, "bad.sarif")
+	if err := os.WriteFile(good, []byte(`{"version":"2.1.0","runs":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := &Inputs{Stdin: strings.NewReader(`{"version":"2.1.0","runs":[]}`)}
+	defer in.Cleanup()
+	files, err := in.OpenSARIF([]string{good, "-"})
+	if err != nil || len(files) != 2 || files[0].Path != good || files[1].Name != "stdin" || files[1].Size == 0 {
+		t.Fatalf("two good files: %+v %v", files, err)
+	}
+	_, err = (&Inputs{}).OpenSARIF([]string{good, bad})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, "the SARIF file "+bad) {
+		t.Fatalf("a broken SARIF file: %v", err)
+	}
+	if _, err := (&Inputs{}).OpenSARIF([]string{filepath.Join(dir, "missing.sarif")}); !errors.As(err, &ie) {
+		t.Fatalf("a missing SARIF file: %v", err)
+	}
+}

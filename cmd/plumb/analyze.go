@@ -80,19 +80,11 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	var info cienv.Info
 	in := &uploadbody.Inputs{Stdin: e.stdin}
 	defer in.Cleanup()
-	var sarifs []uploadbody.File
-	for _, a := range c.SARIF {
-		f, err := in.Open(a, "SARIF file")
-		if err != nil {
-			return err
-		}
-		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
-			return err
-		}
-		sarifs = append(sarifs, f)
+	sarifs, err := in.OpenSARIF(c.SARIF)
+	if err != nil {
+		return err
 	}
 	if upload || c.Out != "" {
-		var err error
 		if info, err = c.Commit.resolve(e.getenv); err != nil && upload {
 			return err
 		}

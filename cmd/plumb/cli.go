@@ -88,7 +88,7 @@ func (c *dbCmd) bindDB(kctx *kong.Context, e *runEnv) error {
 	}
 	return kctx.BindToProvider(func() (*admin.Admin, error) {
 		d, err := open()
-		return &admin.Admin{DB: d, Out: e.stdout}, err
+		return &admin.Admin{DB: d, Out: e.stdout, Notes: e.stderr}, err
 	})
 }
 

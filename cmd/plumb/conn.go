@@ -167,12 +167,6 @@ func hint(status int) string {
 	return ""
 }
 
-// isConflict tells whether the server refused a call with 409 Conflict.
-func isConflict(err error) bool {
-	var e *client.Error
-	return errors.As(err, &e) && e.StatusCode == http.StatusConflict
-}
-
 // showProgress says whether progress may be drawn on stderr: a terminal,
 // not a dumb one, outside CI (whose logs would keep every frame).
 func showProgress(getenv func(string) string, stderr io.Writer) bool {

@@ -92,25 +92,20 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			return usageError{"could not tell the default branch (no origin/HEAD, and HEAD is detached): pass --branch"}
 		}
 	}
-	tip := repo.Tip(ctx, branch)
-	if tip == "" {
+	plan, err := repo.Plan(ctx, branch, start, now, every)
+	if _, ok := errors.AsType[*history.NoBranchError](err); ok {
 		return usageError{fmt.Sprintf("no branch %s in this repository (neither refs/heads/%[1]s nor refs/remotes/origin/%[1]s): git fetch origin %[1]s, or pass --branch", branch)}
 	}
-	all, err := repo.FirstParents(ctx, tip)
-	if err != nil {
-		return err
-	}
-	picks := history.Pick(all, start, now, every)
-	if len(all) > 0 && all[len(all)-1].Time.After(start) && repo.Shallow(ctx) {
+	picks := plan.Commits
+	if plan.Cut {
 		fmt.Fprintf(e.stderr, "warning: this clone is shallow: %s's history here starts on %s; git fetch --unshallow for the rest\n",
-			branch, all[len(all)-1].Time.Format(time.DateOnly))
+			branch, plan.Oldest.Format(time.DateOnly))
 	}
 	what := fmt.Sprintf("%s from %s, the last commit of each %s", branch, start.Format(time.DateOnly), every)
-	if len(picks) == 0 {
+	if err == nil && len(picks) == 0 {
 		fmt.Fprintf(e.stderr, "no commit of %s\n", what)
 		return nil
 	}
-	cfg, err := repo.Config(tip)
 	if ce, ok := errors.AsType[*history.ConfigError](err); ok {
 		return usageError{fmt.Sprintf("%s at %s: %v", ce.Path, short(ce.Commit), ce.Err)}
 	} else if err != nil {
@@ -149,31 +144,17 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	if table {
 		fmt.Fprintf(e.stdout, "%-10s  %-12s  %6s  %8s  %8s  %10s  %10s  %6s\n", "Date", "Commit", "Files", "Lines", "Code", "Complexity", "Duplicated", "Issues")
 	}
-	analysed := 0
 	width := len(strconv.Itoa(len(picks)))
-	for i, p := range picks {
-		head := fmt.Sprintf("[%*d/%d] %s %s", width, i+1, len(picks), p.Time.Format(time.DateOnly), short(p.SHA))
-		if done[p.SHA] {
-			fmt.Fprintf(e.stderr, "%s: already analysed, skipped\n", head)
-			continue
+	head := func(i int) string {
+		return fmt.Sprintf("[%*d/%d] %s %s", width, i+1, len(picks), picks[i].Time.Format(time.DateOnly), short(picks[i].SHA))
+	}
+	skipped := func(i int) { fmt.Fprintf(e.stderr, "%s: already analysed, skipped\n", head(i)) }
+	analysed, err := repo.Backfill(ctx, plan, c.Exclude, func(sha string) bool { return done[sha] }, skipped, func(s history.Step) error {
+		p, res := s.Commit, s.Result
+		for _, sk := range res.Skipped {
+			fmt.Fprintf(e.stderr, "%s: skipped %s: %s\n", head(s.Index), sk.Path, sk.Reason)
 		}
-		began := time.Now()
-		files, err := repo.Files(ctx, p.SHA)
-		if err != nil {
-			return err
-		}
-		res, read, err := repo.Analyze(ctx, files, &cfg, c.Exclude)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return usageError{fmt.Sprintf("analysis of %s: %v", short(p.SHA), err)}
-		}
-		for _, s := range res.Skipped {
-			fmt.Fprintf(e.stderr, "%s: skipped %s: %s\n", head, s.Path, s.Reason)
-		}
-		at := p.Time.Format(time.RFC3339)
-		doc := res.Document(p.SHA, branch, at)
+		doc := res.Document(p.SHA, branch, p.Time.Format(time.RFC3339))
 		outcome := ""
 		if table {
 			lines, code, cx, dup := 0, 0, 0, 0
@@ -200,8 +181,13 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 				outcome += " (not in the metric history: not the default branch)"
 			}
 		}
-		analysed++
-		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head, len(res.Files), read, len(res.Issues), outcome, time.Since(began).Seconds())
+		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head(s.Index), len(res.Files), s.Read, len(res.Issues), outcome, time.Since(s.Began).Seconds())
+		return nil
+	})
+	if ae, ok := errors.AsType[*history.AnalysisError](err); ok {
+		return usageError{fmt.Sprintf("analysis of %s: %v", short(ae.Commit), ae.Err)}
+	} else if err != nil {
+		return err
 	}
 	summary := e.stdout
 	if table {

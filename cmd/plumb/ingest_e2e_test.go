@@ -265,6 +265,25 @@ func startE2E(t *testing.T, dbURL string) *e2e {
 }
 
 // get reads a v1 resource as ada.
+// fileMetrics reads a file's metrics in acme/web, by key.
+func (e *e2e) fileMetrics(t *testing.T, path string) map[string]any {
+	t.Helper()
+	var body struct {
+		Data []struct {
+			Key   string `json:"key"`
+			Value any    `json:"value"`
+		} `json:"data"`
+	}
+	if st := e.get(t, "/gh/acme/projects/web/files?path="+path, &body); st != http.StatusOK {
+		t.Fatalf("file metrics of %s: %d", path, st)
+	}
+	got := map[string]any{}
+	for _, v := range body.Data {
+		got[v.Key] = v.Value
+	}
+	return got
+}
+
 func (e *e2e) get(t *testing.T, path string, out any) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, e.url+path, nil)
@@ -433,19 +452,7 @@ func e2eAnalysis(t *testing.T, e *e2e) {
 	if code != 0 || !strings.Contains(out, "uploaded analysis: 2 files, 0 removed, 1 SARIF file(s), 6 issues") {
 		t.Fatalf("upload analysis: exit %d: %s%s", code, out, errs)
 	}
-	var body struct {
-		Data []struct {
-			Key   string `json:"key"`
-			Value any    `json:"value"`
-		} `json:"data"`
-	}
-	if st := e.get(t, "/gh/acme/projects/web/files?path=store/store.go", &body); st != http.StatusOK {
-		t.Fatalf("file metrics: %d", st)
-	}
-	got := map[string]any{}
-	for _, v := range body.Data {
-		got[v.Key] = v.Value
-	}
+	got := e.fileMetrics(t, "store/store.go")
 	if got["SIZE"] != "XS" || got["LOC"] != 70.0 || got["CMPLX"] != 12.0 || got["DUP"] != 10.0 || got["ISS"] != 5.0 {
 		t.Errorf("file metrics of store/store.go: %v", got)
 	}
@@ -634,19 +641,7 @@ func e2eAnalyze(t *testing.T, e *e2e) {
 	if code != 0 || !strings.Contains(out, "uploaded analysis: 2 files,") {
 		t.Fatalf("plumb analyze: exit %d: %s%s", code, out, errs)
 	}
-	var body struct {
-		Data []struct {
-			Key   string `json:"key"`
-			Value any    `json:"value"`
-		} `json:"data"`
-	}
-	if st := e.get(t, "/gh/acme/projects/web/files?path=calc/sum.go", &body); st != http.StatusOK {
-		t.Fatalf("file metrics: %d", st)
-	}
-	got := map[string]any{}
-	for _, v := range body.Data {
-		got[v.Key] = v.Value
-	}
+	got := e.fileMetrics(t, "calc/sum.go")
 	// 5 × (for 1 + if 2 + && 1 + || 1) = 25; 31 lines, 29 of code; issues:
 	// complexity, parameters, and the duplicated block (on the later copy)
 	if got["LOC"] != 29.0 || got["CMPLX"] != 25.0 {

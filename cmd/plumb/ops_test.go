@@ -2,28 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/server"
 	"github.com/plumbhq/plumb/sqlstore"
 )
-
-// freeAddr is a loopback address that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // serveWith runs serve with the given flags until the test ends and returns
 // the main address.
@@ -104,7 +94,7 @@ func TestServeOperations(t *testing.T) {
 		t.Errorf("pprof on the main address: %d", resp.StatusCode)
 	}
 
-	metricsAddr, adminAddr := freeAddr(t), freeAddr(t)
+	metricsAddr, adminAddr := fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(t)), fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(t))
 	addr = serveWith(t, "--metrics-addr", metricsAddr, "--admin-addr", adminAddr)
 	if resp, _ := httpGet(t, "http://"+addr+"/metrics"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("/metrics on the main address with --metrics-addr: %d", resp.StatusCode)

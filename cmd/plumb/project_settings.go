@@ -1,24 +1,16 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/plumbhq/plumb"
-	"github.com/plumbhq/plumb/api"
+	"github.com/plumbhq/plumb/admin"
 	"github.com/plumbhq/plumb/codehost"
-	"github.com/plumbhq/plumb/compare"
-	"github.com/plumbhq/plumb/sqlstore"
 )
 
 // plumb project gate, code-host and badges: a project's settings on the
 // database, like the other plumb project commands, under the rules of the
-// API and of the web's settings page (compare.Gate.Validate,
-// api.CheckCodeHost).
+// API and of the web's settings page (admin/settings.go).
 
 type projectGateCmd struct {
 	dbCmd
@@ -38,139 +30,8 @@ Examples:
     plumb project gate my-org/my-repo --clear`
 }
 
-func (c *projectGateCmd) Run(e *runEnv, db *sqlstore.DB) error {
-	if c.Clear && len(c.Set) > 0 {
-		return usageError{"give --set or --clear, not both"}
-	}
-	ctx := e.ctx
-	p, err := findProjectRef(ctx, db, c.Project)
-	if err != nil {
-		return err
-	}
-	if c.Clear {
-		if err := db.DeleteGate(ctx, p.ID); err != nil {
-			return err
-		}
-	} else if len(c.Set) > 0 {
-		g, _, err := db.Gate(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if err := setGate(&g, c.Set); err != nil {
-			return err
-		}
-		if err := db.PutGate(ctx, p.ID, g, time.Now()); err != nil {
-			return err
-		}
-	}
-	g, custom, err := db.Gate(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	printProjectGate(e.stdout, c.Project, g, custom)
-	return nil
-}
-
-func findProjectRef(ctx context.Context, db *sqlstore.DB, ref string) (plumb.Project, error) {
-	ws, key, ok := strings.Cut(ref, "/")
-	if !ok || ws == "" || key == "" {
-		return plumb.Project{}, usageError{fmt.Sprintf("the project must be WORKSPACE/KEY, got %q", ref)}
-	}
-	return db.FindProjectByKeys(ctx, ws, key)
-}
-
-// setGate applies CONDITION=VALUE settings; every problem is reported and
-// nothing is set when there is one.
-func setGate(g *compare.Gate, sets []string) error {
-	var problems []string
-	for _, s := range sets {
-		name, val, ok := strings.Cut(s, "=")
-		val = strings.TrimSpace(val)
-		off := val == "off"
-		bad := func(what string) {
-			problems = append(problems, fmt.Sprintf("%s must be %s or off, got %q", name, what, val))
-		}
-		switch {
-		case !ok:
-			problems = append(problems, fmt.Sprintf("--set %q: give CONDITION=VALUE", s))
-		case name == "patchCoverage" || name == "coverageDrop":
-			dst := &g.PatchCoverage
-			if name == "coverageDrop" {
-				dst = &g.CoverageDrop
-			}
-			x, err := strconv.ParseFloat(val, 64)
-			switch {
-			case off:
-				*dst = nil
-			case err != nil:
-				bad("a number")
-			default:
-				*dst = &x
-			}
-		case name == "newIssues":
-			level, max, _ := strings.Cut(val, ":")
-			n, err := strconv.Atoi(max)
-			switch {
-			case off:
-				g.NewIssues = nil
-			case err != nil:
-				bad("LEVEL:MAX (e.g. high:0)")
-			default:
-				g.NewIssues = &compare.IssueBound{Level: level, Max: n}
-			}
-		case name == "newSecurityIssues":
-			n, err := strconv.Atoi(val)
-			switch {
-			case off:
-				g.NewSecurityIssues = nil
-			case err != nil:
-				bad("a whole number")
-			default:
-				g.NewSecurityIssues = &n
-			}
-		default:
-			problems = append(problems, fmt.Sprintf("%q is not a quality gate condition; the conditions are patchCoverage, coverageDrop, newIssues and newSecurityIssues", name))
-		}
-	}
-	for _, p := range g.Validate() {
-		problems = append(problems, strings.TrimSuffix(p, "."))
-	}
-	if len(problems) > 0 {
-		return usageError{strings.Join(problems, "; ")}
-	}
-	return nil
-}
-
-func printProjectGate(w io.Writer, ref string, g compare.Gate, custom bool) {
-	which := "the default gate"
-	if custom {
-		which = "its own gate"
-	}
-	fmt.Fprintf(w, "%s uses %s:\n", ref, which)
-	line := func(name string, on bool, v string) {
-		if !on {
-			v = "off"
-		}
-		fmt.Fprintf(w, "  %-18s %s\n", name, v)
-	}
-	num := func(x *float64) string {
-		if x == nil {
-			return ""
-		}
-		return strconv.FormatFloat(*x, 'f', -1, 64)
-	}
-	line("patchCoverage", g.PatchCoverage != nil, num(g.PatchCoverage))
-	line("coverageDrop", g.CoverageDrop != nil, num(g.CoverageDrop))
-	if g.NewIssues != nil {
-		line("newIssues", true, fmt.Sprintf("%s:%d", g.NewIssues.Level, g.NewIssues.Max))
-	} else {
-		line("newIssues", false, "")
-	}
-	if g.NewSecurityIssues != nil {
-		line("newSecurityIssues", true, strconv.Itoa(*g.NewSecurityIssues))
-	} else {
-		line("newSecurityIssues", false, "")
-	}
+func (c *projectGateCmd) Run(e *runEnv, a *admin.Admin) error {
+	return a.ProjectGate(e.ctx, c.Project, c.Set, c.Clear)
 }
 
 type projectCodeHostCmd struct {
@@ -193,7 +54,7 @@ Examples:
     echo "$GITHUB_TOKEN" | plumb project code-host my-org/my-repo --kind github --repository my-org/my-repo --token-stdin`
 }
 
-func (c *projectCodeHostCmd) Run(e *runEnv, db *sqlstore.DB) error {
+func (c *projectCodeHostCmd) Run(e *runEnv, a *admin.Admin) error {
 	var token string
 	if c.TokenStdin {
 		if e.stdin == nil {
@@ -213,48 +74,11 @@ func (c *projectCodeHostCmd) Run(e *runEnv, db *sqlstore.DB) error {
 	if err != nil {
 		return err
 	}
-	ctx := e.ctx
-	p, err := findProjectRef(ctx, db, c.Project)
-	if err != nil {
-		return err
-	}
-	old, found, err := db.CodeHost(ctx, p.ID)
-	if err != nil {
-		return err
-	}
+	var t *codehost.Target
 	if c.Kind != "" {
-		t := codehost.Target{Kind: c.Kind, Repository: c.Repository, BaseURL: c.BaseURL, Token: token}
-		if t.Token == "" && found && old.Kind == t.Kind {
-			t.Token = old.Token
-		}
-		var problems []string
-		if t.Repository == "" {
-			problems = append(problems, "--repository is required")
-		}
-		if t.Token == "" && !(t.Kind == codehost.GitHub && app != nil) {
-			problems = append(problems, "a token is required (--token-stdin)")
-		}
-		for _, p := range api.CheckCodeHost(&t, app) {
-			problems = append(problems, strings.TrimSuffix(p, "."))
-		}
-		if len(problems) > 0 {
-			return usageError{strings.Join(problems, "; ")}
-		}
-		if err := db.PutCodeHost(ctx, p.ID, t, time.Now()); err != nil {
-			return err
-		}
-		old, found = t, true
+		t = &codehost.Target{Kind: c.Kind, Repository: c.Repository, BaseURL: c.BaseURL, Token: token}
 	}
-	if !found {
-		fmt.Fprintf(e.stdout, "%s has no code host\n", c.Project)
-		return nil
-	}
-	tok := "none (the server's GitHub App)"
-	if old.Token != "" {
-		tok = "stored"
-	}
-	fmt.Fprintf(e.stdout, "%s: %s %s at %s, token %s\n", c.Project, old.Kind, old.Repository, old.BaseURL, tok)
-	return nil
+	return a.ProjectCodeHost(e.ctx, c.Project, t, app)
 }
 
 type projectBadgesCmd struct {
@@ -275,37 +99,12 @@ Examples:
     plumb project badges my-org/my-repo --token revoke`
 }
 
-func (c *projectBadgesCmd) Run(e *runEnv, db *sqlstore.DB) error {
+func (c *projectBadgesCmd) Run(e *runEnv, a *admin.Admin) error {
 	if (c.Public == "") == (c.Token == "") {
 		return usageError{"give --public on|off or --token create|revoke"}
 	}
-	ctx := e.ctx
-	p, err := findProjectRef(ctx, db, c.Project)
-	if err != nil {
-		return err
+	if c.Public != "" {
+		return a.ProjectBadgesPublic(e.ctx, c.Project, c.Public == "on")
 	}
-	switch {
-	case c.Public != "":
-		if err := db.SetBadgesPublic(ctx, p.ID, c.Public == "on"); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "badges of %s are %s\n", c.Project, map[string]string{"on": "public", "off": "private"}[c.Public])
-	case c.Token == "create":
-		secret, err := db.CreateBadgeToken(ctx, p.ID, "")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "%s\n", secret)
-		fmt.Fprintf(e.stderr, "the badge token of %s (shown once; any previous one stops working): add ?token=%s to its badge URLs\n", c.Project, secret)
-	default:
-		had, err := db.RevokeBadgeToken(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if !had {
-			return plumb.Errorf(plumb.ENOTFOUND, "%s has no badge token", c.Project)
-		}
-		fmt.Fprintf(e.stdout, "badge token of %s revoked\n", c.Project)
-	}
-	return nil
+	return a.ProjectBadgeToken(e.ctx, c.Project, c.Token == "create")
 }

@@ -81,15 +81,23 @@ func checkTimeFlag(flag, s string) error {
 	return nil
 }
 
+// startUpload checks an upload's time flag and makes its client; in opens
+// the command's files (its Cleanup, deferred whatever the error, removes
+// what it copied from stdin).
+func startUpload(e *runEnv, o *connFlags, timeFlag, at string) (in *uploadbody.Inputs, cl *client.Project, err error) {
+	in = &uploadbody.Inputs{Stdin: e.stdin}
+	if err := checkTimeFlag(timeFlag, at); err != nil {
+		return in, nil, err
+	}
+	cl, err = o.client(e.getenv, e.stderr)
+	return in, cl, err
+}
+
 // uploadCoverage sends one coverage report.
 func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &uploadbody.Inputs{Stdin: e.stdin}
+	in, cl, err := startUpload(e, o, "--uploaded-at", c.UploadedAt)
 	defer in.Cleanup()
-	if err := checkTimeFlag("--uploaded-at", c.UploadedAt); err != nil {
-		return err
-	}
-	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -182,13 +190,9 @@ func (p *pathFlags) mapping() client.PathMapping {
 
 // uploadSARIF sends SARIF files, one upload each.
 func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
-	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &uploadbody.Inputs{Stdin: e.stdin}
+	getenv, stdout := e.getenv, e.stdout
+	in, cl, err := startUpload(e, &c.Conn, "--analyzed-at", c.AnalyzedAt)
 	defer in.Cleanup()
-	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
-		return err
-	}
-	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -207,7 +211,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	if err := needBranch(info, "a SARIF upload"); err != nil {
 		return err
 	}
-	ctx, cancel := o.withTimeout(ctx)
+	ctx, cancel := c.Conn.withTimeout(ctx)
 	defer cancel()
 	for _, f := range files {
 		sarif, err := f.Content()
@@ -227,12 +231,8 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 // streamed document.
 func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
-	in := &uploadbody.Inputs{Stdin: e.stdin}
+	in, cl, err := startUpload(e, o, "--analyzed-at", c.AnalyzedAt)
 	defer in.Cleanup()
-	if err := checkAnalyzedAt(c.AnalyzedAt); err != nil {
-		return err
-	}
-	cl, err := o.client(getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -249,15 +249,12 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	total := stats.Size
+	sarifs, err := in.OpenSARIF(c.SARIF)
+	if err != nil {
+		return err
+	}
 	var sarifPaths []string
-	for _, a := range c.SARIF {
-		f, err := in.Open(a, "SARIF file")
-		if err != nil {
-			return err
-		}
-		if err := f.Check("SARIF file", uploadbody.CheckSARIF); err != nil {
-			return err
-		}
+	for _, f := range sarifs {
 		sarifPaths = append(sarifPaths, f.Path)
 		total += f.Size
 	}
@@ -363,18 +360,11 @@ func buildStatus(ctx context.Context, e *runEnv, c *buildStatusCmd, final bool) 
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
 	id := strings.TrimSpace(c.ID)
-	if final && status == "succeeded" {
-		// A build succeeds from running: one still submitted or starting
-		// (build start --status submitted, or a job that never said it was
-		// running) is moved to running first. A build already running
-		// takes this as a no-op; one that has ended answers 409, and the
-		// final report below gives the answer (a no-op if it is the same).
-		_, err := cl.SetBuildStatus(ctx, id, client.BuildStatus{Status: "running"})
-		if err != nil && !isConflict(err) {
-			return callError(err)
-		}
+	set := cl.SetBuildStatus
+	if final {
+		set = cl.FinishBuild // from running: build start --status submitted, or a job that never said it was running
 	}
-	b, err := cl.SetBuildStatus(ctx, id, body)
+	b, err := set(ctx, id, body)
 	if err != nil {
 		return callError(err)
 	}
