@@ -159,6 +159,13 @@ func TestBranchesCombine(t *testing.T) {
 		// JaCoCo: mb+cb branches, cb covered; none when both are 0.
 		{JaCoCo, `<report name="r"><package name="p"><sourcefile name="A.java"><line nr="5" mi="0" ci="3" mb="3" cb="1"/><line nr="6" mi="0" ci="3" mb="0" cb="0"/></sourcefile></package></report>`,
 			[]plumb.LineBranches{lb(5, 4, 1)}},
+		// SimpleCov .resultset.json: a condition's arms on its first line;
+		// two conditions on one line add up; the formatter's array of arms
+		// (no condition lines) gives none.
+		{SimpleCov, `{"rspec": {"coverage": {"/a.rb": {"lines": [null, 1, 1], "branches": {"[:if, 0, 2, 4, 2, 20]": {"[:then, 1, 2, 4, 2, 10]": 3, "[:else, 2, 2, 4, 2, 20]": 0},` +
+			`"[:&., 3, 2, 0, 2, 9]": {"[:then, 4, 2, 0, 2, 9]": 1, "[:else, 5, 2, 0, 2, 9]": 1}}}}}}`,
+			[]plumb.LineBranches{lb(2, 4, 3)}},
+		{SimpleCov, `{"coverage": {"/a.rb": {"lines": [1, 0], "branches": [{"type": "then", "start_line": 2, "end_line": 2, "coverage": 0}]}}}`, nil},
 		// Istanbul: two branches on one line add up; "line" wins over loc.
 		{Istanbul, `{"a.js": {"statementMap": {"0": {"start": {"line": 2}}}, "s": {"0": 1}, "b": {"0": [1, 0], "1": [0, 0, 5]},
 			"branchMap": {"0": {"loc": {"start": {"line": 2}}}, "1": {"line": 2, "loc": {"start": {"line": 9}}}}}}`,
@@ -194,6 +201,8 @@ func TestBranchesMalformed(t *testing.T) {
 		{JaCoCo, `<report name="r"><package name="p"><sourcefile name="A.java"><line nr="5" mi="0" ci="3" mb="x" cb="1"/></sourcefile></package></report>`, 1, `expected mb="<branches>" with a whole number, got "x"`},
 		{JaCoCo, `<report name="r"><package name="p"><sourcefile name="A.java"><line nr="5" mi="0" ci="3" mb="0" cb="-1"/></sourcefile></package></report>`, 1, `expected cb="<branches>" with a whole number`},
 		{Clover, `<coverage><project><file path="a.js"><line num="3" type="cond" count="2" truecount="x" falsecount="1"/></file></project></coverage>`, 1, `expected truecount="<count>" with a whole number, got "x"`},
+		{SimpleCov, `{"rspec": {"coverage": {"/a.rb": {"lines": [1], "branches": {"[:if, 0, x, 4, 2, 20]": {}}}}}}`, 1, `expected a condition key "[:<type>, <id>, <line>, <column>, <line>, <column>]" with a line from 1 to 4194304, got "[:if, 0, x, 4, 2, 20]"`},
+		{SimpleCov, `{"rspec": {"coverage": {"/a.rb": {"lines": [1], "branches": {"[:if, 0, 1, 4, 2, 20]": {"[:then, 1, 1, 4, 1, 10]": "many"}}}}}}`, 1, `expected a whole number of hits, got`},
 		{Istanbul, `{"a.js": {"statementMap": {}, "s": {}, "branchMap": {}, "b": {"0": [1, 0]}}}`, 1, `expected counts for a branch of "branchMap", got some for branch "0"`},
 		{Istanbul, `{"a.js": {"statementMap": {}, "s": {}, "branchMap": {"0": {"loc": {"start": {"line": 1}}}}, "b": {"0": [1, -2]}}}`, 1, "expected a whole number of hits, got"},
 		{Istanbul, `{"a.js": {"statementMap": {}, "s": {}, "branchMap": {"0": {"type": "if"}}, "b": {}}}`, 1, "expected the branch's line"},
