@@ -216,3 +216,39 @@ func TestBranchesMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestBranchesSimpleCovRealTool: SimpleCov 0.22 with branch coverage
+// (testdata/simplecov/branches, two commands): per file, the branches equal
+// SimpleCov's own total; the covered ones, merged across the commands by
+// maximum as the store merges, its covered count here too.
+func TestBranchesSimpleCovRealTool(t *testing.T) {
+	data, err := os.ReadFile("testdata/simplecov/branches/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary struct {
+		Files []struct {
+			Filename string
+			Covered  int `json:"covered_branches"`
+			Total    int `json:"total_branches"`
+		}
+	}
+	if err := json.Unmarshal(data, &summary); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{StripPrefix: "/tmp/plumb-fixture/ruby"}
+	files, _, _ := parseBranches(t, SimpleCov, "testdata/simplecov/branches/.resultset.json", opt)
+	if len(summary.Files) != 3 {
+		t.Fatalf("summary: %+v", summary)
+	}
+	for _, s := range summary.Files {
+		rel, _ := MapPath(s.Filename, opt)
+		tot, cov := 0, 0
+		for _, b := range files[rel] {
+			tot, cov = tot+b.Total, cov+b.Covered
+		}
+		if tot != s.Total || cov != s.Covered {
+			t.Errorf("%s: %d of %d branches, want SimpleCov's %d of %d", rel, cov, tot, s.Covered, s.Total)
+		}
+	}
+}
