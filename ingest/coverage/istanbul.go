@@ -379,14 +379,9 @@ func istanbulCounts(j *simplecovJSON, known map[string]int) (map[string]int64, e
 	}
 	counts := map[string]int64{}
 	err = j.members(func(id string) error {
-		t, err := j.token()
+		c, err := j.wholeCount()
 		if err != nil {
 			return err
-		}
-		num, ok := t.(json.Number)
-		c, whole := simplecovWhole(num)
-		if !ok || !whole {
-			return j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
 		}
 		if _, ok := known[id]; known != nil && !ok {
 			return j.fail("%s", istanbulUnknown(id))

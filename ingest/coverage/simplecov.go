@@ -248,14 +248,9 @@ func simplecovBranches(j *simplecovJSON) ([]plumb.LineBranches, error) {
 		}
 		total, covered := 0, 0
 		err = j.members(func(string) error {
-			t, err := j.token()
+			c, err := j.wholeCount()
 			if err != nil {
 				return err
-			}
-			num, ok := t.(json.Number)
-			c, whole := simplecovWhole(num)
-			if !ok || !whole {
-				return j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
 			}
 			total++
 			if c > 0 {
@@ -369,6 +364,20 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// wholeCount reads a whole number of hits.
+func (j *simplecovJSON) wholeCount() (int64, error) {
+	t, err := j.token()
+	if err != nil {
+		return 0, err
+	}
+	num, ok := t.(json.Number)
+	c, whole := simplecovWhole(num)
+	if !ok || !whole {
+		return 0, j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
+	}
+	return c, nil
 }
 
 // simplecovWhole parses a JSON number that must be a whole number of hits.
