@@ -31,8 +31,9 @@ type hookStore interface {
 // JSON, without the right X-Hub-Signature-256), then the event: pull_request,
 // installation and installation_repositories events are kept, ping and any
 // other event answer 204.
-// An event for a repository no project is connected to answers 202 and
-// keeps nothing; a delivery id seen before answers what it was answered.
+// An event for a repository no project is connected to answers 404 (the
+// error body names the repository) and keeps nothing; a delivery id seen
+// before answers what it was answered.
 func (s *Server) handleGitHubHook(w http.ResponseWriter, r *http.Request, c *call) error {
 	if s.cfg.GitHubWebhookSecret == "" {
 		return plumb.Errorf(plumb.ENOTFOUND, "This server takes no GitHub webhooks: it has no webhook secret (--github-webhook-secret).")
@@ -70,9 +71,13 @@ func (s *Server) handleGitHubHook(w http.ResponseWriter, r *http.Request, c *cal
 		return nil
 	}
 	d.At = s.now()
-	status, err := s.store.ApplyHook(r.Context(), d, http.StatusNoContent, http.StatusAccepted)
+	status, err := s.store.ApplyHook(r.Context(), d, http.StatusNoContent, http.StatusNotFound)
 	if err != nil {
 		return err
+	}
+	if status == http.StatusNotFound {
+		s.log.Info("webhook for an unconnected repository", "request_id", requestID(r.Context()), "event", event, "delivery", id)
+		return plumb.Errorf(plumb.ENOTFOUND, "No project is connected to the GitHub repository %q: set it as a project's code host (project settings, or plumb project code-host) to take its pull requests.", d.Repository)
 	}
 	if in := d.Installation; in != nil && s.cfg.GitHubApp != nil {
 		if in.Uninstalled {

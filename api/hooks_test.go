@@ -98,8 +98,8 @@ func TestHookEvents(t *testing.T) {
 	signed("pull_request", "m-1", `{"action":"opened",`).wantError(t, 400, "cannot be read")
 	signed("pull_request", "m-2", `{"action":"opened","repository":{"full_name":"acme/web"},"pull_request":{"number":"7"}}`).wantError(t, 400, "cannot be read")
 	signed("pull_request", "", prEvent("acme/web", "opened", "x")).wantError(t, 400, "X-GitHub-Delivery")
-	// An event for a repository no project is connected to: 202, nothing kept.
-	signed("pull_request", "o-1", prEvent("acme/other", "opened", "x")).wantStatus(t, 202)
+	// An event for a repository no project is connected to: 404 naming it, nothing kept.
+	signed("pull_request", "o-1", prEvent("acme/other", "opened", "x")).wantError(t, 404, `"acme/other"`)
 	if ds, _ := w.DB.HookDeliveries(ctx, w.Web.ID, 10); len(ds) != 0 {
 		t.Errorf("deliveries kept: %+v", ds)
 	}

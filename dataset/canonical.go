@@ -122,6 +122,11 @@ func canonicalProjects(in []Project, workspaceOrder map[string]int) []Project {
 		p := &projects[i]
 		p.CreatedAt, p.UpdatedAt = utc(p.CreatedAt), utc(p.UpdatedAt)
 		p.AdminIDs = sortedStrings(p.AdminIDs)
+		if p.BadgeToken != nil {
+			b := *p.BadgeToken
+			b.CreatedAt = utc(b.CreatedAt)
+			p.BadgeToken = &b
+		}
 	}
 	sortByParent(projects, workspaceOrder, func(p *Project) string { return p.WorkspaceID }, func(a, b *Project) bool {
 		return lessName(a.Key, a.ID, b.Key, b.ID)

@@ -110,6 +110,17 @@ type Project struct {
 	BadgesPublic bool `json:"badgesPublic,omitempty"`
 	// SourcesDisabled: the project keeps no sources (docs/sources.md).
 	SourcesDisabled bool `json:"sourcesDisabled,omitempty"`
+	// BadgeToken: the project's badge token (docs/web.md, Badges), so that
+	// a restored server's badge URLs keep working; nil when it has none.
+	BadgeToken *BadgeToken `json:"badgeToken,omitempty"`
+}
+
+// BadgeToken is a project's badge token as stored: the SHA-256 of its
+// secret (never the secret), who made it and when.
+type BadgeToken struct {
+	Hash      string    `json:"hash"`
+	CreatedBy string    `json:"createdBy"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // UploadToken is a project-scoped token that can only upload to its

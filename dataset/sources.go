@@ -61,12 +61,16 @@ type SourceCommit struct {
 
 // SourceFile is one file of a commit with sources: state ok with the blob
 // id of its content, or too_large or binary (no blob id); Size is the
-// content's length.
+// content's length. FetchedFrom and FetchedAt, both or neither: the file was
+// fetched from the project's code host (github or gitlab) on a first view,
+// at that time; neither for an upload.
 type SourceFile struct {
-	Path   string `json:"path"`
-	State  string `json:"state"`
-	BlobID string `json:"blobId,omitempty"`
-	Size   int64  `json:"size"`
+	Path        string     `json:"path"`
+	State       string     `json:"state"`
+	BlobID      string     `json:"blobId,omitempty"`
+	Size        int64      `json:"size"`
+	FetchedFrom string     `json:"fetchedFrom,omitempty"`
+	FetchedAt   *time.Time `json:"fetchedAt,omitempty"`
 }
 
 // SourceCommitHead is the part of a SourceCommit before its files.
@@ -132,6 +136,7 @@ func (v *validator) checkSources(blobs []SourceBlob, commits []SourceCommit) {
 				v.add(frec, "path %q is also the path of files[%d]", f.Path, k)
 			}
 			v.checkSourceFile(frec, c.ProjectID, f, sizes)
+			v.checkFetched(frec, f)
 		}
 	}
 }
@@ -150,6 +155,19 @@ func (v *validator) checkBlobContent(rec string, b *SourceBlob) {
 		v.add(rec, "size %d is not the content's length, %d", b.Size, len(content))
 	case source.BlobID(content) != b.BlobID:
 		v.add(rec, "blobId is not the content's blob id, %s", source.BlobID(content))
+	}
+}
+
+// checkFetched checks a file's fetchedFrom and fetchedAt: both or neither,
+// from a code host.
+func (v *validator) checkFetched(frec string, f SourceFile) {
+	switch {
+	case (f.FetchedFrom == "") != (f.FetchedAt == nil):
+		v.add(frec, "fetchedFrom and fetchedAt go together: give both (a file fetched from the code host) or neither (an upload)")
+	case f.FetchedFrom != "" && (f.FetchedFrom == source.OriginUpload || !source.ValidOrigin(f.FetchedFrom)):
+		v.add(frec, "fetchedFrom %q is not one of github, gitlab", f.FetchedFrom)
+	case f.FetchedAt != nil:
+		v.requireTime(frec, "fetchedAt", *f.FetchedAt)
 	}
 }
 
@@ -195,6 +213,12 @@ func canonicalSources(blobs []SourceBlob, commits []SourceCommit, projectOrder m
 		c := &outCommits[i]
 		c.CreatedAt = utc(c.CreatedAt)
 		c.Files = cloneSlice(c.Files)
+		for j := range c.Files {
+			if at := c.Files[j].FetchedAt; at != nil {
+				u := utc(*at)
+				c.Files[j].FetchedAt = &u
+			}
+		}
 		sort.Slice(c.Files, func(a, b int) bool { return c.Files[a].Path < c.Files[b].Path })
 	}
 	sortByParent(outCommits, projectOrder, func(c *SourceCommit) string { return c.ProjectID },

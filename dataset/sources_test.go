@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
@@ -44,6 +45,9 @@ func TestSourcesRoundTrip(t *testing.T) {
 			t.Fatalf("%s: %q %v", b.BlobID, content, err)
 		}
 	}
+	if f := back.SourceCommits[0].Files[5]; f.Path != "util/util.go" || f.FetchedFrom != "github" || f.FetchedAt == nil || f.FetchedAt.Location() != time.UTC {
+		t.Fatalf("the fetched file after the round trip: %+v", f)
+	}
 	if !strings.Contains(back.Summary(), "3 source contents of 1 commits") {
 		t.Errorf("summary %q", back.Summary())
 	}
@@ -73,6 +77,19 @@ func TestSourcesValidate(t *testing.T) {
 		{"binary with blob", func(d *dataset.Document) { d.SourceCommits[0].Files[5].BlobID = d.SourceBlobs[0].BlobID }, []string{"a binary file has no blobId"}},
 		{"project", func(d *dataset.Document) { d.SourceCommits[0].ProjectID = dt.ID(dt.Project, 99) }, []string{"projectId", "is not the blobId of any", "is not the blobId of any", "is not the blobId of any", "is not the blobId of any"}},
 		{"commit twice", func(d *dataset.Document) { d.SourceCommits = append(d.SourceCommits, d.SourceCommits[0]) }, []string{"also the commitSha of sourceCommits[0]"}},
+		{"fetchedAt alone", func(d *dataset.Document) { d.SourceCommits[0].Files[1].FetchedFrom = "" }, []string{"fetchedFrom and fetchedAt go together"}},
+		{"fetched from ftp", func(d *dataset.Document) { d.SourceCommits[0].Files[1].FetchedFrom = "ftp" }, []string{`fetchedFrom "ftp" is not one of github, gitlab`}},
+		{"fetched at zero", func(d *dataset.Document) { d.SourceCommits[0].Files[1].FetchedAt = new(time.Time) }, []string{"fetchedAt"}},
+		{"badge token secret", func(d *dataset.Document) {
+			d.Projects[0].BadgeToken = &dataset.BadgeToken{Hash: "plbb_secret", CreatedBy: "ada", CreatedAt: dt.T0}
+		}, []string{`badgeToken.hash "plbb_secret" is not a SHA-256`}},
+		{"badge token twice", func(d *dataset.Document) {
+			b := &dataset.BadgeToken{Hash: strings.Repeat("d4", 32), CreatedBy: "ada", CreatedAt: dt.T0}
+			d.Projects[0].BadgeToken, d.Projects[1].BadgeToken = b, b
+		}, []string{"badgeToken.hash is also the badgeToken.hash of projects[0]"}},
+		{"badge token author", func(d *dataset.Document) {
+			d.Projects[0].BadgeToken = &dataset.BadgeToken{Hash: strings.Repeat("d4", 32), CreatedAt: dt.T0}
+		}, []string{"badgeToken.createdBy"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

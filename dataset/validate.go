@@ -154,7 +154,7 @@ func (v *validator) checkMembers(rec string, members []Member) {
 }
 
 func (v *validator) checkProjects(projects []Project) {
-	keys := seen{}
+	keys, badgeHashes := seen{}, seen{}
 	for i, p := range projects {
 		rec := record("projects", i, p.ID)
 		v.projects.add(rec, i, p.ID)
@@ -170,6 +170,15 @@ func (v *validator) checkProjects(projects []Project) {
 		v.requireTime(rec, "createdAt", p.CreatedAt)
 		v.requireTime(rec, "updatedAt", p.UpdatedAt)
 		v.checkRefList(rec, "adminIds", v.users, p.AdminIDs, nil)
+		if b := p.BadgeToken; b != nil {
+			if !sha256Hex.MatchString(b.Hash) {
+				v.add(rec, "badgeToken.hash %q is not a SHA-256 (64 lowercase hexadecimal characters); a dataset never holds the token itself", b.Hash)
+			} else if j, dup := badgeHashes.first(b.Hash, i); dup {
+				v.add(rec, "badgeToken.hash is also the badgeToken.hash of projects[%d]; every badge token has its own secret", j)
+			}
+			v.requireText(rec, "badgeToken.createdBy", b.CreatedBy)
+			v.requireTime(rec, "badgeToken.createdAt", b.CreatedAt)
+		}
 	}
 }
 

@@ -5,9 +5,11 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/dataset"
 )
 
 // BadgeTokenPrefix starts every badge token, so that one pasted in the wrong
@@ -84,4 +86,35 @@ func (db *DB) BadgeTokenValid(ctx context.Context, projectID, secret string) (bo
 		return false, err
 	}
 	return subtle.ConstantTimeCompare([]byte(hash), []byte(plumb.HashToken(secret))) == 1, nil
+}
+
+// loadBadgeTokens loads every project's badge token (its hash, never a
+// secret) for an export, by project id.
+func loadBadgeTokens(l *loader) map[string]*dataset.BadgeToken {
+	tokens := loadGroups(l, `SELECT project_id, hash, created_by, created_at FROM badge_tokens`, func(rows scanner) (string, dataset.BadgeToken, error) {
+		var project string
+		var b dataset.BadgeToken
+		var at int64
+		err := rows.Scan(&project, &b.Hash, &b.CreatedBy, &at)
+		b.CreatedAt = fromUnix(at)
+		return project, b, err
+	})
+	out := make(map[string]*dataset.BadgeToken, len(tokens))
+	for project, b := range tokens {
+		out[project] = &b[0] // one per project (its primary key)
+	}
+	return out
+}
+
+// badgeToken imports a project's badge token (its hash), if it has one.
+func (im importer) badgeToken(p dataset.Project) error {
+	b := p.BadgeToken
+	if b == nil {
+		return nil
+	}
+	if err := im.exec(`INSERT INTO badge_tokens (project_id, hash, created_by, created_at) VALUES ($1, $2, $3, $4)`,
+		p.ID, b.Hash, b.CreatedBy, unix(b.CreatedAt)); err != nil {
+		return fmt.Errorf("import the badge token of project %s: %w", p.ID, err)
+	}
+	return nil
 }

@@ -198,13 +198,14 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	admins := loadGroups(l, `SELECT project_id, user_id FROM project_admins`, scanPair)
 	publicBadges := loadGroups(l, `SELECT id, '' FROM projects WHERE badges_public = 1`, scanPair)
 	noSources := loadGroups(l, `SELECT id, '' FROM projects WHERE sources_disabled = 1`, scanPair)
+	badgeTokens := loadBadgeTokens(l)
 	doc.Projects = load(l, `SELECT `+projectColumns+` FROM projects p`, func(rows scanner) (dataset.Project, error) {
 		p, err := scanProject(rows)
 		_, public := publicBadges[p.ID]
 		_, disabled := noSources[p.ID]
 		return dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
 			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID]), BadgesPublic: public,
-			SourcesDisabled: disabled}, err
+			SourcesDisabled: disabled, BadgeToken: badgeTokens[p.ID]}, err
 	})
 	doc.UploadTokens = load(l, `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens`,
 		scanUploadTokenRecord)

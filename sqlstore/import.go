@@ -180,6 +180,9 @@ func (im importer) projects(doc *dataset.Document) error {
 		if err := im.link(`INSERT INTO project_admins (project_id, user_id) VALUES ($1, $2)`, p.ID, p.AdminIDs, "import project %s admin %s: %w"); err != nil {
 			return err
 		}
+		if err := im.badgeToken(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

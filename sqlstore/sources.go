@@ -190,7 +190,7 @@ func (w sourceWriter) put(path string, content io.Reader) error {
 		w.res.Binary++
 	default:
 		blob = f.BlobID
-		if err := w.putBlob(f); err != nil {
+		if err := w.putBlob(path, f); err != nil {
 			return err
 		}
 	}
@@ -204,9 +204,11 @@ func (w sourceWriter) put(path string, content io.Reader) error {
 	return nil
 }
 
-// putBlob keeps a content unless the project has it already (it is then
-// neither compressed nor written again).
-func (w sourceWriter) putBlob(f source.File) error {
+// putBlob keeps the content of a file at path unless the project has it
+// already (it is then neither compressed nor written again): as a delta
+// against the base of the latest content kept for the path when that is at
+// most half the full frame, else as a full frame (source.CompressDelta).
+func (w sourceWriter) putBlob(path string, f source.File) error {
 	var n int
 	if err := w.tx.QueryRowContext(w.ctx, `SELECT count(*) FROM source_blobs WHERE project_id = $1 AND blob_id = $2`, w.project, f.BlobID).Scan(&n); err != nil {
 		return err
@@ -215,14 +217,47 @@ func (w sourceWriter) putBlob(f source.File) error {
 		w.res.ReusedBlobs++
 		return nil
 	}
-	z := source.Compress(f.Content)
-	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO source_blobs (project_id, blob_id, size, compressed, origin, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		w.project, f.BlobID, f.Size, z, w.origin, w.now); err != nil {
+	baseID, base, err := w.deltaBase(path)
+	if err != nil {
+		return err
+	}
+	z, delta, err := source.CompressDelta(f.Content, base)
+	if err != nil {
+		return err
+	}
+	var baseCol any
+	if delta {
+		baseCol = baseID
+	}
+	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO source_blobs (project_id, blob_id, size, compressed, origin, created_at, base_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		w.project, f.BlobID, f.Size, z, w.origin, w.now, baseCol); err != nil {
 		return err
 	}
 	w.res.NewBlobs++
 	w.res.StoredBytes += int64(len(z))
 	return nil
+}
+
+// deltaBase returns the base a new content of path is compressed against:
+// the full frame of the latest content kept for the path in the project
+// (itself, or its base when it is a delta, so a base is always a full frame
+// and a read takes at most two frames); "" and nil when the path has none.
+func (w sourceWriter) deltaBase(path string) (string, []byte, error) {
+	var id string
+	var z []byte
+	err := w.tx.QueryRowContext(w.ctx, `SELECT b.blob_id, b.compressed FROM source_blobs b WHERE b.project_id = $1 AND b.base_id IS NULL AND b.blob_id = (
+		SELECT coalesce(l.base_id, l.blob_id) FROM source_files f JOIN source_blobs l ON l.project_id = f.project_id AND l.blob_id = f.blob_id
+		WHERE f.project_id = $1 AND f.path = $2 AND f.state = 'ok' ORDER BY l.created_at DESC, l.blob_id DESC LIMIT 1)`, w.project, path).Scan(&id, &z)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, nil
+	} else if err != nil {
+		return "", nil, err
+	}
+	base, err := source.Decompress(z)
+	if err != nil {
+		return "", nil, fmt.Errorf("the kept base %s of %q: %w", id, path, err)
+	}
+	return id, base, nil
 }
 
 // GetSource returns what is kept of a file of a commit of a project: its
@@ -243,10 +278,11 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 		var state string
 		var blob, origin sql.NullString
 		var fetched sql.NullInt64
-		var z []byte
-		err = tx.QueryRowContext(ctx, `SELECT f.state, f.blob_id, f.size, b.origin, f.origin, f.fetched_at, b.compressed FROM source_files f
+		var z, base []byte
+		err = tx.QueryRowContext(ctx, `SELECT f.state, f.blob_id, f.size, b.origin, f.origin, f.fetched_at, b.compressed, bb.compressed FROM source_files f
 			LEFT JOIN source_blobs b ON b.project_id = f.project_id AND b.blob_id = f.blob_id
-			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(&state, &blob, &s.Size, &origin, &s.FetchedFrom, &fetched, &z)
+			LEFT JOIN source_blobs bb ON bb.project_id = b.project_id AND bb.blob_id = b.base_id
+			WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.path = $3`, projectID, commit, path).Scan(&state, &blob, &s.Size, &origin, &s.FetchedFrom, &fetched, &z, &base)
 		if errors.Is(err, sql.ErrNoRows) {
 			s.State = source.StateAbsent
 			return nil
@@ -262,7 +298,7 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 		if s.State != source.StateOK {
 			return nil
 		}
-		if s.Content, err = source.Decompress(z); err != nil {
+		if s.Content, err = blobContent(z, base); err != nil {
 			return fmt.Errorf("the kept source of %s at %s: %w", path, commit, err)
 		}
 		if int64(len(s.Content)) != s.Size {
@@ -271,6 +307,19 @@ func (db *DB) GetSource(ctx context.Context, projectID, commit, path string) (So
 		return nil
 	})
 	return s, err
+}
+
+// blobContent returns the content of a kept frame: a full frame (base nil),
+// or a delta frame with the full frame of its base.
+func blobContent(frame, baseFrame []byte) ([]byte, error) {
+	if baseFrame == nil {
+		return source.Decompress(frame)
+	}
+	base, err := source.Decompress(baseFrame)
+	if err != nil {
+		return nil, err
+	}
+	return source.DecompressDelta(frame, base)
 }
 
 // SetSourcesDisabled turns a project's sources setting off (disabled: the
@@ -364,7 +413,8 @@ func (db *DB) DeleteUnreferencedSources(ctx context.Context) (SourcesDeleted, er
 
 // collectSources deletes a project's unreferenced sources: the commits kept
 // before the time before that no snapshot (pending ones included) or
-// coverage upload refers to, then the contents no file refers to.
+// coverage upload refers to, then the contents no file refers to, except a
+// base a kept delta needs.
 func collectSources(ctx context.Context, tx *sql.Tx, projectID string, before int64) (SourcesDeleted, error) {
 	var d SourcesDeleted
 	res, err := tx.ExecContext(ctx, `DELETE FROM source_commits WHERE project_id = $1 AND created_at < $2
@@ -377,8 +427,12 @@ func collectSources(ctx context.Context, tx *sql.Tx, projectID string, before in
 	if d.Commits, err = res.RowsAffected(); err != nil {
 		return d, err
 	}
+	// A content no file refers to stays while it is the base of a delta a
+	// file refers to (a base is a full frame: no chain beyond).
 	res, err = tx.ExecContext(ctx, `DELETE FROM source_blobs WHERE project_id = $1
-		AND NOT EXISTS (SELECT 1 FROM source_files f WHERE f.project_id = source_blobs.project_id AND f.blob_id = source_blobs.blob_id)`, projectID)
+		AND NOT EXISTS (SELECT 1 FROM source_files f WHERE f.project_id = source_blobs.project_id AND f.blob_id = source_blobs.blob_id)
+		AND NOT EXISTS (SELECT 1 FROM source_blobs d JOIN source_files f ON f.project_id = d.project_id AND f.blob_id = d.blob_id
+			WHERE d.project_id = source_blobs.project_id AND d.base_id = source_blobs.blob_id)`, projectID)
 	if err != nil {
 		return d, err
 	}

@@ -3,8 +3,11 @@ package sqlstore
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 	"github.com/plumbhq/plumb/dataset/datasettest"
 	"github.com/plumbhq/plumb/source"
@@ -34,8 +37,12 @@ func TestSourcesDatasetRoundTrip(t *testing.T) {
 	s := doc.Snapshots[0]
 	src, err := db2.GetSource(ctx, s.ProjectID, s.CommitSHA, "util/util.go")
 	dCheck(t, err)
-	if src.State != source.StateOK || string(src.Content) != "package util // été\n" || src.Origin != source.OriginGitHub {
+	if src.State != source.StateOK || string(src.Content) != "package util // été\n" || src.Origin != source.OriginGitHub ||
+		src.FetchedFrom != source.OriginGitHub || !src.FetchedAt.Equal(s.AnalyzedAt.Add(time.Hour)) {
 		t.Fatalf("util/util.go after the round trip: %+v", src)
+	}
+	if src, err := db2.GetSource(ctx, s.ProjectID, s.CommitSHA, "cmd/main.go"); err != nil || src.FetchedFrom != "" || !src.FetchedAt.IsZero() {
+		t.Fatalf("an uploaded file after the round trip: %+v %v", src, err)
 	}
 	if src, err := db2.GetSource(ctx, s.ProjectID, s.CommitSHA, "data/big.json"); err != nil || src.State != source.StateTooLarge || src.Size != 5<<20 {
 		t.Fatalf("data/big.json: %+v %v", src, err)
@@ -67,4 +74,73 @@ func sOtherProject(doc *dataset.Document) int {
 		}
 	}
 	panic("one project only")
+}
+
+// A project's badge token goes through export and import as its hash, never
+// its secret, so that the secret still opens the restored server's badges;
+// a fetched file keeps where and when it was fetched. A document with a bad
+// badge token hash, one shared by two projects, or a fetchedFrom without
+// fetchedAt is refused whole.
+func TestDatasetBadgeTokenAndFetched(t *testing.T) {
+	ctx := context.Background()
+	db := dOpen(t, "badge", nil)
+	dCheck(t, db.ImportDocument(ctx, datasettest.Rich()))
+	p := datasettest.Rich().Projects[0].ID
+	secret, err := db.CreateBadgeToken(ctx, p, "ada")
+	dCheck(t, err)
+	_, err = db.PutSources(ctx, p, sShaA, source.OriginGitLab, sFiles("lib/a.go", "package a\n"))
+	dCheck(t, err)
+	got := dExport(t, db)
+	if bytes.Contains(got, []byte(secret)) || bytes.Contains(got, []byte(strings.TrimPrefix(secret, BadgeTokenPrefix))) {
+		t.Fatal("the export holds the badge token's secret")
+	}
+	if !bytes.Contains(got, []byte(`"badgeToken":{"hash":"`+plumb.HashToken(secret)+`","createdBy":"ada"`)) {
+		t.Fatalf("the export lacks the badge token's hash")
+	}
+	db2 := dOpen(t, "badge2", nil)
+	dCheck(t, db2.Import(ctx, bytes.NewReader(got)))
+	if ok, err := db2.BadgeTokenValid(ctx, p, secret); err != nil || !ok {
+		t.Fatalf("the badge token after the round trip: %v %v", ok, err)
+	}
+	if ok, _ := db2.BadgeTokenValid(ctx, p, secret+"x"); ok {
+		t.Fatal("another secret opens the restored badges")
+	}
+	if _, has, err := db2.ProjectBadgeToken(ctx, datasettest.Rich().Projects[1].ID); err != nil || has {
+		t.Fatalf("a project without a badge token has one after import: %v %v", has, err)
+	}
+	src, err := db2.GetSource(ctx, p, sShaA, "lib/a.go")
+	dCheck(t, err)
+	if src.FetchedFrom != source.OriginGitLab || !src.FetchedAt.Equal(dT0.AddDate(0, 6, 0)) {
+		t.Fatalf("a fetched file after the round trip: from %q at %v", src.FetchedFrom, src.FetchedAt)
+	}
+	if again := dExport(t, db2); !bytes.Equal(again, got) {
+		t.Fatal("export → import → export changed the bytes")
+	}
+
+	at := dT0
+	for name, spoil := range map[string]func(d *dataset.Document){
+		"a secret for a hash": func(d *dataset.Document) {
+			d.Projects[0].BadgeToken = &dataset.BadgeToken{Hash: secret, CreatedBy: "ada", CreatedAt: at}
+		},
+		"a hash twice": func(d *dataset.Document) {
+			b := &dataset.BadgeToken{Hash: plumb.HashToken(secret), CreatedBy: "ada", CreatedAt: at}
+			d.Projects[0].BadgeToken, d.Projects[1].BadgeToken = b, b
+		},
+		"fetchedFrom alone": func(d *dataset.Document) {
+			d.SourceCommits[0].Files[0].FetchedFrom = source.OriginGitHub
+		},
+		"fetched from an upload": func(d *dataset.Document) {
+			d.SourceCommits[0].Files[0].FetchedFrom, d.SourceCommits[0].Files[0].FetchedAt = source.OriginUpload, &at
+		},
+	} {
+		bad := datasettest.WithSources(datasettest.Rich())
+		spoil(bad)
+		db3 := dOpen(t, "bad", nil)
+		if err := db3.ImportDocument(ctx, bad); plumb.ErrorCode(err) != plumb.EINVALID {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := sCount(t, db3, "projects"); n != 0 {
+			t.Fatalf("%s: %d projects imported", name, n)
+		}
+	}
 }

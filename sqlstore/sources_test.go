@@ -28,7 +28,7 @@ func sFiles(pairs ...string) SourceWalk {
 
 // sOpen opens a database with a project, its clock at *now, and the given
 // source options.
-func sOpen(t *testing.T, now *time.Time, opt Options) (*DB, string) {
+func sOpen(t testing.TB, now *time.Time, opt Options) (*DB, string) {
 	t.Helper()
 	opt.Now = func() time.Time { return *now }
 	db, err := Open(context.Background(), sqltest.DSN(t), opt)

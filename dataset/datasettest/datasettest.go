@@ -205,11 +205,12 @@ func WithSources(d *dataset.Document) *dataset.Document {
 	}
 	main, util, empty := blob("package main\n\nfunc main() {}\n"), blob("package util // été\n"), blob("")
 	util.Origin = source.OriginGitHub
+	fetched := s.AnalyzedAt.Add(time.Hour) // util/util.go was fetched from GitHub on a first view
 	d.SourceBlobs = append(d.SourceBlobs, main, util, empty)
 	d.SourceCommits = append(d.SourceCommits, dataset.SourceCommit{ProjectID: s.ProjectID, CommitSHA: s.CommitSHA, CreatedAt: s.AnalyzedAt,
 		Files: []dataset.SourceFile{
 			{Path: "cmd/main.go", State: "ok", BlobID: main.BlobID, Size: main.Size},
-			{Path: "util/util.go", State: "ok", BlobID: util.BlobID, Size: util.Size},
+			{Path: "util/util.go", State: "ok", BlobID: util.BlobID, Size: util.Size, FetchedFrom: source.OriginGitHub, FetchedAt: &fetched},
 			{Path: "copy/main.go", State: "ok", BlobID: main.BlobID, Size: main.Size},
 			{Path: "empty.go", State: "ok", BlobID: empty.BlobID, Size: 0},
 			{Path: "data/big.json", State: "too_large", Size: 5 << 20},
