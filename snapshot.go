@@ -117,11 +117,15 @@ type CoverageInput struct {
 // Parsers of formats that name lines one by one give the sparse form, so
 // the memory a file takes follows the lines its report gives, not the
 // highest line number it names.
+//
+// Branches are the branch figures of the lines a report gives them for
+// (sparse in either form: ascending lines, each once; nil when none).
 type CoverageFile struct {
-	Path  string
-	Hits  []int64
-	Lines []LineHit
-	Total int
+	Path     string
+	Hits     []int64
+	Lines    []LineHit
+	Total    int
+	Branches []LineBranches
 }
 
 // LineHit is one coverable line of a file: its number (from 1) and its hit

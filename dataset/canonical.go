@@ -329,6 +329,7 @@ func canonicalCoverage(in []Coverage) []Coverage {
 	type key struct{ project, commit, tag string }
 	first := map[key]int{}
 	merged := map[int]map[string][]int64{}
+	branches := map[int]map[string][]plumb.LineBranches{}
 	out := make([]Coverage, len(in))
 	for i := range in {
 		c := in[i]
@@ -342,21 +343,26 @@ func canonicalCoverage(in []Coverage) []Coverage {
 			at = i
 			first[k] = i
 			merged[i] = map[string][]int64{}
+			branches[i] = map[string][]plumb.LineBranches{}
 		}
 		for _, f := range c.Files {
 			merged[at][f.Path] = plumb.MergeHits(merged[at][f.Path], f.Hits)
+			if b := plumb.MergeBranches(branches[at][f.Path], f.Branches); len(b) > 0 {
+				branches[at][f.Path] = b
+			}
 		}
 		c.Files = []CoverageFile{}
 		out[i] = c
 	}
 	for i, files := range merged {
-		out[i].Files = coverageFiles(files)
+		out[i].Files = coverageFiles(files, branches[i])
 	}
 	return out
 }
 
-// coverageFiles lists merged hits by path (nil hits empty).
-func coverageFiles(hits map[string][]int64) []CoverageFile {
+// coverageFiles lists merged hits and branch figures by path (nil hits
+// empty).
+func coverageFiles(hits map[string][]int64, branches map[string][]plumb.LineBranches) []CoverageFile {
 	paths := make([]string, 0, len(hits))
 	for p := range hits {
 		paths = append(paths, p)
@@ -368,7 +374,7 @@ func coverageFiles(hits map[string][]int64) []CoverageFile {
 		if h == nil {
 			h = []int64{}
 		}
-		files = append(files, CoverageFile{Path: p, Hits: h})
+		files = append(files, CoverageFile{Path: p, Hits: h, Branches: branches[p]})
 	}
 	return files
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/plumbhq/plumb"
 )
 
 // Format and Version identify the document. Version 2 added the users'
@@ -263,10 +265,13 @@ type Coverage struct {
 }
 
 // CoverageFile is one file's line hits: Hits[i] is line i+1; -1 not
-// coverable, 0 missed, n > 0 hit n times.
+// coverable, 0 missed, n > 0 hit n times. Branches are the branch figures of
+// the lines that have them, in ascending line order (absent when none;
+// documents written before branch figures have none).
 type CoverageFile struct {
-	Path string  `json:"path"`
-	Hits []int64 `json:"hits"`
+	Path     string               `json:"path"`
+	Hits     []int64              `json:"hits"`
+	Branches []plumb.LineBranches `json:"branches,omitempty"`
 }
 
 // Component is a named set of path globs in a project.
@@ -548,7 +553,7 @@ func (w *Writer) WriteCoverage(c *Coverage) {
 	for i := range c.Files {
 		f := &c.Files[i]
 		if f.Hits == nil {
-			f = &CoverageFile{Path: f.Path, Hits: []int64{}}
+			f = &CoverageFile{Path: f.Path, Hits: []int64{}, Branches: f.Branches}
 		}
 		w.Element(f)
 	}

@@ -433,6 +433,15 @@ func (v *validator) checkCoverageFiles(rec string, files []CoverageFile) {
 				break
 			}
 		}
+		prev := 0
+		for k, b := range f.Branches {
+			if b.Line <= prev || b.Total < 1 || b.Total > plumb.MaxBranches || b.Covered < 0 || b.Covered > b.Total {
+				v.add(frec, "branches[%d] is line %d, %d of %d branches covered; lines ascend from 1, each once, with 1 to %d branches and 0 to that many covered",
+					k, b.Line, b.Covered, b.Total, plumb.MaxBranches)
+				break
+			}
+			prev = b.Line
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
 )
 
@@ -123,7 +124,8 @@ func coverFiles(r *rand.Rand, project, tag string, state map[string]dataset.File
 			continue
 		}
 		ratio = min(ratio+0.08*progress, 0.98)
-		out = append(out, dataset.CoverageFile{Path: p, Hits: hits(newStream("hits", project, tag, p), r, state[p], ratio)})
+		h := hits(newStream("hits", project, tag, p), r, state[p], ratio)
+		out = append(out, dataset.CoverageFile{Path: p, Hits: h, Branches: branchFigures(project, tag, state[p], h)})
 	}
 	if out == nil {
 		out = []dataset.CoverageFile{}
@@ -162,6 +164,31 @@ func hits(stable, r *rand.Rand, f dataset.File, ratio float64) []int64 {
 			out[i] = c
 			i++
 		}
+	}
+	return out
+}
+
+// branchFigures gives the coverable `if` lines of a file's generated source
+// (sourceText) two branches each: none run on a missed line; on a covered
+// one both, or (a quarter of the time) one, a partial line. Which comes
+// from the file's own stream under the tag, so it is the same at every
+// upload of the file, as a real test suite's branches are.
+func branchFigures(project, tag string, f dataset.File, hits []int64) []plumb.LineBranches {
+	var out []plumb.LineBranches
+	stable := newStream("branches", project, tag, f.Path)
+	for i, line := range strings.Split(sourceText(f), "\n") {
+		t := strings.TrimSpace(line)
+		if i >= len(hits) || hits[i] < 0 || !strings.HasPrefix(t, "if ") && !strings.HasPrefix(t, "if (") {
+			continue
+		}
+		covered := 0
+		if hits[i] > 0 {
+			covered = 2
+			if stable.Float64() < 0.25 {
+				covered = 1
+			}
+		}
+		out = append(out, plumb.LineBranches{Line: i + 1, Total: 2, Covered: covered})
 	}
 	return out
 }

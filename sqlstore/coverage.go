@@ -229,20 +229,20 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 	if err != nil {
 		return err
 	}
-	getStaged, err := tx.PrepareContext(ctx, `SELECT hits FROM staged_coverage_files WHERE upload_seq = $1 AND path_id = $2`)
+	getStaged, err := tx.PrepareContext(ctx, `SELECT hits, branches FROM staged_coverage_files WHERE upload_seq = $1 AND path_id = $2`)
 	if err != nil {
 		return err
 	}
 	defer getStaged.Close()
-	getTags, err := tx.PrepareContext(ctx, `SELECT coverage_tag, hits FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`)
+	getTags, err := tx.PrepareContext(ctx, `SELECT coverage_tag, hits, branches FROM coverage_files WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3`)
 	if err != nil {
 		return err
 	}
 	defer getTags.Close()
-	put, err := tx.PrepareContext(ctx, `INSERT INTO staged_coverage_files (upload_seq, path_id, hits, covered, missed, union_covered, union_missed)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (upload_seq, path_id)
+	put, err := tx.PrepareContext(ctx, `INSERT INTO staged_coverage_files (upload_seq, path_id, hits, covered, missed, union_covered, union_missed, branches)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (upload_seq, path_id)
 		DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed,
-			union_covered = excluded.union_covered, union_missed = excluded.union_missed`)
+			union_covered = excluded.union_covered, union_missed = excluded.union_missed, branches = excluded.branches`)
 	if err != nil {
 		return err
 	}
@@ -251,17 +251,17 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 		id := ids[f.Path]
 		// The commit's hits of the file under every tag, as published,
 		// kept as stored: they are walked, never expanded.
-		var mine []byte
+		var mine, mineBranches []byte
 		var others [][]byte
 		rows, err := getTags.QueryContext(ctx, in.ProjectID, in.CommitSHA, id)
 		err = readRows(rows, err, func(rows *sql.Rows) error {
 			var tag string
-			var blob []byte
-			if err := rows.Scan(&tag, &blob); err != nil {
+			var blob, branches []byte
+			if err := rows.Scan(&tag, &blob, &branches); err != nil {
 				return err
 			}
 			if tag == in.CoverageTag {
-				mine = blob
+				mine, mineBranches = blob, branches
 			} else {
 				others = append(others, blob)
 			}
@@ -272,13 +272,18 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 		}
 		// A file named in several records of the report merges with what
 		// the report gave it before.
-		var blob []byte
-		switch err := getStaged.QueryRowContext(ctx, w.seq, id).Scan(&blob); {
+		var blob, branches []byte
+		switch err := getStaged.QueryRowContext(ctx, w.seq, id).Scan(&blob, &branches); {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
 			return err
 		default:
-			mine = blob
+			mine, mineBranches = blob, branches
+		}
+		// Branch figures merge by plumb.MergeBranches' rule.
+		mineBranches, err = mergeBranchBlob(mineBranches, f.Branches)
+		if err != nil {
+			return err
 		}
 		// The file merged with what the tag has: counts add up, and the
 		// longer one sets the length.
@@ -307,7 +312,7 @@ func (w *coverageWrite) stage(tx *sql.Tx, files []plumb.CoverageFile) error {
 				return err
 			}
 		}
-		if _, err := put.ExecContext(ctx, w.seq, id, hits, covered, missed, uc, um); err != nil {
+		if _, err := put.ExecContext(ctx, w.seq, id, hits, covered, missed, uc, um, mineBranches); err != nil {
 			return err
 		}
 	}
@@ -322,9 +327,9 @@ func (w *coverageWrite) publish(tx *sql.Tx) error {
 	if err := w.db.lockProject(ctx, tx, in.ProjectID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed)
-		SELECT $1, $2, $3, path_id, hits, covered, missed FROM staged_coverage_files WHERE upload_seq = $4
-		ON CONFLICT (project_id, commit_sha, coverage_tag, path_id) DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO coverage_files (project_id, commit_sha, coverage_tag, path_id, hits, covered, missed, branches)
+		SELECT $1, $2, $3, path_id, hits, covered, missed, branches FROM staged_coverage_files WHERE upload_seq = $4
+		ON CONFLICT (project_id, commit_sha, coverage_tag, path_id) DO UPDATE SET hits = excluded.hits, covered = excluded.covered, missed = excluded.missed, branches = excluded.branches`,
 		in.ProjectID, in.CommitSHA, in.CoverageTag, w.seq); err != nil {
 		return err
 	}
@@ -484,7 +489,7 @@ func resolveReference(ctx context.Context, q querier, projectID, ref string) (st
 func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (tags []string, files []plumb.FileCoverageEntry, err error) {
 	tags, stored, err := db.StoredFileCoverage(ctx, projectID, ref, path)
 	for _, f := range stored {
-		e := plumb.FileCoverageEntry{Tag: f.Tag, Path: f.Path}
+		e := plumb.FileCoverageEntry{Tag: f.Tag, Path: f.Path, Branches: f.Branches}
 		if e.Hits, err = decodeHits(f.Hits); err != nil {
 			return nil, nil, err
 		}
@@ -496,9 +501,10 @@ func (db *DB) FileCoverage(ctx context.Context, projectID, ref, path string) (ta
 // StoredFileCoverageEntry is one coverage tag's line hits of one file, as
 // stored (read them with Hits' methods, in the memory they take stored).
 type StoredFileCoverageEntry struct {
-	Tag  string
-	Path string
-	Hits Hits
+	Tag      string
+	Path     string
+	Hits     Hits
+	Branches []plumb.LineBranches // the lines with branch figures, ascending
 }
 
 // StoredFileCoverage is FileCoverage with the hits as stored.
@@ -522,13 +528,17 @@ func (db *DB) StoredFileCoverage(ctx context.Context, projectID, ref, path strin
 		} else if err != nil {
 			return err
 		}
-		files, err = queryRecords(ctx, tx, `SELECT coverage_tag, hits FROM coverage_files
+		files, err = queryRecords(ctx, tx, `SELECT coverage_tag, hits, branches FROM coverage_files
 			WHERE project_id = $1 AND commit_sha = $2 AND path_id = $3 ORDER BY coverage_tag`, []any{projectID, sha, pathID},
 			func(row scanner) (StoredFileCoverageEntry, error) {
 				e := StoredFileCoverageEntry{Path: path}
-				var blob []byte
-				err := row.Scan(&e.Tag, &blob)
+				var blob, branches []byte
+				if err := row.Scan(&e.Tag, &blob, &branches); err != nil {
+					return e, err
+				}
 				e.Hits = blob
+				var err error
+				e.Branches, err = decodeBranches(branches)
 				return e, err
 			})
 		if err != nil {

@@ -440,7 +440,7 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 		w.OpenRecord(h.head)
 		w.OpenList("files", true)
 		if h.first {
-			if err := writeRecords(ctx, tx, w, `SELECT p.path, f.hits FROM coverage_files f JOIN paths p ON p.id = f.path_id
+			if err := writeRecords(ctx, tx, w, `SELECT p.path, f.hits, f.branches FROM coverage_files f JOIN paths p ON p.id = f.path_id
 				WHERE f.project_id = $1 AND f.commit_sha = $2 AND f.coverage_tag = $3 ORDER BY p.path`,
 				[]any{h.head.ProjectID, h.head.CommitSHA, h.head.CoverageTag}, scanCoverageFileRecord); err != nil {
 				return err
@@ -454,11 +454,15 @@ func exportCoverage(ctx context.Context, tx *sql.Tx, w *dataset.Writer) error {
 
 func scanCoverageFileRecord(rows scanner) (dataset.CoverageFile, error) {
 	var f dataset.CoverageFile
-	var blob []byte
-	if err := rows.Scan(&f.Path, &blob); err != nil {
+	var blob, branches []byte
+	if err := rows.Scan(&f.Path, &blob, &branches); err != nil {
 		return f, err
 	}
 	hits, err := decodeHits(blob)
 	f.Hits = hits
+	if err != nil {
+		return f, err
+	}
+	f.Branches, err = decodeBranches(branches)
 	return f, err
 }

@@ -441,8 +441,12 @@ func unionCounts(cs []hitCursor) (covered, missed int64) {
 
 // checkCoverageFile says what is wrong with an upload's file's hits, if
 // anything: a dense hit below -1; sparse lines out of order, repeated,
-// outside 1..Total, or with negative hits.
+// outside 1..Total, or with negative hits; malformed branch figures
+// (checkBranches).
 func checkCoverageFile(f plumb.CoverageFile) string {
+	if msg := checkBranches(f.Branches); msg != "" {
+		return msg
+	}
 	if !f.Sparse() {
 		for j, h := range f.Hits {
 			if h < -1 {

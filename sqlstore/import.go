@@ -291,7 +291,7 @@ func (im importer) coverage(doc *dataset.Document) error {
 			in.CoverageTag = "default"
 		}
 		for j, f := range c.Files {
-			in.Files[j] = plumb.CoverageFile{Path: f.Path, Hits: f.Hits}
+			in.Files[j] = plumb.CoverageFile{Path: f.Path, Hits: f.Hits, Branches: f.Branches}
 		}
 		if err := im.db.addCoverage(im.ctx, im.tx, in); err != nil {
 			return fmt.Errorf("import coverage upload %s: %w", c.ID, err)

@@ -77,3 +77,64 @@ func (d *fileData) writeCloneNote(b *strings.Builder, here []plumb.FileClone) {
 	}
 	b.WriteString("</td></tr>\n")
 }
+
+// lineCoverage is the coverage shown: hits by line, and the branch figures
+// of the lines that have them (ascending).
+type lineCoverage struct {
+	hits     []int64
+	branches []plumb.LineBranches
+}
+
+// branchWalk finds lines' branch figures in one pass over them, the lines
+// asked in ascending order (walk) or descending (walkBack).
+type branchWalk struct {
+	cov  *lineCoverage
+	next int // index into branches
+	back bool
+}
+
+func (c *lineCoverage) walk() branchWalk { return branchWalk{cov: c} }
+func (c *lineCoverage) walkBack() branchWalk {
+	return branchWalk{cov: c, next: len(c.branches) - 1, back: true}
+}
+
+// at returns line i's figures, if it has some.
+func (w *branchWalk) at(i int) (plumb.LineBranches, bool) {
+	bs := w.cov.branches
+	if w.back {
+		for w.next >= 0 && bs[w.next].Line > i {
+			w.next--
+		}
+		if w.next >= 0 && bs[w.next].Line == i {
+			return bs[w.next], true
+		}
+		return plumb.LineBranches{}, false
+	}
+	for w.next < len(bs) && bs[w.next].Line < i {
+		w.next++
+	}
+	if w.next < len(bs) && bs[w.next].Line == i {
+		return bs[w.next], true
+	}
+	return plumb.LineBranches{}, false
+}
+
+// partial reports whether line i is partly covered (plumb.LineBranches'
+// Partial).
+func (w *branchWalk) partial(i int) bool {
+	br, ok := w.at(i)
+	return ok && i <= len(w.cov.hits) && br.Partial(w.cov.hits[i-1])
+}
+
+// partialCell is the coverage cell of a partial line: its hits, and its
+// branch figures both shown and said in words (the title, and for screen
+// readers); with a link to the next missed or partial line.
+func partialCell(hits int64, br plumb.LineBranches, next int) string {
+	words := "partial: " + strconv.Itoa(br.Covered) + " of " + strconv.Itoa(br.Total) + " branches"
+	figures := strconv.Itoa(br.Covered) + "/" + strconv.Itoa(br.Total)
+	cell := strconv.FormatInt(hits, 10) + `× <span class="br" title="` + words + `" aria-hidden="true">◐ ` + figures + `</span><span class="sr-only">, ` + words + `</span>`
+	if next > 0 {
+		cell += ` <a class="next" href="#L` + strconv.Itoa(next) + `" title="next missed or partial line">↓</a>`
+	}
+	return cell
+}

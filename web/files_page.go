@@ -34,7 +34,8 @@ type fileData struct {
 	Unplaced    []plumb.Issue // issues without a line of the file
 	Covered     int64
 	Missed      int64
-	FirstMissed int
+	Partial     int64 // covered lines with some branch not run
+	FirstMissed int   // the first missed or partial line
 	FirstIssue  int
 	Functions   int
 	Lexer       string
@@ -59,12 +60,13 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 		return "", err
 	}
 	var hits []int64 // the shown coverage: -1 not coverable, 0 missed, n hit
+	var branches []plumb.LineBranches
 	if fs.At.Coverage {
 		tags, files, err := s.store.FileCoverage(ctx, id, fs.At.SHA, path)
 		if err != nil && plumb.ErrorCode(err) != plumb.ENOTFOUND {
 			return "", err
 		}
-		if hits, err = d.pickCoverage(tags, files); err != nil {
+		if hits, branches, err = d.pickCoverage(tags, files); err != nil {
 			return "", err
 		}
 	}
@@ -96,7 +98,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
 	}
 	d.NoSource = noSourceReason(d.Source)
-	d.Lines = d.render(lines, hits, issues, fns, clones)
+	d.Lines = d.render(lines, lineCoverage{hits, branches}, issues, fns, clones)
 	d.Missing = fs.missing()
 	if fs.At.Coverage && hits == nil {
 		d.Missing = append(d.Missing, "This file has no coverage at this commit: no coverage report names it.")
@@ -130,13 +132,14 @@ func (s *Server) sourceLines(projectID, path string, src plumb.FileSource) *rend
 
 // pickCoverage chooses the coverage shown: the tag ?tag= names, else the
 // union of every tag (a line is covered when a tag hit it, missed when a
-// tag could cover it and none did; its count the sum), and the tag links.
-func (d *fileData) pickCoverage(tags []string, files []plumb.FileCoverageEntry) ([]int64, error) {
+// tag could cover it and none did; its count the sum; its branch figures
+// merged as plumb.MergeBranches merges uploads), and the tag links.
+func (d *fileData) pickCoverage(tags []string, files []plumb.FileCoverageEntry) ([]int64, []plumb.LineBranches, error) {
 	if len(files) == 0 {
 		if d.Tag != "" {
-			return nil, plumb.Errorf(plumb.ENOTFOUND, "No coverage of this file under the tag %s.", strconv.Quote(d.Tag))
+			return nil, nil, plumb.Errorf(plumb.ENOTFOUND, "No coverage of this file under the tag %s.", strconv.Quote(d.Tag))
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	link := func(tag string) string {
 		q := url.Values{}
@@ -156,13 +159,15 @@ func (d *fileData) pickCoverage(tags []string, files []plumb.FileCoverageEntry) 
 		d.Tags = append(d.Tags, coverageTag{Name: "all tags", URL: link(""), Current: d.Tag == ""})
 	}
 	var union []int64
+	var branches []plumb.LineBranches
 	for _, f := range files {
 		if len(files) > 1 {
 			d.Tags = append(d.Tags, coverageTag{Name: f.Tag, URL: link(f.Tag), Current: d.Tag == f.Tag})
 		}
 		if d.Tag == f.Tag {
-			return f.Hits, nil
+			return f.Hits, f.Branches, nil
 		}
+		branches = plumb.MergeBranches(branches, f.Branches)
 		for len(union) < len(f.Hits) {
 			union = append(union, -1)
 		}
@@ -177,9 +182,9 @@ func (d *fileData) pickCoverage(tags []string, files []plumb.FileCoverageEntry) 
 		}
 	}
 	if d.Tag != "" {
-		return nil, plumb.Errorf(plumb.ENOTFOUND, "No coverage of this file under the tag %s; it has %s.", strconv.Quote(d.Tag), strings.Join(tags, ", "))
+		return nil, nil, plumb.Errorf(plumb.ENOTFOUND, "No coverage of this file under the tag %s; it has %s.", strconv.Quote(d.Tag), strings.Join(tags, ", "))
 	}
-	return union, nil
+	return union, branches, nil
 }
 
 func noSourceReason(src plumb.FileSource) string {
@@ -200,7 +205,8 @@ func noSourceReason(src plumb.FileSource) string {
 }
 
 // render writes the line table's rows.
-func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fns map[int][]cognitive.Function, clones []plumb.FileClone) template.HTML {
+func (d *fileData) render(lines []string, cov lineCoverage, issues []plumb.Issue, fns map[int][]cognitive.Function, clones []plumb.FileClone) template.HTML {
+	hits := cov.hits
 	n := max(len(lines), len(hits))
 	byLine := map[int][]plumb.Issue{}
 	for _, is := range issues {
@@ -230,12 +236,13 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 		}
 	}
 	d.LineCount = n
-	// The next missed block and the next line with an open issue after
-	// each line, for the "next" links: one backward pass.
+	// The next missed block or partial line and the next line with an open
+	// issue after each line, for the "next" links: one backward pass.
 	nextMiss, nextIssue := make([]int, n+2), make([]int, n+2)
+	back := cov.walkBack()
 	for i := n; i >= 1; i-- {
 		nextMiss[i], nextIssue[i] = nextMiss[i+1], nextIssue[i+1]
-		if i <= len(hits) && hits[i-1] == 0 && (i == 1 || hits[i-2] != 0) {
+		if i <= len(hits) && hits[i-1] == 0 && (i == 1 || hits[i-2] != 0) || back.partial(i) {
 			nextMiss[i] = i
 		}
 		if hasOpen(byLine[i]) {
@@ -244,6 +251,7 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 	}
 	d.FirstMissed, d.FirstIssue = nextMiss[1], nextIssue[1]
 	marks := newCloneMarks(clones, n)
+	fwd := cov.walk()
 	var b strings.Builder
 	b.Grow(n*96 + len(issues)*256)
 	for i := 1; i <= n; i++ {
@@ -266,11 +274,15 @@ func (d *fileData) render(lines []string, hits []int64, issues []plumb.Issue, fn
 			case h > 0:
 				class, cov = "hit", strconv.FormatInt(h, 10)+"×"
 				d.Covered++
+				if br, ok := fwd.at(i); ok && br.Partial(h) {
+					class, cov = "part", partialCell(h, br, nextMiss[i+1])
+					d.Partial++
+				}
 			case h == 0:
 				class, cov = "miss", "missed"
 				d.Missed++
 				if nextMiss[i] == i && nextMiss[i+1] > 0 {
-					cov = `<a class="next" href="#L` + strconv.Itoa(nextMiss[i+1]) + `" title="next missed line">missed ↓</a>`
+					cov = `<a class="next" href="#L` + strconv.Itoa(nextMiss[i+1]) + `" title="next missed or partial line">missed ↓</a>`
 				}
 			}
 		}

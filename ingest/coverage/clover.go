@@ -37,6 +37,18 @@ package coverage
 // most-run statement. Files under <testproject> (coverage of the test code
 // itself, outside Clover's project summary) are skipped.
 //
+// Branches: a "cond" entry's truecount and falsecount mean two things. The
+// istanbul reporter writes them beside a count, as the number of the line's
+// branches that ran and that did not (a line of 4 branches, 3 run:
+// truecount="3" falsecount="1"), so the line has truecount + falsecount
+// branches, truecount covered, and their sum over the report is its
+// <metrics conditionals= coveredconditionals=>. OpenClover writes them
+// without a count, as the times the condition was true and false: the line
+// has 2 branches, each covered when its count is above 0. Entries without
+// truecount and falsecount give no figures; a line given twice keeps the
+// larger figures. A truecount or falsecount that is not a whole number is
+// an error.
+//
 // Paths: the <file>'s path attribute (absolute in istanbul's and OpenClover's
 // reports), else its name (PHPUnit's full path; istanbul's name is only the
 // base name). MapPath then applies StripPrefix and AddPrefix.
@@ -55,6 +67,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/plumbhq/plumb"
 )
 
 func init() { parsers[Clover] = parseClover }
@@ -107,7 +121,7 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 			if skipFile {
 				break
 			}
-			num, h, msg := cloverLine(sc.attrs)
+			num, h, br, msg := cloverLine(sc.attrs)
 			if msg != "" {
 				return sc.failElem(name, "%s in %s", msg, reported)
 			}
@@ -115,6 +129,7 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 				break
 			}
 			hits.add(num, h)
+			hits.branch(num, br.Total, br.Covered)
 		}
 		return nil
 	}
@@ -133,9 +148,9 @@ func parseClover(r io.Reader, opt Options, emit Emit) error {
 	return readXMLReport(r, &xmlReport{format: Clover, mode: xmlModeStdlib, root: "coverage", title: "Clover XML report", start: start, end: end})
 }
 
-// cloverLine reads a <line>'s num and hits: -1 for a method entry, which is
-// not a line (see the file comment).
-func cloverLine(attrs []xmlAttr) (num int, hits int64, msg string) {
+// cloverLine reads a <line>'s num, hits and branch figures: hits -1 for a
+// method entry, which is not a line (see the file comment).
+func cloverLine(attrs []xmlAttr) (num int, hits int64, br plumb.LineBranches, msg string) {
 	var numText, typ, count, trueCount, falseCount []byte
 	var haveNum, haveType, haveCount, haveTrue, haveFalse bool
 	for i := range attrs {
@@ -154,11 +169,11 @@ func cloverLine(attrs []xmlAttr) (num int, hits int64, msg string) {
 		}
 	}
 	if !haveNum {
-		return 0, 0, `expected a num="<line number>" attribute`
+		return 0, 0, br, `expected a num="<line number>" attribute`
 	}
 	n, ok := goCoverUint(bytes.TrimSpace(numText), maxLine)
 	if !ok || n < 1 {
-		return 0, 0, fmt.Sprintf(`expected num="<line number>" with an integer from 1 to %d, got %q`, maxLine, numText)
+		return 0, 0, br, fmt.Sprintf(`expected num="<line number>" with an integer from 1 to %d, got %q`, maxLine, numText)
 	}
 	whole := func(attr string, v []byte) (int64, string) {
 		c, ok := goCoverUint(bytes.TrimSpace(v), math.MaxInt64)
@@ -167,32 +182,38 @@ func cloverLine(attrs []xmlAttr) (num int, hits int64, msg string) {
 		}
 		return c, ""
 	}
+	var t, f int64
+	cond := string(typ) == "cond" && haveTrue && haveFalse
+	if cond {
+		if t, msg = whole("truecount", trueCount); msg != "" {
+			return 0, 0, br, msg
+		}
+		if f, msg = whole("falsecount", falseCount); msg != "" {
+			return 0, 0, br, msg
+		}
+	}
 	switch {
 	case !haveType:
-		return 0, 0, `expected a type="stmt|cond|method" attribute`
+		return 0, 0, br, `expected a type="stmt|cond|method" attribute`
 	case string(typ) == "method":
-		return int(n), -1, ""
+		return int(n), -1, br, ""
 	case string(typ) != "stmt" && string(typ) != "cond":
-		return 0, 0, fmt.Sprintf(`expected type="stmt", "cond" or "method", got %q`, typ)
+		return 0, 0, br, fmt.Sprintf(`expected type="stmt", "cond" or "method", got %q`, typ)
 	case haveCount:
 		c, msg := whole("count", count)
-		return int(n), c, msg
-	case string(typ) == "cond" && haveTrue && haveFalse:
-		t, msg := whole("truecount", trueCount)
-		if msg != "" {
-			return 0, 0, msg
+		if cond { // istanbul: covered and uncovered branches
+			br = plumb.LineBranches{Line: int(n), Total: int(min(t+f, plumb.MaxBranches)), Covered: int(min(t, plumb.MaxBranches))}
 		}
-		f, msg := whole("falsecount", falseCount)
-		if msg != "" {
-			return 0, 0, msg
-		}
+		return int(n), c, br, msg
+	case cond: // OpenClover: the times the condition was true and false
+		br = plumb.LineBranches{Line: int(n), Total: 2, Covered: min(int(t), 1) + min(int(f), 1)}
 		if t > 1<<62 || f > 1<<62 {
-			return int(n), 1<<63 - 1, ""
+			return int(n), 1<<63 - 1, br, ""
 		}
-		return int(n), t + f, ""
+		return int(n), t + f, br, ""
 	case string(typ) == "cond":
-		return 0, 0, `expected count="<count>", or truecount="<count>" and falsecount="<count>"`
+		return 0, 0, br, `expected count="<count>", or truecount="<count>" and falsecount="<count>"`
 	default:
-		return 0, 0, `expected a count="<count>" attribute`
+		return 0, 0, br, `expected a count="<count>" attribute`
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/plumbhq/plumb"
 )
 
 // TestCloverRealTools: the clover.xml that nyc and c8 wrote
@@ -158,7 +160,7 @@ func TestClover(t *testing.T) {
 			in:   istanbul,
 			opt:  Options{StripPrefix: "/ci/app"},
 			want: []File{
-				{Path: "src/lib/cart.js", Hits: []int64{-1, 1, -1, -1, 3, 0, -1, 3}},
+				{Path: "src/lib/cart.js", Hits: []int64{-1, 1, -1, -1, 3, 0, -1, 3}, Branches: []plumb.LineBranches{{Line: 5, Total: 2, Covered: 1}}},
 				{Path: "src/lib/empty.js", Hits: []int64{}},
 			},
 		},
@@ -170,7 +172,10 @@ func TestClover(t *testing.T) {
 				{Path: "shop/src/main/java/com/acme/shop/Cart.java", Hits: []int64{
 					-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 1-10 (10 is a method)
 					3, 0, -1, 3, -1, -1, -1, -1, -1, -1, // 11-20 (20 is a method)
-					0, 0}},
+					0, 0},
+					// cond entries without count: 2 branches each, one
+					// covered per count above 0
+					Branches: []plumb.LineBranches{{Line: 11, Total: 2, Covered: 1}, {Line: 22, Total: 2, Covered: 0}}},
 			},
 		},
 		{

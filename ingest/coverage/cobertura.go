@@ -42,6 +42,13 @@ package coverage
 //     (<source>/ci/repo/src/main/java</source> and StripPrefix /ci/repo give
 //     src/main/java/<filename>).
 //
+// Branches: a <line branch="true" condition-coverage="50% (1/2)"> has 2
+// branches, 1 of them covered (the counts in brackets; the percentage is not
+// read). Like hits, a line given by several <line> elements keeps the larger
+// figures. A branch="true" line without condition-coverage has no figures;
+// a condition-coverage that does not end in "(<covered>/<branches>)" with
+// covered at most branches is an error.
+//
 // MapPath then applies StripPrefix and AddPrefix. Malformed XML, a missing or
 // non-integer number or hits, a number below 1, a negative hits value or a
 // class without filename is a ParseError naming the report line and element.
@@ -55,6 +62,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/plumbhq/plumb"
 )
 
 const cobMaxLine = maxLine
@@ -111,11 +120,12 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 			if !inClass {
 				break
 			}
-			n, c, msg := cobLineAttrs(sc)
+			n, c, br, msg := cobLineAttrs(sc)
 			if msg != "" {
 				return sc.fail("%s", msg)
 			}
 			cur.add(n, c)
+			cur.branch(n, br.Total, br.Covered)
 		}
 		return nil
 	}
@@ -153,10 +163,11 @@ func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 		start: start, end: end, text: text, eof: flush})
 }
 
-// cobLineAttrs reads a <line>'s number and hits from the scanner's attributes.
-func cobLineAttrs(s *xmlScanner) (n int, hits int64, msg string) {
-	var num, h []byte
-	var haveNum, haveHits bool
+// cobLineAttrs reads a <line>'s number, hits and branch figures from the
+// scanner's attributes.
+func cobLineAttrs(s *xmlScanner) (n int, hits int64, br plumb.LineBranches, msg string) {
+	var num, h, isBranch, cond []byte
+	var haveNum, haveHits, haveCond bool
 	for i := range s.attrs {
 		a := &s.attrs[i]
 		v := a.value
@@ -168,23 +179,49 @@ func cobLineAttrs(s *xmlScanner) (n int, hits int64, msg string) {
 			num, haveNum = v, true
 		case "hits":
 			h, haveHits = v, true
+		case "branch":
+			isBranch = v
+		case "condition-coverage":
+			cond, haveCond = v, true
 		}
 	}
 	if !haveNum {
-		return 0, 0, `expected a number="<line number>" attribute`
+		return 0, 0, br, `expected a number="<line number>" attribute`
 	}
 	v, ok := goCoverUint(bytes.TrimSpace(num), cobMaxLine)
 	if !ok || v < 1 {
-		return 0, 0, fmt.Sprintf(`expected number="<line number>" with an integer from 1 to %d, got %q`, cobMaxLine, lcovQuote(num))
+		return 0, 0, br, fmt.Sprintf(`expected number="<line number>" with an integer from 1 to %d, got %q`, cobMaxLine, lcovQuote(num))
 	}
 	if !haveHits {
-		return 0, 0, `expected a hits="<count>" attribute`
+		return 0, 0, br, `expected a hits="<count>" attribute`
 	}
 	c, ok := goCoverUint(bytes.TrimSpace(h), math.MaxInt64)
 	if !ok {
-		return 0, 0, fmt.Sprintf(`expected hits="<count>" with an integer of at least 0, got %q`, lcovQuote(h))
+		return 0, 0, br, fmt.Sprintf(`expected hits="<count>" with an integer of at least 0, got %q`, lcovQuote(h))
 	}
-	return int(v), c, ""
+	if haveCond && string(bytes.TrimSpace(isBranch)) == "true" {
+		covered, total, ok := cobCondition(cond)
+		if !ok {
+			return 0, 0, br, fmt.Sprintf(`expected condition-coverage="<percent>%% (<covered>/<branches>)" with 0 <= covered <= branches, got %q`, lcovQuote(cond))
+		}
+		br = plumb.LineBranches{Line: int(v), Total: total, Covered: covered}
+	}
+	return int(v), c, br, ""
+}
+
+// cobCondition reads the "(covered/total)" of a condition-coverage value
+// such as "50% (1/2)"; the percentage before it is not read.
+func cobCondition(v []byte) (covered, total int, ok bool) {
+	open, slash, end := bytes.IndexByte(v, '('), bytes.IndexByte(v, '/'), bytes.IndexByte(v, ')')
+	if open < 0 || slash < open || end < slash {
+		return 0, 0, false
+	}
+	c, ok1 := goCoverUint(bytes.TrimSpace(v[open+1:slash]), math.MaxInt32)
+	t, ok2 := goCoverUint(bytes.TrimSpace(v[slash+1:end]), math.MaxInt32)
+	if !ok1 || !ok2 || c > t || len(bytes.TrimSpace(v[end+1:])) > 0 {
+		return 0, 0, false
+	}
+	return int(c), int(t), true
 }
 
 // cobEncoding reads the encoding of the XML declaration at the start of the

@@ -7,14 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/plumbhq/plumb"
 )
 
 // cobTestDoc wraps classes in a Cobertura document.
@@ -63,7 +67,7 @@ func TestParseCobertura(t *testing.T) {
     </class>
   </classes></package></packages>
 </coverage>`,
-		want: []File{{Path: "com/x/A.java", Hits: []int64{-1, -1, 2, 0, -1, 11}}},
+		want: []File{{Path: "com/x/A.java", Hits: []int64{-1, -1, 2, 0, -1, 11}, Branches: []plumb.LineBranches{{Line: 4, Total: 2, Covered: 1}}}},
 	}, {
 		name: "classes of one file merge by maximum; the file again later is emitted again",
 		input: cobTestDoc(nil,
@@ -341,6 +345,7 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 		inClass, rooted  bool
 		curPath          string
 		cur              []int64
+		branches         map[int]plumb.LineBranches
 		have, closedRoot bool
 	)
 	flush := func() {
@@ -348,9 +353,13 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 			if cur == nil {
 				cur = []int64{} // as every reader emits a file without lines
 			}
-			files = append(files, File{Path: curPath, Hits: cur})
+			var br []plumb.LineBranches
+			for _, l := range slices.Sorted(maps.Keys(branches)) {
+				br = append(br, branches[l])
+			}
+			files = append(files, File{Path: curPath, Hits: cur, Branches: br})
 		}
-		cur, have, curPath = nil, false, ""
+		cur, have, curPath, branches = nil, false, "", nil
 	}
 	for {
 		tok, err := dec.Token()
@@ -395,14 +404,18 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 				if !inClass {
 					break
 				}
-				var num, hits string
-				var hn, hh bool
+				var num, hits, isBranch, cond string
+				var hn, hh, hc bool
 				for _, a := range t.Attr {
 					switch a.Name.Local {
 					case "number":
 						num, hn = a.Value, true
 					case "hits":
 						hits, hh = a.Value, true
+					case "branch":
+						isBranch = a.Value
+					case "condition-coverage":
+						cond, hc = a.Value, true
 					}
 				}
 				n, ok := goCoverUint([]byte(strings.TrimSpace(num)), cobMaxLine)
@@ -417,6 +430,20 @@ func cobRefParse(r io.Reader, opt Options) ([]File, error) {
 					cur = append(cur, -1)
 				}
 				cur[n-1] = max(cur[n-1], c)
+				if hc && strings.TrimSpace(isBranch) == "true" {
+					bc, bt, ok := cobCondition([]byte(cond))
+					if !ok {
+						return nil, errors.New("condition-coverage")
+					}
+					if bt > 0 {
+						if branches == nil {
+							branches = map[int]plumb.LineBranches{}
+						}
+						old := branches[int(n)]
+						t := min(max(old.Total, bt), plumb.MaxBranches)
+						branches[int(n)] = plumb.LineBranches{Line: int(n), Total: t, Covered: min(max(old.Covered, bc), t)}
+					}
+				}
 			}
 		case xml.EndElement:
 			if t.Name.Local == "source" && stack[len(stack)-1] == "source" {

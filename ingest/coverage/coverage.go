@@ -148,6 +148,11 @@ type LineHit = plumb.LineHit
 // not 32 MiB).
 type lineMap struct {
 	combine func(a, b int64) int64 // a line named twice: its hits
+	// sumBranches: a line's branch records add up (each names one branch,
+	// as LCOV's BRDA); otherwise a line named twice keeps the larger figures
+	// (each record gives the line's whole figures, as a Cobertura <line>).
+	sumBranches bool
+	branches    branchSet
 
 	dense    []int64   // by line, -1 for a line with no hits (dense form)
 	lines    []LineHit // in the order named (sparse form)
@@ -233,8 +238,79 @@ func (m *lineMap) file(path string) File {
 		}
 		f = File{Path: path, Lines: slices.Clip(out), Total: m.total}
 	}
-	*m = lineMap{combine: m.combine, hint: m.hint}
+	f.Branches = m.branches.take(m.sumBranches)
+	*m = lineMap{combine: m.combine, sumBranches: m.sumBranches, hint: m.hint, branches: branchSet{hint: m.branches.hint}}
 	return f
+}
+
+// branch notes branch figures of a line: total branches, covered of them
+// (0 <= covered <= total; a line with no branches is not noted).
+func (m *lineMap) branch(line, total, covered int) {
+	if total <= 0 {
+		return
+	}
+	m.branches.add(line, total, covered, m.sumBranches)
+}
+
+// branchSet collects one file's branch figures, one entry per line while
+// the lines come in order (a report names a line's branches together).
+type branchSet struct {
+	lines    []plumb.LineBranches
+	unsorted bool
+	hint     int // capacity for the next file's lines
+}
+
+func (b *branchSet) add(line, total, covered int, sum bool) {
+	if n := len(b.lines); n > 0 {
+		last := &b.lines[n-1]
+		if last.Line == line {
+			*last = combineBranches(*last, total, covered, sum)
+			return
+		}
+		if last.Line > line {
+			b.unsorted = true
+		}
+	}
+	if b.lines == nil && b.hint > 0 {
+		b.lines = make([]plumb.LineBranches, 0, b.hint)
+	}
+	b.lines = append(b.lines, combineBranches(plumb.LineBranches{Line: line}, total, covered, true))
+}
+
+// combineBranches adds figures to a line's: summed (each record its own
+// branches) or the larger of each; clamped to plumb.MaxBranches.
+func combineBranches(l plumb.LineBranches, total, covered int, sum bool) plumb.LineBranches {
+	if sum {
+		l.Total, l.Covered = l.Total+total, l.Covered+covered
+	} else {
+		l.Total, l.Covered = max(l.Total, total), max(l.Covered, covered)
+	}
+	l.Total = min(l.Total, plumb.MaxBranches)
+	l.Covered = min(l.Covered, l.Total)
+	return l
+}
+
+// take returns the figures collected (ascending lines, each once; nil when
+// none) and starts a new file.
+func (b *branchSet) take(sum bool) []plumb.LineBranches {
+	lines := b.lines
+	if len(lines) == 0 {
+		return nil
+	}
+	if b.unsorted {
+		slices.SortStableFunc(lines, func(x, y plumb.LineBranches) int { return x.Line - y.Line })
+		out := lines[:1]
+		for _, l := range lines[1:] {
+			if last := &out[len(out)-1]; last.Line == l.Line {
+				*last = combineBranches(*last, l.Total, l.Covered, sum)
+				continue
+			}
+			out = append(out, l)
+		}
+		lines = out
+	}
+	*b = branchSet{hint: min(len(lines), 1<<12)}
+	return slices.Clip(lines)
 }
 
 // growHits extends hits to n lines (n <= maxLine), the new ones not coverable

@@ -34,7 +34,7 @@ func dense(f File) File {
 	if f.Hits != nil {
 		panic(fmt.Sprintf("%s: both forms", f.Path))
 	}
-	return File{Path: f.Path, Hits: f.Dense()}
+	return File{Path: f.Path, Hits: f.Dense(), Branches: f.Branches}
 }
 
 // parseFiles parses input and returns the files emitted, in order, in the

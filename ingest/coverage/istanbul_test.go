@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/plumbhq/plumb"
 )
 
 // istanbulSummary is the "lines" total of an istanbul json-summary report
@@ -145,13 +147,13 @@ func TestIstanbul(t *testing.T) {
 		{
 			name: "statements give line hits; the largest count of a line's statements wins; skip counts; fnMap, branchMap, f, b and the rest are skipped",
 			in:   cart,
-			want: []File{{Path: "app/src/cart.js", Hits: []int64{-1, 1, -1, 3, -1, 0, -1, -1, 0}}},
+			want: []File{{Path: "app/src/cart.js", Hits: []int64{-1, 1, -1, 3, -1, 0, -1, -1, 0}, Branches: []plumb.LineBranches{{Line: 4, Total: 2, Covered: 1}}}},
 		},
 		{
 			name: "StripPrefix and AddPrefix",
 			in:   cart,
 			opt:  Options{StripPrefix: "/app", AddPrefix: "web"},
-			want: []File{{Path: "web/src/cart.js", Hits: []int64{-1, 1, -1, 3, -1, 0, -1, -1, 0}}},
+			want: []File{{Path: "web/src/cart.js", Hits: []int64{-1, 1, -1, 3, -1, 0, -1, -1, 0}, Branches: []plumb.LineBranches{{Line: 4, Total: 2, Covered: 1}}}},
 		},
 		{
 			name: "several files in order; path from the key when there is no path member; s before statementMap",

@@ -29,8 +29,12 @@ package coverage
 // (missed instructions) > 0; a line with neither, or absent, is not coverable
 // (-1). This is JaCoCo's own rule for its LINE counter, so Plumb's covered
 // and missed lines equal the report's <counter type="LINE">. A line given
-// twice in one source file keeps the larger value. mb and cb (branches),
-// <class>, <method> and <counter> elements are ignored.
+// twice in one source file keeps the larger value. <class>, <method> and
+// <counter> elements are ignored.
+//
+// Branches: a line's mb (missed branches) and cb (covered branches) give
+// mb+cb branches, cb of them covered (JaCoCo's BRANCH counter, per line); a
+// line given twice keeps the larger figures.
 //
 // Paths: JaCoCo names a file by its package folder and file name only
 // ("com/acme/shop" + "/" + "Cart.java"; the default package is ""); the source
@@ -42,7 +46,8 @@ package coverage
 // Errors: malformed XML, a root element other than <report>, a <package> or
 // <sourcefile> without a name, elements out of place (<sourcefile> outside a
 // <package>, <line> outside a <sourcefile>), a missing or non-integer nr or a
-// number outside 1…maxLine, and a mi or ci that is not a whole number are
+// number outside 1…maxLine, and a mi, ci, mb or cb that is not a whole
+// number (mb and cb below 2^31) are
 // ParseErrors naming the report line, the element and its column (JaCoCo
 // writes the whole report on one line). Malformed XML is reported with
 // encoding/xml's message; a tag, text run or comment longer than 4 MiB is an
@@ -54,6 +59,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/plumbhq/plumb"
 )
 
 func init() { parsers[JaCoCo] = parseJaCoCo }
@@ -105,11 +112,12 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 			if !inFile {
 				return sc.failElem(name, "expected <line> inside a <sourcefile>")
 			}
-			nr, h, msg := jacocoLine(sc.attrs)
+			nr, h, mb, cb, msg := jacocoLine(sc.attrs)
 			if msg != "" {
 				return sc.failElem(name, "%s in %s", msg, filePath)
 			}
 			hits.add(nr, h)
+			hits.branch(nr, int(min(mb+cb, plumb.MaxBranches)), int(min(cb, plumb.MaxBranches)))
 		}
 		return nil
 	}
@@ -130,8 +138,9 @@ func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 	return readXMLReport(r, &xmlReport{format: JaCoCo, mode: xmlModeStdlib, root: "report", title: "JaCoCo XML report", start: start, end: end})
 }
 
-// jacocoLine reads a <line>'s nr and its hits (see the file comment).
-func jacocoLine(attrs []xmlAttr) (nr int, hits int64, msg string) {
+// jacocoLine reads a <line>'s nr, its hits and its missed and covered
+// branches (see the file comment).
+func jacocoLine(attrs []xmlAttr) (nr int, hits, mb, cb int64, msg string) {
 	var nrText []byte
 	var haveNr bool
 	var mi, ci int64
@@ -140,25 +149,34 @@ func jacocoLine(attrs []xmlAttr) (nr int, hits int64, msg string) {
 		switch local := xmlLocal(a.name); string(local) {
 		case "nr":
 			nrText, haveNr = a.decoded(), true
-		case "mi", "ci":
+		case "mi", "ci", "mb", "cb":
 			v := a.decoded()
-			n, ok := goCoverUint(bytes.TrimSpace(v), math.MaxInt64)
-			if !ok {
-				return 0, 0, fmt.Sprintf(`expected %s="<instructions>" with a whole number, got %q`, local, v)
+			what, limit := "instructions", int64(math.MaxInt64)
+			if local[1] == 'b' {
+				what, limit = "branches", math.MaxInt32
 			}
-			if string(local) == "mi" {
+			n, ok := goCoverUint(bytes.TrimSpace(v), limit)
+			if !ok {
+				return 0, 0, 0, 0, fmt.Sprintf(`expected %s="<%s>" with a whole number, got %q`, local, what, v)
+			}
+			switch string(local) {
+			case "mi":
 				mi = n
-			} else {
+			case "ci":
 				ci = n
+			case "mb":
+				mb = n
+			default:
+				cb = n
 			}
 		}
 	}
 	if !haveNr {
-		return 0, 0, `expected an nr="<line number>" attribute`
+		return 0, 0, 0, 0, `expected an nr="<line number>" attribute`
 	}
 	n, ok := goCoverUint(bytes.TrimSpace(nrText), maxLine)
 	if !ok || n < 1 {
-		return 0, 0, fmt.Sprintf(`expected nr="<line number>" with an integer from 1 to %d, got %q`, maxLine, nrText)
+		return 0, 0, 0, 0, fmt.Sprintf(`expected nr="<line number>" with an integer from 1 to %d, got %q`, maxLine, nrText)
 	}
 	switch {
 	case ci > 0:
@@ -168,5 +186,5 @@ func jacocoLine(attrs []xmlAttr) (nr int, hits int64, msg string) {
 	default:
 		hits = -1
 	}
-	return int(n), hits, ""
+	return int(n), hits, mb, cb, ""
 }

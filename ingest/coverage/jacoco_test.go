@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/plumbhq/plumb"
 )
 
 // jacocoCounters is a JaCoCo report's own LINE counters: the report total
@@ -128,7 +130,7 @@ func TestJaCoCo(t *testing.T) {
 			name: "every element: ci > 0 covered with hits ci, mi > 0 missed, neither or absent not coverable; class, method, counter, group and sessioninfo ignored; the default package",
 			in:   report,
 			want: []File{
-				{Path: "com/acme/shop/Cart.java", Hits: []int64{-1, -1, 4, 1, -1, 0, -1, 0, -1}},
+				{Path: "com/acme/shop/Cart.java", Hits: []int64{-1, -1, 4, 1, -1, 0, -1, 0, -1}, Branches: []plumb.LineBranches{{Line: 3, Total: 2, Covered: 2}, {Line: 4, Total: 2, Covered: 1}}},
 				{Path: "com/acme/shop/Empty.java", Hits: []int64{}},
 				{Path: "Tool.java", Hits: []int64{-1, 7}},
 			},

@@ -6,7 +6,7 @@ package coverage
 //	TN:<test name>
 //	SF:<path of the source file>
 //	FN:<line>,<name>  FNDA:<count>,<name>  FNF:  FNH:       (functions: ignored)
-//	BRDA:<line>,<block>,<branch>,<count>  BRF:  BRH:       (branches: ignored)
+//	BRDA:<line>,<block>,<branch>,<taken>  BRF:  BRH:       (branches; summaries ignored)
 //	DA:<line>,<count>[,<checksum>]                         (line hits)
 //	LF:<lines found>  LH:<lines hit>                       (summaries: ignored)
 //	end_of_record
@@ -16,12 +16,20 @@ package coverage
 // Each record is emitted at its end_of_record, with freshly allocated lines
 // since Emit may keep them.
 //
+// Branches: each BRDA record is one branch of its line, covered when taken
+// is a count above 0 ("-": its condition never ran, or 0: not taken); a
+// line's figures are its BRDA records counted (so a BRDA given twice counts
+// twice, as a line's DA counts add up). <block> and <branch> are not
+// interpreted (lcov 2 may write an expression there), so only the first and
+// the last field are read, and a BRDA names at least four fields.
+//
 // Rules: lines without a DA record are not coverable (-1); a line given twice
-// in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRDA, BRF, BRH,
+// in one record has its counts added; TN, FN, FNDA, FNF, FNH, BRF, BRH,
 // LF, LH, VER and any other "KEY:…" record are ignored, as are empty lines and
 // "#" comments; anything else is an error, as is DA before SF, a field that is
 // not a decimal integer, a line number below 1 or above maxLine, a negative
-// count, and a record left open: an SF before the open record's
+// count, a BRDA before SF or whose taken is neither "-" nor a count, and a
+// record left open: an SF before the open record's
 // end_of_record, or the report's end inside a record (a report cut short
 // would otherwise be stored as if whole). A stray end_of_record, closing
 // nothing, is ignored.
@@ -44,10 +52,10 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(r, lcovBufSize)
 	var (
 		lineNo int
-		path   string                      // mapped path of the open record
-		open   bool                        // an SF record is open
-		opened int                         // the report line of its SF
-		hits   = lineMap{combine: addHits} // its hits
+		path   string                                         // mapped path of the open record
+		open   bool                                           // an SF record is open
+		opened int                                            // the report line of its SF
+		hits   = lineMap{combine: addHits, sumBranches: true} // its hits
 	)
 	fail := func(msg string, args ...any) error {
 		return &ParseError{Format: LCOV, Line: lineNo, Msg: fmt.Sprintf(msg, args...)}
@@ -72,7 +80,7 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 		if err == bufio.ErrBufferFull {
 			// A line longer than the buffer: only ignored records may be
 			// that long; skip the rest of it.
-			if bytes.HasPrefix(line, []byte("SF:")) || bytes.HasPrefix(line, []byte("DA:")) {
+			if bytes.HasPrefix(line, []byte("SF:")) || bytes.HasPrefix(line, []byte("DA:")) || bytes.HasPrefix(line, []byte("BRDA:")) {
 				return fail("expected a line shorter than %d bytes", lcovBufSize)
 			}
 			if !lcovIsRecordKey(line) {
@@ -110,6 +118,15 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 				return fail("expected SF:<path of a file in the repository>, got %q", lcovQuote(line))
 			}
 			path, open, opened = p, true, lineNo
+		case len(line) > 5 && string(line[:5]) == "BRDA:":
+			if !open {
+				return fail("expected SF:<path> before BRDA")
+			}
+			n, taken, msg := lcovParseBRDA(line[5:])
+			if msg != "" {
+				return fail("%s", msg)
+			}
+			hits.branch(n, 1, taken)
 		case string(line) == "end_of_record":
 			if err := flush(); err != nil {
 				return err
@@ -173,6 +190,34 @@ func lcovParseDA(b []byte) (line int, count int64, msg string) {
 		return 0, 0, want + " with an integer count"
 	}
 	return int(n), c, ""
+}
+
+// lcovParseBRDA reads "<line>,<block>,<branch>,<taken>" and returns the
+// line number, 1 when the branch was taken (0 when not, or "-"), and a
+// message saying what was expected when malformed.
+func lcovParseBRDA(b []byte) (line, taken int, msg string) {
+	const want = "expected BRDA:<line>,<block>,<branch>,<taken>"
+	if bytes.Count(b, []byte(",")) < 3 {
+		return 0, 0, want + " (four fields)"
+	}
+	first := bytes.IndexByte(b, ',')
+	last := bytes.LastIndexByte(b, ',')
+	n, ok := goCoverUint(b[:first], maxLine)
+	if !ok || n < 1 {
+		return 0, 0, fmt.Sprintf("%s with a line number from 1 to %d, got %q", want, maxLine, lcovQuote(b[:first]))
+	}
+	t := b[last+1:]
+	if string(t) == "-" {
+		return int(n), 0, ""
+	}
+	c, ok := goCoverUint(t, math.MaxInt64)
+	if !ok {
+		return 0, 0, fmt.Sprintf(`%s with taken "-" or a count of at least 0, got %q`, want, lcovQuote(t))
+	}
+	if c > 0 {
+		return int(n), 1, ""
+	}
+	return int(n), 0, ""
 }
 
 // lcovIsRecordKey reports whether b starts with KEY: (letters, digits and

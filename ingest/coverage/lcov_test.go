@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb"
 )
 
 func TestParseLCOV(t *testing.T) {
@@ -19,7 +21,7 @@ func TestParseLCOV(t *testing.T) {
 			"TN:\nSF:/build/src/b.c\nDA:3,0\nend_of_record\n",
 		opt: Options{StripPrefix: "/build"},
 		want: []File{
-			{Path: "src/a.c", Hits: []int64{1, 0, -1, 12}},
+			{Path: "src/a.c", Hits: []int64{1, 0, -1, 12}, Branches: []plumb.LineBranches{{Line: 2, Total: 2, Covered: 1}}},
 			{Path: "src/b.c", Hits: []int64{-1, -1, 0}},
 		},
 	}, {

@@ -18,8 +18,8 @@ package coverage
 // Hits: lines[i] is line i+1; null is not coverable (-1), a whole number is
 // the line's hits. Each command's files are emitted as they are read, so a
 // file covered by several commands comes several times and the store adds
-// the counts line by line, as SimpleCov merges results. Branch and method
-// data are skipped. SimpleCov's own summary also leaves out lines inside
+// the counts line by line, as SimpleCov merges results. Method data are
+// skipped; branch data give branch figures (simplecovBranches). SimpleCov's own summary also leaves out lines inside
 // ":nocov:" blocks, which only the source shows; a report is read as it is,
 // so such lines count here as the report gives them. SimpleCov ignores a
 // command result older than its merge_timeout when it reads a resultset;
@@ -46,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
@@ -164,27 +165,34 @@ func simplecovFile(j *simplecovJSON, name string, opt Options, emit Emit) error 
 	if !ok {
 		return j.fail("expected a file inside the repository, got %q", name)
 	}
-	hits, err := simplecovCoverage(j)
+	hits, branches, err := simplecovCoverage(j)
 	if err != nil {
 		return err
 	}
-	return emit(File{Path: p, Hits: hits})
+	return emit(File{Path: p, Hits: hits, Branches: branches})
 }
 
 // simplecovCoverage reads a file's coverage value: a lines array, or an
-// object with "lines".
-func simplecovCoverage(j *simplecovJSON) ([]int64, error) {
+// object with "lines" (and maybe "branches").
+func simplecovCoverage(j *simplecovJSON) ([]int64, []plumb.LineBranches, error) {
 	t, err := j.token()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch t {
 	case json.Delim('['):
-		return simplecovLines(j)
+		hits, err := simplecovLines(j)
+		return hits, nil, err
 	case json.Delim('{'):
 		var hits []int64
+		var branches []plumb.LineBranches
 		saw := false
 		err := j.members(func(k string) error {
+			if k == "branches" {
+				var err error
+				branches, err = simplecovBranches(j)
+				return err
+			}
 			if k != "lines" {
 				return j.skip()
 			}
@@ -202,9 +210,71 @@ func simplecovCoverage(j *simplecovJSON) ([]int64, error) {
 		if err == nil && !saw {
 			err = j.fail(`expected "lines" in the file's coverage {"lines": [null, 1, 0, …]}`)
 		}
-		return hits, err
+		return hits, branches, err
 	}
-	return nil, j.fail(`expected the file's coverage {"lines": [null, 1, 0, …]} or [null, 1, 0, …], got %s`, jsonstream.Describe(t))
+	return nil, nil, j.fail(`expected the file's coverage {"lines": [null, 1, 0, …]} or [null, 1, 0, …], got %s`, jsonstream.Describe(t))
+}
+
+// simplecovBranches reads a .resultset.json file's "branches", Ruby's
+// Coverage branch data: {"[:if, 0, 12, 4, 20, 29]": {"[:then, 1, 13, 6,
+// 13, 18]": 4, "[:else, 2, 15, 6, 15, 18]": 0}, …}. Each condition sits on
+// its key's third element (its first line); its arms are its members, each
+// covered when its count is above 0. The simplecov_json_formatter's
+// "branches" array lists arms on their own lines without their condition's
+// line, so it gives no figures (skipped).
+func simplecovBranches(j *simplecovJSON) ([]plumb.LineBranches, error) {
+	t, err := j.token()
+	if err != nil {
+		return nil, err
+	}
+	if t == json.Delim('[') {
+		return nil, jsonstream.SkipRest(j.token)
+	}
+	if t != json.Delim('{') {
+		return nil, j.fail(`expected the branches {"[:if, 0, <line>, …]": {"[:then, …]": <count>, …}, …}, got %s`, jsonstream.Describe(t))
+	}
+	m := lineMap{combine: maxHits, sumBranches: true}
+	err = j.members(func(cond string) error {
+		line, ok := simplecovBranchLine(cond)
+		if !ok {
+			return j.fail(`expected a condition key "[:<type>, <id>, <line>, <column>, <line>, <column>]" with a line from 1 to %d, got %q`, maxLine, cond)
+		}
+		t, err := j.token()
+		if err != nil {
+			return err
+		}
+		if t != json.Delim('{') {
+			return j.fail(`expected the condition's arms {"[:then, …]": <count>, …}, got %s`, jsonstream.Describe(t))
+		}
+		total, covered := 0, 0
+		err = j.members(func(string) error {
+			c, err := j.wholeCount()
+			if err != nil {
+				return err
+			}
+			total++
+			if c > 0 {
+				covered++
+			}
+			return nil
+		})
+		m.branch(line, min(total, plumb.MaxBranches), min(covered, plumb.MaxBranches))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.branches.take(true), nil
+}
+
+// simplecovBranchLine reads the line of a condition key "[:if, 0, 12, …]".
+func simplecovBranchLine(key string) (int, bool) {
+	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(key, "["), "]"), ",")
+	if len(parts) < 3 || !strings.HasPrefix(key, "[") || !strings.HasSuffix(key, "]") {
+		return 0, false
+	}
+	n, ok := goCoverUint([]byte(strings.TrimSpace(parts[2])), maxLine)
+	return int(n), ok && n >= 1
 }
 
 // simplecovLines reads the rest of a lines array whose '[' has been read.
@@ -254,6 +324,7 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			name     string
 			haveName bool
 			hits     []int64
+			branches []plumb.LineBranches
 			haveHits bool
 		)
 		err = j.members(func(k string) error {
@@ -265,11 +336,11 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 				}
 				name, haveName = s, true
 			case "coverage":
-				h, err := simplecovCoverage(j)
+				h, b, err := simplecovCoverage(j)
 				if err != nil {
 					return err
 				}
-				hits, haveHits = h, true
+				hits, branches, haveHits = h, b, true
 			default:
 				return j.skip()
 			}
@@ -289,10 +360,24 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			j.pushKey("filename")
 			return j.fail("expected a file inside the repository, got %q", name)
 		}
-		if err := emit(File{Path: p, Hits: hits}); err != nil {
+		if err := emit(File{Path: p, Hits: hits, Branches: branches}); err != nil {
 			return err
 		}
 	}
+}
+
+// wholeCount reads a whole number of hits.
+func (j *simplecovJSON) wholeCount() (int64, error) {
+	t, err := j.token()
+	if err != nil {
+		return 0, err
+	}
+	num, ok := t.(json.Number)
+	c, whole := simplecovWhole(num)
+	if !ok || !whole {
+		return 0, j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
+	}
+	return c, nil
 }
 
 // simplecovWhole parses a JSON number that must be a whole number of hits.

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb"
 )
 
 const simplecovFixtureRoot = "/tmp/plumb-fixture/ruby"
@@ -100,11 +102,11 @@ func TestSimpleCov(t *testing.T) {
 	const line = `{"x": {"coverage": {"/a.rb": {"lines": [%s]}}}}`
 	runParseCases(t, SimpleCov, []parseCase{
 		{
-			name: ".resultset.json: every command's files in order (the store adds them up), branches, methods and timestamp skipped",
+			name: ".resultset.json: every command's files in order (the store adds them up), branch figures read, methods and timestamp skipped",
 			in:   resultset,
 			opt:  Options{StripPrefix: "/app"},
 			want: []File{
-				{Path: "lib/a.rb", Hits: []int64{-1, 1, 0, -1, 12}},
+				{Path: "lib/a.rb", Hits: []int64{-1, 1, 0, -1, 12}, Branches: []plumb.LineBranches{{Line: 2, Total: 2, Covered: 1}}},
 				{Path: "lib/b.rb", Hits: []int64{}},
 				{Path: "lib/a.rb", Hits: []int64{-1, 2, 1, -1, 0}},
 			},

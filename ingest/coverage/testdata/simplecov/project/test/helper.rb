@@ -15,8 +15,13 @@ class SummaryFormatter
       "total_lines" => result.total_lines,
       "covered_percent" => result.covered_percent,
       "files" => result.files.map do |f|
-        { "filename" => f.filename, "covered_lines" => f.covered_lines.size,
-          "missed_lines" => f.missed_lines.size, "never_lines" => f.never_lines.size }
+        file = { "filename" => f.filename, "covered_lines" => f.covered_lines.size,
+                 "missed_lines" => f.missed_lines.size, "never_lines" => f.never_lines.size }
+        if SimpleCov.branch_coverage?
+          file["covered_branches"] = f.covered_branches.size
+          file["total_branches"] = f.total_branches.size
+        end
+        file
       end
     ) + "\n")
   end
@@ -26,4 +31,5 @@ SimpleCov.command_name ENV.fetch("PART")
 SimpleCov.formatter = SummaryFormatter
 SimpleCov.start do
   add_filter "/test/"
+  enable_coverage :branch if ENV["BRANCHES"] # branches/make.sh
 end
