@@ -15,8 +15,9 @@ package coverage
 //     "/abs/lib/a.rb", "coverage": {"lines": […]} or […], …}], "metrics": {…},
 //     "timestamp": …, "command_name": …}.
 //
-// Hits: lines[i] is line i+1; null is not coverable (-1), a whole number is
-// the line's hits. Each command's files are emitted as they are read, so a
+// Hits: lines[i] is line i+1; null is not coverable (-1), as is "ignored"
+// (simplecov_json_formatter's word for a line of a :nocov: block, which
+// SimpleCov leaves out of its figures), a whole number is the line's hits. Each command's files are emitted as they are read, so a
 // file covered by several commands comes several times and the store adds
 // the counts line by line, as SimpleCov merges results. Method data are
 // skipped; branch data give branch figures (simplecovBranches). SimpleCov's own summary also leaves out lines inside
@@ -32,7 +33,7 @@ package coverage
 //
 // Errors: malformed JSON, a top-level value that is not an object, a command
 // entry without "coverage", a file whose value is neither a lines array nor
-// an object with "lines", a line value other than null or a whole number, a
+// an object with "lines", a line value other than null, "ignored" or a whole number, a
 // simplecov-json file without "filename" or "coverage", and a file longer
 // than maxLine lines are ParseErrors naming the report line and the JSON
 // path of the value, e.g. $.rspec.coverage["/app/lib/a.rb"].lines[12].
@@ -291,13 +292,15 @@ func simplecovLines(j *simplecovJSON) ([]int64, error) {
 		if i >= maxLine {
 			return nil, j.fail("expected at most %d lines", maxLine)
 		}
-		n, ok := int64(-1), t == nil
+		// simplecov_json_formatter writes "ignored" for the lines of a
+		// :nocov: block, which SimpleCov leaves out of its figures.
+		n, ok := int64(-1), t == nil || t == "ignored"
 		if v, isNum := t.(json.Number); isNum {
 			n, ok = simplecovWhole(v)
 		}
 		if !ok {
 			j.pushIndex(i)
-			return nil, j.fail("expected null or a whole number of hits for line %d, got %s", i+1, jsonstream.Describe(t))
+			return nil, j.fail("expected null, \"ignored\" or a whole number of hits for line %d, got %s", i+1, jsonstream.Describe(t))
 		}
 		hits = append(hits, n)
 	}

@@ -118,10 +118,10 @@ func TestSimpleCov(t *testing.T) {
 			want: []File{{Path: "gem/lib/a.rb", Hits: []int64{-1, 3, 0}}},
 		},
 		{
-			name: "simplecov_json_formatter's coverage.json",
-			in:   `{"meta": {"simplecov_version": "0.22.0"}, "coverage": {"/app/lib/a.rb": {"lines": [1, null, 0], "branches": []}, "/app/lib/b.rb": [0]}, "groups": {"Models": {"lines": {"covered_percent": 50}}}, "total": {"lines": {"covered": 1}}, "errors": {}}`,
+			name: `simplecov_json_formatter's coverage.json ("ignored": a line of a :nocov: block, not coverable)`,
+			in:   `{"meta": {"simplecov_version": "0.22.0"}, "coverage": {"/app/lib/a.rb": {"lines": [1, null, 0, "ignored", "ignored"], "branches": []}, "/app/lib/b.rb": [0]}, "groups": {"Models": {"lines": {"covered_percent": 50}}}, "total": {"lines": {"covered": 1}}, "errors": {}}`,
 			opt:  Options{StripPrefix: "/app"},
-			want: []File{{Path: "lib/a.rb", Hits: []int64{1, -1, 0}}, {Path: "lib/b.rb", Hits: []int64{0}}},
+			want: []File{{Path: "lib/a.rb", Hits: []int64{1, -1, 0, -1, -1}}, {Path: "lib/b.rb", Hits: []int64{0}}},
 		},
 		{
 			name: `a command named "coverage"`,
@@ -160,16 +160,16 @@ func TestSimpleCov(t *testing.T) {
 		{name: "file coverage without lines", in: `{"rspec": {"coverage": {"/a.rb": {"branches": {}}}}}`, err: `simplecov report at line 1 ($.rspec.coverage["/a.rb"]): expected "lines" in the file's coverage {"lines": [null, 1, 0, …]}`},
 		{name: "lines not an array", in: `{"rspec": {"coverage": {"/a.rb": {"lines": null}}}}`, err: `simplecov report at line 1 ($.rspec.coverage["/a.rb"].lines): expected an array of line hits [null, 1, 0, …], got null`},
 		{name: "file path that is no file", in: `{"rspec": {"coverage": {"/app": [1]}}}`, opt: Options{StripPrefix: "/app"}, err: `simplecov report at line 1 ($.rspec.coverage["/app"]): expected a file inside the repository, got "/app"`},
-		{name: "negative hits", in: fmtLine(line, `null, -1`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[1]): expected null or a whole number of hits for line 2, got the number -1`},
-		{name: "fractional hits", in: fmtLine(line, `0.5`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[0]): expected null or a whole number of hits for line 1, got the number 0.5`},
-		{name: "string hits", in: fmtLine(line, `1, "ignored"`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[1]): expected null or a whole number of hits for line 2, got the string "ignored"`},
-		{name: "array hits", in: fmtLine(line, `[1]`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[0]): expected null or a whole number of hits for line 1, got an array`},
+		{name: "negative hits", in: fmtLine(line, `null, -1`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[1]): expected null, "ignored" or a whole number of hits for line 2, got the number -1`},
+		{name: "fractional hits", in: fmtLine(line, `0.5`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[0]): expected null, "ignored" or a whole number of hits for line 1, got the number 0.5`},
+		{name: "string hits", in: fmtLine(line, `1, "skipped"`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[1]): expected null, "ignored" or a whole number of hits for line 2, got the string "skipped"`},
+		{name: "array hits", in: fmtLine(line, `[1]`), err: `simplecov report at line 1 ($.x.coverage["/a.rb"].lines[0]): expected null, "ignored" or a whole number of hits for line 1, got an array`},
 		{name: "files element not an object", in: `{"files": [3]}`, err: `simplecov report at line 1 ($.files[0]): expected a file {"filename": …, "coverage": …}, got the number 3`},
 		{name: "files element without filename", in: `{"files": [{"coverage": [1]}]}`, err: `simplecov report at line 1 ($.files[0]): expected "filename" in the file`},
 		{name: "files element without coverage", in: `{"files": [{"filename": "/a.rb"}, {}]}`, err: `simplecov report at line 1 ($.files[0]): expected "coverage" in the file`},
 		{name: "filename not a string", in: `{"files": [{"filename": 1}]}`, err: `simplecov report at line 1 ($.files[0].filename): expected the file's path as a string, got the number 1`},
 		{name: "filename that is no file", in: `{"files": [{"filename": "", "coverage": []}]}`, err: `simplecov report at line 1 ($.files[0].filename): expected a file inside the repository, got ""`},
-		{name: "files element with bad lines", in: "{\"files\": [\n{\"filename\": \"/a.rb\",\n \"coverage\": {\"lines\": [\n1,\ntrue]}}]}", err: `simplecov report at line 5 ($.files[0].coverage.lines[1]): expected null or a whole number of hits for line 2, got true`},
+		{name: "files element with bad lines", in: "{\"files\": [\n{\"filename\": \"/a.rb\",\n \"coverage\": {\"lines\": [\n1,\ntrue]}}]}", err: `simplecov report at line 5 ($.files[0].coverage.lines[1]): expected null, "ignored" or a whole number of hits for line 2, got true`},
 	})
 	checkEmitError(t, SimpleCov, resultset)
 }
@@ -196,7 +196,7 @@ func TestJSONErrorLineInLargeReport(t *testing.T) {
 	}
 	b.WriteString("-3]}}}}\n")
 	err := Parse(strings.NewReader(b.String()), SimpleCov, Options{}, func(File) error { return nil })
-	want := `simplecov report at line 20002 ($.rspec.coverage["/a.rb"].lines[20000]): expected null or a whole number of hits for line 20001, got the number -3`
+	want := `simplecov report at line 20002 ($.rspec.coverage["/a.rb"].lines[20000]): expected null, "ignored" or a whole number of hits for line 20001, got the number -3`
 	if err == nil || err.Error() != want {
 		t.Errorf("error\n got %v\nwant %s", err, want)
 	}
