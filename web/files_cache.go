@@ -29,7 +29,18 @@ const (
 type renderedSource struct {
 	Lines []string
 	Lexer string
-	Fns   map[int][]cognitive.Function
+	// fns are the functions' complexities by first line, scored on the
+	// file page's first need of them (the pull-request diff never needs
+	// them): see functions.
+	fnsOnce sync.Once
+	fns     map[int][]cognitive.Function
+}
+
+// functions returns the source's functions by first line, scoring content
+// (the source rs was made from) the first time.
+func (rs *renderedSource) functions(path string, content []byte) map[int][]cognitive.Function {
+	rs.fnsOnce.Do(func() { rs.fns = functionsAt(path, content) })
+	return rs.fns
 }
 
 type renderKey struct{ project, blob, path string }
@@ -102,7 +113,7 @@ func (c *lruCache[K, V]) get(key K, build func() (V, error)) (V, error) {
 }
 
 func renderedSize(r *renderedSource) int {
-	n := 64 * len(r.Fns)
+	n := 64 * len(r.Lines) / 20 // room for the functions scored later, about one per 20 lines
 	for _, l := range r.Lines {
 		n += len(l) + 16
 	}

@@ -95,7 +95,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request, v *view, pat
 	var lines []string
 	var fns map[int][]cognitive.Function
 	if rs := s.sourceLines(id, path, d.Source); rs != nil {
-		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.Fns
+		lines, d.Lexer, fns = rs.Lines, rs.Lexer, rs.functions(path, d.Source.Content)
 	}
 	d.NoSource = noSourceReason(d.Source)
 	d.Lines = d.render(lines, lineCoverage{hits, branches}, issues, fns, clones)
@@ -125,7 +125,7 @@ func (s *Server) sourceLines(projectID, path string, src plumb.FileSource) *rend
 	// The lexer is chosen by the file's name: the path is part of the key.
 	rs, _ := s.rendered.get(renderKey{projectID, src.BlobID, path}, func() (*renderedSource, error) {
 		lines, lexer := highlight.Lines(path, src.Content)
-		return &renderedSource{Lines: lines, Lexer: lexer, Fns: functionsAt(path, src.Content)}, nil
+		return &renderedSource{Lines: lines, Lexer: lexer}, nil
 	})
 	return rs
 }
