@@ -508,11 +508,7 @@ func mdEscape(s string) string {
 // handleUploadChange records what a head commit changes against its base
 // (sent by `plumb upload` and `plumb analyze` in a pull request).
 func (s *Server) handleUploadChange(w http.ResponseWriter, r *http.Request, c *call) error {
-	p, err := s.ingestProject(r.Context(), c)
-	if err != nil {
-		return err
-	}
-	f, err := s.readFields(w, r)
+	p, f, err := s.ingestFields(w, r, c)
 	if err != nil {
 		return err
 	}

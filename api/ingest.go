@@ -30,6 +30,18 @@ import (
 // /ingest so the v1 API keeps exactly the paths and methods of its spec.
 // They accept a project admin's user token or the project's upload token.
 
+// ingestFields is the start of an ingestion handler that takes a JSON
+// object: the project the call may write to, and the body ready for
+// field-by-field validation.
+func (s *Server) ingestFields(w http.ResponseWriter, r *http.Request, c *call) (plumb.Project, *fields, error) {
+	p, err := s.ingestProject(r.Context(), c)
+	if err != nil {
+		return p, nil, err
+	}
+	f, err := s.readFields(w, r)
+	return p, f, err
+}
+
 // ingestProject resolves {owner}/{project} for an ingestion request. An
 // upload token sees only its own project (others are not found); a user
 // needs the project admin role.
@@ -740,11 +752,7 @@ func checkIssueText(where string, is plumb.Issue) error {
 }
 
 func (s *Server) handleCreateBuild(w http.ResponseWriter, r *http.Request, c *call) error {
-	p, err := s.ingestProject(r.Context(), c)
-	if err != nil {
-		return err
-	}
-	f, err := s.readFields(w, r)
+	p, f, err := s.ingestFields(w, r, c)
 	if err != nil {
 		return err
 	}

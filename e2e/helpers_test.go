@@ -339,6 +339,20 @@ type readyDoc struct {
 	Checks map[string]string `json:"checks"`
 }
 
+// ready is the server's /readyz, which must answer 200 with the status
+// ready and the database ok (the test stops otherwise); when names the
+// moment for the failure.
+func (s *server) ready(t *testing.T, when string) readyDoc {
+	t.Helper()
+	r := mustCall(t, http.StatusOK, "GET", s.base+"/readyz", "", "")
+	var d readyDoc
+	decode(t, r, &d)
+	if d.Status != "ready" || d.Checks["database"] != "ok" {
+		t.Fatalf("%s /readyz%s: %s", s.name, when, r.Body)
+	}
+	return d
+}
+
 // waitFor polls cond every 50 ms until it is true or d has passed, and
 // reports whether it became true.
 func waitFor(d time.Duration, cond func() bool) bool {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/internal/proctest"
+	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
@@ -66,15 +67,7 @@ func makeHistoryRepo(t *testing.T) historyRepo {
 	}
 	write := func(files map[string]string) {
 		t.Helper()
-		for name, body := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testtool.WriteFiles(t, dir, files)
 	}
 	commit := func(date string, files map[string]string) string {
 		t.Helper()

@@ -55,17 +55,7 @@ func TestRedisOutage(t *testing.T) {
 	defer rc.Close()
 	workspaces := srv.base + "/workspaces"
 
-	readyz := func() readyDoc {
-		t.Helper()
-		r := mustCall(t, http.StatusOK, "GET", srv.base+"/readyz", "", "")
-		var d readyDoc
-		decode(t, r, &d)
-		if d.Status != "ready" || d.Checks["database"] != "ok" {
-			t.Fatalf("/readyz: %s", r.Body)
-		}
-		return d
-	}
-	if got := readyz().Checks["rateLimit"]; got != "redis: ok" {
+	if got := srv.ready(t, "").Checks["rateLimit"]; got != "redis: ok" {
 		t.Fatalf("/readyz rateLimit check %q, want \"redis: ok\"", got)
 	}
 
@@ -102,7 +92,7 @@ func TestRedisOutage(t *testing.T) {
 		prev = h
 	}
 	start := time.Now()
-	d := readyz()
+	d := srv.ready(t, "")
 	if took := time.Since(start); took > 500*time.Millisecond {
 		t.Errorf("/readyz with Redis down took %v", took)
 	}
@@ -118,7 +108,7 @@ func TestRedisOutage(t *testing.T) {
 	// After the cool-down the server tries Redis again (and fails again):
 	// still one warning, and /rate_limit answers from the in-process count.
 	time.Sleep(1200 * time.Millisecond)
-	readyz()
+	srv.ready(t, "")
 	if r := mustCall(t, http.StatusOK, "GET", workspaces, tok.Secret, ""); r.Duration > 500*time.Millisecond {
 		t.Errorf("a request trying Redis again after the cool-down took %v", r.Duration)
 	}
@@ -135,8 +125,8 @@ func TestRedisOutage(t *testing.T) {
 
 	// Redis comes back (empty: it keeps no data).
 	startRedis(t, rs.port)
-	if !waitFor(5*time.Second, func() bool { return readyz().Checks["rateLimit"] == "redis: ok" }) {
-		t.Fatalf("/readyz rateLimit check still %q 5 s after Redis returned", readyz().Checks["rateLimit"])
+	if !waitFor(5*time.Second, func() bool { return srv.ready(t, "").Checks["rateLimit"] == "redis: ok" }) {
+		t.Fatalf("/readyz rateLimit check still %q 5 s after Redis returned", srv.ready(t, "").Checks["rateLimit"])
 	}
 	if n := srv.waitCount(redisUpLine, 1); n != 1 {
 		t.Errorf("the server logged %d lines about Redis answering again, want 1", n)

@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,13 +52,7 @@ func TestRepo(t *testing.T) {
 	dir, git := testtool.GitRepo(t)
 	write := func(name, body string) {
 		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtool.WriteFiles(t, dir, map[string]string{name: body})
 	}
 	write("src/main.go", "package main\n\nfunc main() {\n\tif true {\n\t\tprintln()\n\t}\n}\n")
 	write("src/util.go", "package main\n\nfunc util() {}\n")

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/plumbhq/plumb/client"
+	"github.com/plumbhq/plumb/ingest/analysis"
 )
 
 // Inputs opens the files named on a command line. "-" (Stdin) and other
@@ -133,4 +134,17 @@ func (f File) Check(what string, check func(io.Reader) error) error {
 		return &InputError{fmt.Sprintf("the %s %s: %v", what, f.Name, err)}
 	}
 	return nil
+}
+
+// CheckStats reads a stats file (plumb upload analysis --stats) before it
+// is sent and counts its files and removed paths; what it finds wrong is an
+// InputError naming the file.
+func (f File) CheckStats() (files, removed int, err error) {
+	err = f.Check("stats file", func(r io.Reader) error {
+		return analysis.ReadStats(SkipBOM(r), analysis.Handler{
+			File:    func(int, analysis.File) error { files++; return nil },
+			Removed: func(int, string) error { removed++; return nil },
+		})
+	})
+	return files, removed, err
 }

@@ -82,3 +82,25 @@ func TestOpenSARIF(t *testing.T) {
 		t.Fatalf("a missing SARIF file: %v", err)
 	}
 }
+
+// CheckStats counts a stats file's files and removed paths (a BOM allowed),
+// and names the file when it is not a stats file.
+func TestCheckStats(t *testing.T) {
+	in := &Inputs{}
+	good, err := in.Open(write(t, "stats.json", "\uFEFF"+`{"files":[{"path":"a.go","lines":3,"loc":2,"complexity":1,"duplicatedLines":0},{"path":"b.go","lines":1,"loc":1,"complexity":0,"duplicatedLines":0}],"removed":["old.go"]}`), "stats file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files, removed, err := good.CheckStats(); err != nil || files != 2 || removed != 1 {
+		t.Errorf("CheckStats = %d files, %d removed, %v; want 2, 1, nil", files, removed, err)
+	}
+	bad, err := in.Open(write(t, "bad.json", `{"files":[{"path":"a.go"`), "stats file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = bad.CheckStats()
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "the stats file "+bad.Name+": ") {
+		t.Errorf("a broken stats file: %v, want an InputError naming %s", err, bad.Name)
+	}
+}

@@ -13,21 +13,14 @@ import (
 	"testing"
 
 	"github.com/plumbhq/plumb/internal/progress"
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 // analyzeTree writes a small checkout for plumb analyze.
 func analyzeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, dir, files)
 	return dir
 }
 
@@ -137,21 +130,25 @@ func TestAnalyzeFlags(t *testing.T) {
 	})
 }
 
+// progressCases are where the CLI's progress bars are drawn (showProgress):
+// on a terminal only, never in CI or on a dumb terminal.
+var progressCases = []struct {
+	name     string
+	terminal bool
+	env      map[string]string
+	want     bool
+}{
+	{"terminal", true, nil, true},
+	{"not a terminal", false, nil, false},
+	{"terminal in CI", true, ghPush, false},
+	{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false},
+}
+
 // A progress bar is drawn on a terminal for a large tree, and cleared at
 // the end; never in CI, on a dumb terminal, or when stderr is a file.
 func TestAnalyzeProgressBar(t *testing.T) {
 	dir := analyzeTree(t, map[string]string{"a.go": twoIfs, "b.go": twoIfs, "c.py": "x = 1\n"})
-	for _, c := range []struct {
-		name     string
-		terminal bool
-		env      map[string]string
-		want     bool
-	}{
-		{"terminal", true, nil, true},
-		{"not a terminal", false, nil, false},
-		{"terminal in CI", true, ghPush, false},
-		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false},
-	} {
+	for _, c := range progressCases {
 		t.Run(c.name, func(t *testing.T) {
 			testHooks(t)
 			stderrIsTerminal = func(io.Writer) bool { return c.terminal }

@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/analyze/history"
 	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/client/uploadbody"
-	"github.com/plumbhq/plumb/gitrepo"
 )
 
 // historyFlags turn plumb analyze into a history backfill (docs/analyze.md,
@@ -112,33 +109,30 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		return err
 	}
 
-	done := map[string]bool{}
+	var known func([]string) ([]string, error)
 	if upload {
-		for i := 0; i < len(picks); i += maxAskAnalysed {
-			var known analysedCommits
-			shas := make([]string, 0, maxAskAnalysed)
-			for _, p := range picks[i:min(i+maxAskAnalysed, len(picks))] {
-				shas = append(shas, p.SHA)
+		known = func(shas []string) ([]string, error) {
+			var answer analysedCommits
+			if err := askAnalysed(ctx, c, cl, branch, shas, &answer); err != nil {
+				return nil, err
 			}
-			if err := askAnalysed(ctx, c, cl, branch, shas, &known); err != nil {
-				return err
+			have := make([]string, len(answer.Data))
+			for i, k := range answer.Data {
+				have[i] = k.CommitSHA
 			}
-			for _, k := range known.Data {
-				done[k.CommitSHA] = true
-			}
+			return have, nil
 		}
 	}
 	if c.Out != "" {
 		if err := os.MkdirAll(c.Out, 0o755); err != nil {
 			return usageError{fmt.Sprintf("cannot make %s: %v", c.Out, err)}
 		}
-		for _, p := range picks {
-			if _, err := os.Stat(historyFile(c.Out, p)); err == nil {
-				done[p.SHA] = true
-			}
-		}
 	}
-	fmt.Fprintf(e.stderr, "history of %s: %d commits, %d already analysed\n", what, len(picks), countDone(picks, done))
+	done, err := plan.Done(known, c.Out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "history of %s: %d commits, %d already analysed\n", what, len(picks), len(done))
 
 	table := c.Format == "table"
 	if table {
@@ -164,10 +158,13 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 			fmt.Fprintf(e.stdout, "%-10s  %-12s  %6d  %8d  %8d  %10d  %10d  %6d\n", p.Time.Format(time.DateOnly), short(p.SHA), len(res.Files), lines, code, cx, dup, len(res.Issues))
 		}
 		if c.Out != "" {
-			if err := writeHistoryFile(historyFile(c.Out, p), doc); err != nil {
-				return err
+			name := history.File(c.Out, p)
+			if err := history.WriteFile(name, func(w io.Writer) error {
+				return uploadbody.Document(doc, nil)(w, func(r io.Reader) io.Reader { return r })
+			}); err != nil {
+				return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
 			}
-			outcome = ", wrote " + historyFile(c.Out, p)
+			outcome = ", wrote " + name
 		}
 		if upload {
 			rctx, cancel := c.Conn.withTimeout(ctx)
@@ -203,46 +200,6 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	fmt.Fprintf(summary, "history of %s: %d commits, %d %s, %d already analysed before\n", branch, len(picks), analysed, verb, len(picks)-analysed)
 	return nil
 }
-
-func countDone(picks []gitrepo.Commit, done map[string]bool) int {
-	n := 0
-	for _, p := range picks {
-		if done[p.SHA] {
-			n++
-		}
-	}
-	return n
-}
-
-// historyFile is where --out DIR puts a commit's analysis.
-func historyFile(dir string, c gitrepo.Commit) string {
-	return filepath.Join(dir, c.Time.Format("2006-01-02")+"-"+c.SHA+".json")
-}
-
-// writeHistoryFile writes the upload whole or not at all (an interrupted
-// run leaves no half file that a re-run would take as done).
-func writeHistoryFile(name string, doc analyze.Document) error {
-	tmp := name + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
-	}
-	err = uploadbody.Document(doc, nil)(f, func(r io.Reader) io.Reader { return r })
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
-	}
-	return nil
-}
-
-// maxAskAnalysed is how many commits one GET …/analyses asks about.
-const maxAskAnalysed = 100
 
 // analysedCommits is the answer of GET …/analyses.
 type analysedCommits = apiv1.AnalysedCommits

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/ingest/coverage"
+	"github.com/plumbhq/plumb/internal/testtool"
 	"github.com/plumbhq/plumb/openapi"
 	"github.com/plumbhq/plumb/openapi/openapitest"
 	"github.com/plumbhq/plumb/sqlstore/sqltest"
@@ -630,13 +631,7 @@ func e2eAnalyze(t *testing.T, e *e2e) {
 		".gitignore":    "build/\n",
 		"build/out.go":  "package build\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, dir, files)
 	out, errs, code := e.ci(t, e.upload, "analyze", dir, "--commit", "7c7c7c7c7c", "--branch", "main", "--sarif", "../../ingest/sarif/testdata/staticcheck.sarif")
 	if code != 0 || !strings.Contains(out, "uploaded analysis: 2 files,") {
 		t.Fatalf("plumb analyze: exit %d: %s%s", code, out, errs)

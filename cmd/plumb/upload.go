@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -18,7 +17,6 @@ import (
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/client/uploadbody"
-	"github.com/plumbhq/plumb/ingest/analysis"
 	"github.com/plumbhq/plumb/ingest/coverage"
 )
 
@@ -240,12 +238,8 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err != nil {
 		return err
 	}
-	nfiles, nremoved := 0, 0
-	count := analysis.Handler{
-		File:    func(int, analysis.File) error { nfiles++; return nil },
-		Removed: func(int, string) error { nremoved++; return nil },
-	}
-	if err := stats.Check("stats file", func(r io.Reader) error { return analysis.ReadStats(uploadbody.SkipBOM(r), count) }); err != nil {
+	nfiles, nremoved, err := stats.CheckStats()
+	if err != nil {
 		return err
 	}
 	total := stats.Size

@@ -477,20 +477,11 @@ func TestUploadUsageErrors(t *testing.T) {
 }
 
 // The progress bar is drawn on stderr only when it is a terminal, and never
-// in CI even then.
+// in CI or on a dumb terminal even then.
 func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	big := strings.Repeat("DA:1,1\n", (progress.MinBytes*3/2)/7)
 	report := writeFile(t, "big.info", "SF:a.js\n"+big+"end_of_record\n")
-	for _, c := range []struct {
-		name     string
-		terminal bool
-		env      map[string]string
-		want     bool
-	}{
-		{"terminal", true, nil, true},
-		{"not a terminal", false, nil, false},
-		{"terminal in CI", true, ghPush, false},
-	} {
+	for _, c := range progressCases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newFakeIngest(t, coverageOK)
 			args := []string{"upload", "coverage", report, "--commit", shaA}
