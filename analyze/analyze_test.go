@@ -9,20 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/internal/testtool"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, dir, files)
 	return dir
 }
 
