@@ -384,22 +384,73 @@ func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64)
 	if seq == 0 {
 		return nil, nil
 	}
+	// An issue's status is its fingerprint's (issue_states), else its own.
+	// Statuses are open or ignored (plumb.IssueStatuses) and nearly all
+	// open, so only the ignored states are read (issue_states_status,
+	// migration 0028); the few issues stored as not open are then checked
+	// for an open state. (A join looking up the state of every issue was
+	// half of a first comparison's time with 20,000 issues a side:
+	// docs/benchmarks.md, "Pull-request pages".)
+	states := map[string]string{}
+	err := eachRow(ctx, q, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND status = 'ignored'`, []any{projectID}, func(rows *sql.Rows) error {
+		var fp, st string
+		if err := rows.Scan(&fp, &st); err != nil {
+			return err
+		}
+		states[fp] = st
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	rows, err := q.QueryContext(ctx, `SELECT i.seq, i.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level,
-		coalesce(st.status, i.status), i.documentation_url, i.path, i.start_line, i.end_line
-		FROM issues i LEFT JOIN issue_states st ON st.project_id = $1 AND st.fingerprint = i.fingerprint
-		WHERE i.snapshot_seq = $2 ORDER BY i.seq`, projectID, seq)
+		i.status, i.documentation_url, i.path, i.start_line, i.end_line
+		FROM issues i WHERE i.snapshot_seq = $1 ORDER BY i.seq`, seq)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []plumb.Issue
+	var notOpen []int // issues stored as not open without an ignored state
 	for rows.Next() {
 		_, is, err := scanIssue(rows)
 		if err != nil {
 			return nil, err
 		}
+		if st, ok := states[is.Fingerprint]; ok {
+			is.Status = st
+		} else if is.Status != "open" {
+			notOpen = append(notOpen, len(out))
+		}
 		is.ProjectID = projectID
 		out = append(out, is)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(notOpen) == 0 {
+		return out, nil
+	}
+	fps := make([]string, len(notOpen))
+	for i, k := range notOpen {
+		fps[i] = out[k].Fingerprint
+	}
+	open := map[string]bool{}
+	err = inBatches(fps, func(in string, args []any) error {
+		return eachRow(ctx, q, `SELECT fingerprint FROM issue_states WHERE project_id = $1 AND status = 'open' AND fingerprint IN (`+in+`)`,
+			append([]any{projectID}, args...), func(rows *sql.Rows) error {
+				var fp string
+				if err := rows.Scan(&fp); err != nil {
+					return err
+				}
+				open[fp] = true
+				return nil
+			})
+	})
+	for _, k := range notOpen {
+		if open[out[k].Fingerprint] {
+			out[k].Status = "open"
+		}
+	}
+	return out, err
 }

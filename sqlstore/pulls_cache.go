@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"container/list"
 	"context"
+	"database/sql"
 	"sync"
 
 	"github.com/plumbhq/plumb"
@@ -94,6 +95,12 @@ func (db *DB) comparedIssues(ctx context.Context, projectID string, s *plumb.Sna
 	return db.compareIssues.get(s.ID, func() ([]plumb.Issue, error) {
 		// Not the request's context: a request that goes away must not
 		// leave an error behind for the next one.
-		return snapshotIssues(context.WithoutCancel(ctx), db.read, projectID, seq)
+		var issues []plumb.Issue
+		err := db.readTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+			var err error
+			issues, err = snapshotIssues(context.WithoutCancel(ctx), tx, projectID, seq)
+			return err
+		})
+		return issues, err
 	})
 }
