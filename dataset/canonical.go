@@ -127,6 +127,11 @@ func canonicalProjects(in []Project, workspaceOrder map[string]int) []Project {
 			b.CreatedAt = utc(b.CreatedAt)
 			p.BadgeToken = &b
 		}
+		if p.QualityGate != nil {
+			g := *p.QualityGate
+			g.UpdatedAt = utc(g.UpdatedAt)
+			p.QualityGate = &g
+		}
 	}
 	sortByParent(projects, workspaceOrder, func(p *Project) string { return p.WorkspaceID }, func(a, b *Project) bool {
 		return lessName(a.Key, a.ID, b.Key, b.ID)

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/plumbhq/plumb/compare"
 	"io"
 	"time"
 
@@ -113,6 +114,16 @@ type Project struct {
 	// BadgeToken: the project's badge token (docs/web.md, Badges), so that
 	// a restored server's badge URLs keep working; nil when it has none.
 	BadgeToken *BadgeToken `json:"badgeToken,omitempty"`
+	// QualityGate: the project's own quality gate (docs/pull-requests.md);
+	// nil while the default gate applies.
+	QualityGate *QualityGate `json:"qualityGate,omitempty"`
+}
+
+// QualityGate is a project's own quality gate: its conditions as the gate
+// API takes them (a null condition is off) and when they were set.
+type QualityGate struct {
+	Conditions compare.Gate `json:"conditions"`
+	UpdatedAt  time.Time    `json:"updatedAt"`
 }
 
 // BadgeToken is a project's badge token as stored: the SHA-256 of its

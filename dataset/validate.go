@@ -179,6 +179,12 @@ func (v *validator) checkProjects(projects []Project) {
 			v.requireText(rec, "badgeToken.createdBy", b.CreatedBy)
 			v.requireTime(rec, "badgeToken.createdAt", b.CreatedAt)
 		}
+		if g := p.QualityGate; g != nil {
+			for _, problem := range g.Conditions.Validate() {
+				v.add(rec, "qualityGate.conditions.%s", problem)
+			}
+			v.requireTime(rec, "qualityGate.updatedAt", g.UpdatedAt)
+		}
 	}
 }
 

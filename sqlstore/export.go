@@ -199,13 +199,14 @@ func loadRecords(ctx context.Context, tx *sql.Tx) (*dataset.Document, error) {
 	publicBadges := loadGroups(l, `SELECT id, '' FROM projects WHERE badges_public = 1`, scanPair)
 	noSources := loadGroups(l, `SELECT id, '' FROM projects WHERE sources_disabled = 1`, scanPair)
 	badgeTokens := loadBadgeTokens(l)
+	gates := loadQualityGates(l)
 	doc.Projects = load(l, `SELECT `+projectColumns+` FROM projects p`, func(rows scanner) (dataset.Project, error) {
 		p, err := scanProject(rows)
 		_, public := publicBadges[p.ID]
 		_, disabled := noSources[p.ID]
 		return dataset.Project{ID: p.ID, WorkspaceID: p.WorkspaceID, Key: p.Key, DefaultBranch: p.DefaultBranch,
 			ComponentsEnabled: p.ComponentsEnabled, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, AdminIDs: nonNil(admins[p.ID]), BadgesPublic: public,
-			SourcesDisabled: disabled, BadgeToken: badgeTokens[p.ID]}, err
+			SourcesDisabled: disabled, BadgeToken: badgeTokens[p.ID], QualityGate: gates[p.ID]}, err
 	})
 	doc.UploadTokens = load(l, `SELECT id, project_id, name, hash, created_by, created_at, last_used_at, revoked_at FROM upload_tokens`,
 		scanUploadTokenRecord)

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/dataset"
 )
 
 // Gate returns a project's quality gate; custom is false when the project
@@ -44,4 +46,39 @@ func (db *DB) DeleteGate(ctx context.Context, projectID string) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM quality_gates WHERE project_id = $1`, projectID)
 		return err
 	})
+}
+
+// loadQualityGates reads every project's own quality gate for an export.
+func loadQualityGates(l *loader) map[string]*dataset.QualityGate {
+	gates := loadGroups(l, `SELECT project_id, conditions, updated_at FROM quality_gates`, func(rows scanner) (string, dataset.QualityGate, error) {
+		var project, conditions string
+		var g dataset.QualityGate
+		var at int64
+		if err := rows.Scan(&project, &conditions, &at); err != nil {
+			return project, g, err
+		}
+		g.UpdatedAt = fromUnix(at)
+		return project, g, json.Unmarshal([]byte(conditions), &g.Conditions)
+	})
+	out := make(map[string]*dataset.QualityGate, len(gates))
+	for project, g := range gates {
+		out[project] = &g[0] // one per project (its primary key)
+	}
+	return out
+}
+
+// qualityGate imports a project's own quality gate, if it has one.
+func (im importer) qualityGate(p dataset.Project) error {
+	g := p.QualityGate
+	if g == nil {
+		return nil
+	}
+	b, err := json.Marshal(g.Conditions)
+	if err == nil {
+		err = im.exec(`INSERT INTO quality_gates (project_id, conditions, updated_at) VALUES ($1, $2, $3)`, p.ID, string(b), unix(g.UpdatedAt))
+	}
+	if err != nil {
+		return fmt.Errorf("import the quality gate of project %s: %w", p.ID, err)
+	}
+	return nil
 }

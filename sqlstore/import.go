@@ -183,6 +183,9 @@ func (im importer) projects(doc *dataset.Document) error {
 		if err := im.badgeToken(p); err != nil {
 			return err
 		}
+		if err := im.qualityGate(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }
