@@ -91,7 +91,7 @@ func (db *DB) BadgeTokenValid(ctx context.Context, projectID, secret string) (bo
 // loadBadgeTokens loads every project's badge token (its hash, never a
 // secret) for an export, by project id.
 func loadBadgeTokens(l *loader) map[string]*dataset.BadgeToken {
-	tokens := loadGroups(l, `SELECT project_id, hash, created_by, created_at FROM badge_tokens`, func(rows scanner) (string, dataset.BadgeToken, error) {
+	return loadByKey(l, `SELECT project_id, hash, created_by, created_at FROM badge_tokens`, func(rows scanner) (string, dataset.BadgeToken, error) {
 		var project string
 		var b dataset.BadgeToken
 		var at int64
@@ -99,11 +99,6 @@ func loadBadgeTokens(l *loader) map[string]*dataset.BadgeToken {
 		b.CreatedAt = fromUnix(at)
 		return project, b, err
 	})
-	out := make(map[string]*dataset.BadgeToken, len(tokens))
-	for project, b := range tokens {
-		out[project] = &b[0] // one per project (its primary key)
-	}
-	return out
 }
 
 // badgeToken imports a project's badge token (its hash), if it has one.

@@ -175,6 +175,18 @@ func loadGroups[T any](l *loader, query string, scan func(scanner) (string, T, e
 	return out
 }
 
+// loadByKey returns the value query gives for each key, for a table with
+// one row per key (a project's badge token, its quality gate), or nil once
+// l has failed.
+func loadByKey[T any](l *loader, query string, scan func(scanner) (string, T, error)) map[string]*T {
+	groups := loadGroups(l, query, scan)
+	out := make(map[string]*T, len(groups))
+	for key, vs := range groups {
+		out[key] = &vs[0]
+	}
+	return out
+}
+
 // loadRecords reads the small lists: users, tokens, workspaces with members,
 // projects with admins, upload tokens, applications with projects, and
 // components.

@@ -50,7 +50,7 @@ func (db *DB) DeleteGate(ctx context.Context, projectID string) error {
 
 // loadQualityGates reads every project's own quality gate for an export.
 func loadQualityGates(l *loader) map[string]*dataset.QualityGate {
-	gates := loadGroups(l, `SELECT project_id, conditions, updated_at FROM quality_gates`, func(rows scanner) (string, dataset.QualityGate, error) {
+	return loadByKey(l, `SELECT project_id, conditions, updated_at FROM quality_gates`, func(rows scanner) (string, dataset.QualityGate, error) {
 		var project, conditions string
 		var g dataset.QualityGate
 		var at int64
@@ -60,11 +60,6 @@ func loadQualityGates(l *loader) map[string]*dataset.QualityGate {
 		g.UpdatedAt = fromUnix(at)
 		return project, g, json.Unmarshal([]byte(conditions), &g.Conditions)
 	})
-	out := make(map[string]*dataset.QualityGate, len(gates))
-	for project, g := range gates {
-		out[project] = &g[0] // one per project (its primary key)
-	}
-	return out
 }
 
 // qualityGate imports a project's own quality gate, if it has one.
