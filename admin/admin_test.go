@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,11 +121,12 @@ func TestProjectSettings(t *testing.T) {
 		t.Fatalf("gate --set:\n%s\nwant\n%s(stored %+v)", got, want, g)
 	}
 	for sets, why := range map[string]string{
-		"patchCoverage=x":     "patchCoverage must be a number or off",
+		"patchCoverage=x":     "patchCoverage must be a number, off, advisory or blocking",
 		"newIssues=high":      "newIssues must be LEVEL:MAX",
 		"speed=1":             `"speed" is not a quality gate condition`,
 		"patchCoverage=101":   "patchCoverage must be a percentage",
 		"newSecurityIssues=a": "newSecurityIssues must be a whole number",
+		"speed=advisory":      `"speed" is not a quality gate condition`,
 	} {
 		if err := a.ProjectGate(ctx, "acme/lib", []string{"coverageDrop=5", sets}, false); !isUsage(err, why) {
 			t.Errorf("--set %s: %v, want a usage error saying %q", sets, err, why)
@@ -132,6 +134,21 @@ func TestProjectSettings(t *testing.T) {
 	}
 	if got := must(t, out, a.ProjectGate(ctx, "acme/lib", nil, false)); got != want {
 		t.Fatalf("a refused --set changed the gate:\n%s", got)
+	}
+	// Advisory conditions: shown as such, stored, made blocking again; an
+	// advisory condition turned off is no longer advisory.
+	got = must(t, out, a.ProjectGate(ctx, "acme/lib", []string{"coverageDrop=advisory", "newIssues=advisory", "newIssues=blocking", "patchCoverage=advisory"}, false))
+	advisory := " (advisory: shown, never fails the gate)"
+	want = "acme/lib uses its own gate:\n  patchCoverage      90" + advisory + "\n  coverageDrop       1" + advisory + "\n  newIssues          high:0\n  newSecurityIssues  off\n"
+	if g, _, _ := a.DB.Gate(ctx, p.ID); got != want || !slices.Equal(g.Advisory, []string{"coverageDrop", "patchCoverage"}) {
+		t.Fatalf("gate --set advisory:\n%s\nwant\n%s(stored %+v)", got, want, g.Advisory)
+	}
+	if err := a.ProjectGate(ctx, "acme/lib", []string{"newSecurityIssues=advisory"}, false); !isUsage(err, "advisory names newSecurityIssues, which is off") {
+		t.Fatalf("an off condition made advisory: %v", err)
+	}
+	must(t, out, a.ProjectGate(ctx, "acme/lib", []string{"coverageDrop=off", "coverageDrop=2"}, false))
+	if g, _, _ := a.DB.Gate(ctx, p.ID); !slices.Equal(g.Advisory, []string{"patchCoverage"}) || g.CoverageDrop == nil || *g.CoverageDrop != 2 {
+		t.Fatalf("coverageDrop off then on: advisory %v, drop %v", g.Advisory, g.CoverageDrop)
 	}
 	if err := a.ProjectGate(ctx, "acme/lib", []string{"patchCoverage=1"}, true); !isUsage(err, "not both") {
 		t.Fatalf("--set with --clear: %v", err)

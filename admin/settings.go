@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,8 +64,9 @@ func (a *Admin) ProjectGate(ctx context.Context, ref string, sets []string, clea
 
 // SetGate applies CONDITION=VALUE settings (patchCoverage=PERCENT,
 // coverageDrop=POINTS, newIssues=LEVEL:MAX, newSecurityIssues=MAX; off turns
-// a condition off) to g. Every problem is reported, as a UsageError, and
-// the gate is not valid to store when there is one.
+// a condition off; advisory makes a condition advisory, blocking makes it
+// block again) to g. Every problem is reported, as a UsageError, and the
+// gate is not valid to store when there is one.
 func SetGate(g *compare.Gate, sets []string) error {
 	var problems []string
 	for _, s := range sets {
@@ -72,9 +74,17 @@ func SetGate(g *compare.Gate, sets []string) error {
 		val = strings.TrimSpace(val)
 		off := val == "off"
 		bad := func(what string) {
-			problems = append(problems, fmt.Sprintf("%s must be %s or off, got %q", name, what, val))
+			problems = append(problems, fmt.Sprintf("%s must be %s, off, advisory or blocking, got %q", name, what, val))
+		}
+		if off {
+			g.Advisory = slices.DeleteFunc(g.Advisory, func(a string) bool { return a == name })
 		}
 		switch {
+		case ok && (val == "advisory" || val == "blocking") && slices.Contains(compare.GateConditions, name):
+			g.Advisory = slices.DeleteFunc(g.Advisory, func(a string) bool { return a == name })
+			if val == "advisory" {
+				g.Advisory = append(g.Advisory, name)
+			}
 		case !ok:
 			problems = append(problems, fmt.Sprintf("--set %q: give CONDITION=VALUE", s))
 		case name == "patchCoverage" || name == "coverageDrop":
@@ -133,8 +143,11 @@ func PrintGate(w io.Writer, ref string, g compare.Gate, custom bool) {
 	}
 	fmt.Fprintf(w, "%s uses %s:\n", ref, which)
 	line := func(name string, on bool, v string) {
-		if !on {
+		switch {
+		case !on:
 			v = "off"
+		case !g.Blocking(name):
+			v += " (advisory: shown, never fails the gate)"
 		}
 		fmt.Fprintf(w, "  %-18s %s\n", name, v)
 	}

@@ -24,6 +24,25 @@ func TestCheckRunOf(t *testing.T) {
 	if run := checkRunOf(&Comparison{Gate: passed}, &compare.Change{}, "abc", "", "s"); run.Conclusion != "success" || run.Title != "Quality gate passed" {
 		t.Errorf("passed: %+v", run)
 	}
+	// An advisory condition failed, the gate passed: neutral, so a branch
+	// rule requiring the check is not blocked, and the title says why. The
+	// commit statuses succeed, the patch one saying it is advisory.
+	advisory := compare.GateResult{Status: compare.GatePassed, Conditions: []compare.ConditionResult{
+		{Condition: "patch_coverage", Status: compare.ConditionFailed, Advisory: true, Actual: "50.00% (1 of 2 lines)", Threshold: "≥ 80.00%"},
+		{Condition: "coverage_drop", Status: compare.ConditionPassed}}}
+	if run := checkRunOf(&Comparison{Gate: advisory}, &compare.Change{}, "abc", "", "s"); run.Conclusion != "neutral" || run.Title != "Quality gate passed (1 advisory condition failed)" {
+		t.Errorf("advisory failed: %+v", run)
+	}
+	st := codeHostStatuses(&Comparison{Gate: advisory}, "https://plumb.example.com/x")
+	if st[0].State != "success" || st[0].Description != "Quality gate passed (1 advisory condition failed)" ||
+		st[1].State != "success" || st[1].Description != "50.00% (1 of 2 lines) covered (threshold ≥ 80.00%), advisory" {
+		t.Errorf("statuses with an advisory failure: %+v", st)
+	}
+	// A blocking failure beside an advisory one: failure, both counted.
+	advisory.Status, advisory.Conditions[1].Status = compare.GateFailed, compare.ConditionFailed
+	if run := checkRunOf(&Comparison{Gate: advisory}, &compare.Change{}, "abc", "", "s"); run.Conclusion != "failure" || run.Title != "Quality gate failed: 1 of 1 conditions (and 1 advisory condition failed)" {
+		t.Errorf("blocking and advisory failed: %+v", run)
+	}
 
 	// 5,100 missed ranges (warnings) and one high issue on a changed line
 	// (failure), one off the changed lines.

@@ -388,20 +388,22 @@ func (s *Server) completeCheckRun(ctx context.Context, p plumb.Project, t codeho
 // consecutive lines one annotation) and new issues.
 func checkRunOf(cmp *Comparison, ch *compare.Change, commit, page, summary string) codehost.CheckRun {
 	run := codehost.CheckRun{HeadSHA: commit, DetailsURL: page, Conclusion: "neutral", Title: "No data for the quality gate yet"}
-	judged, failed := 0, 0
+	judged := 0
 	for _, c := range cmp.Gate.Conditions {
 		if c.Status != compare.ConditionNoData {
 			judged++
 		}
-		if c.Status == compare.ConditionFailed {
-			failed++
-		}
 	}
+	blocking, advisory := cmp.Gate.Failed()
 	switch {
-	case failed > 0:
-		run.Conclusion, run.Title = "failure", fmt.Sprintf("Quality gate failed: %d of %d conditions", failed, len(cmp.Gate.Conditions))
+	case blocking > 0:
+		run.Conclusion, run.Title = "failure", cmp.Gate.Summary()
+	case advisory > 0:
+		// Passed, but an advisory condition failed: neutral does not
+		// block a branch protection rule and still stands out.
+		run.Conclusion, run.Title = "neutral", cmp.Gate.Summary()
 	case judged > 0:
-		run.Conclusion, run.Title = "success", "Quality gate passed"
+		run.Conclusion, run.Title = "success", cmp.Gate.Summary()
 	}
 	var as []codehost.Annotation
 	if cmp.patch != nil {
@@ -494,20 +496,16 @@ func codeHostStatuses(cmp *Comparison, page string) []codehost.Status {
 		}
 		return "failure"
 	}
-	failed := 0
 	patch := codehost.Status{Context: "plumb/patch-coverage", State: "success", Description: "No changed coverable line"}
 	for _, c := range cmp.Gate.Conditions {
-		if c.Status == compare.ConditionFailed {
-			failed++
-		}
 		if c.Condition == "patch_coverage" && c.Status != compare.ConditionNoData {
-			patch.State, patch.Description = state(c.Status == compare.ConditionPassed), fmt.Sprintf("%s covered (threshold %s)", c.Actual, c.Threshold)
+			patch.State, patch.Description = state(c.Status == compare.ConditionPassed || c.Advisory), fmt.Sprintf("%s covered (threshold %s)", c.Actual, c.Threshold)
+			if c.Advisory {
+				patch.Description += ", advisory"
+			}
 		}
 	}
-	gate := codehost.Status{Context: "plumb/quality-gate", State: state(cmp.Gate.Status == compare.GatePassed), Description: "Quality gate passed"}
-	if failed > 0 {
-		gate.Description = fmt.Sprintf("Quality gate failed: %d of %d conditions", failed, len(cmp.Gate.Conditions))
-	}
+	gate := codehost.Status{Context: "plumb/quality-gate", State: state(cmp.Gate.Status == compare.GatePassed), Description: cmp.Gate.Summary()}
 	gate.TargetURL, patch.TargetURL = page, page
 	return []codehost.Status{gate, patch}
 }

@@ -433,7 +433,11 @@ func (v ComparisonView) Markdown() string {
 	} else {
 		b.WriteString("## Plumb: comparison\n\n")
 	}
-	fmt.Fprintf(&b, "Head `%s` against base `%s`. Quality gate: **%s**.\n\n", short(v.Head.CommitSHA), short(v.Base.CommitSHA), v.Gate.Status)
+	gate := "**" + v.Gate.Status + "**"
+	if _, advisory := v.Gate.Failed(); advisory > 0 {
+		gate += fmt.Sprintf(" (%d advisory failed)", advisory)
+	}
+	fmt.Fprintf(&b, "Head `%s` against base `%s`. Quality gate: %s.\n\n", short(v.Head.CommitSHA), short(v.Base.CommitSHA), gate)
 	b.WriteString("| | Base | Head | Change |\n|---|---:|---:|---:|\n")
 	delta := "–"
 	if v.CoverageDelta != nil {
@@ -451,7 +455,11 @@ func (v ComparisonView) Markdown() string {
 	if len(v.Gate.Conditions) > 0 {
 		b.WriteString("\n| Condition | Threshold | Actual | |\n|---|---|---|---|\n")
 		for _, c := range v.Gate.Conditions {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Condition, c.Threshold, c.Actual, c.Status)
+			status := c.Status
+			if c.Advisory {
+				status += " (advisory)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Condition, c.Threshold, c.Actual, status)
 		}
 	}
 	if len(v.Head.CarriedForwardTags) > 0 {

@@ -49,10 +49,10 @@ func TestCompareHeadWithoutAnalysis(t *testing.T) {
 	assertJSON(t, []byte(mustJSON(v["issues"])), `{"status": "no_data", "detail": "no analysis of the head commit yet", "new": null, "fixed": null, "unchanged": null}`)
 	assertJSON(t, []byte(mustJSON(v["head"].(map[string]any)["analysis"])), `null`)
 	gate := `{"status": "failed", "conditions": [
-		{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "0.00% (0 of 1 lines)"},
-		{"condition": "coverage_drop", "status": "failed", "threshold": "≤ 1.00 points", "actual": "100.00% → 75.00%"},
-		{"condition": "new_issues", "status": "no_data", "threshold": "≤ 0 of level high or worse", "actual": "no analysis of the head commit yet"},
-		{"condition": "new_security_issues", "status": "no_data", "threshold": "≤ 0", "actual": "no analysis of the head commit yet"}]}`
+		{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "0.00% (0 of 1 lines)", "advisory": false},
+		{"condition": "coverage_drop", "status": "failed", "threshold": "≤ 1.00 points", "actual": "100.00% → 75.00%", "advisory": false},
+		{"condition": "new_issues", "status": "no_data", "threshold": "≤ 0 of level high or worse", "actual": "no analysis of the head commit yet", "advisory": false},
+		{"condition": "new_security_issues", "status": "no_data", "threshold": "≤ 0", "actual": "no analysis of the head commit yet", "advisory": false}]}`
 	assertJSON(t, []byte(mustJSON(v["gate"])), gate)
 	// The head's metrics: coverage only; the others are unknown, not 0.
 	for _, m := range v["metrics"].(map[string]any)["project"].([]any) {

@@ -229,7 +229,7 @@ func TestComparePullRequestAndFormats(t *testing.T) {
 func TestQualityGate(t *testing.T) {
 	w := compareFixture(t)
 	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantJSON(t, 200,
-		`{"custom": false, "patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0}`)
+		`{"custom": false, "patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0, "advisory": []}`)
 	// The default gate fails the fixture's change on every condition.
 	// With the head's new issues (fp3, fp4), for plumb gate --format
 	// gitlab-codequality.
@@ -246,10 +246,10 @@ func TestQualityGate(t *testing.T) {
 	assertJSON(t, []byte(mustJSON(g)), `{
 		"status": "failed", "baseCommitSha": "`+baseSHA+`", "headCommitSha": "`+headSHA+`", "patchCoverage": 40, "coverageDelta": -15.28,
 		"conditions": [
-			{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "40.00% (2 of 5 lines)"},
-			{"condition": "coverage_drop", "status": "failed", "threshold": "≤ 1.00 points", "actual": "77.78% → 62.50%"},
-			{"condition": "new_issues", "status": "failed", "threshold": "≤ 0 of level high or worse", "actual": "1"},
-			{"condition": "new_security_issues", "status": "failed", "threshold": "≤ 0", "actual": "1"}]}`)
+			{"condition": "patch_coverage", "status": "failed", "threshold": "≥ 80.00%", "actual": "40.00% (2 of 5 lines)", "advisory": false},
+			{"condition": "coverage_drop", "status": "failed", "threshold": "≤ 1.00 points", "actual": "77.78% → 62.50%", "advisory": false},
+			{"condition": "new_issues", "status": "failed", "threshold": "≤ 0 of level high or worse", "actual": "1", "advisory": false},
+			{"condition": "new_security_issues", "status": "failed", "threshold": "≤ 0", "actual": "1", "advisory": false}]}`)
 
 	w.user(t, "carol")
 	carol := w.token(t, "carol")
@@ -264,7 +264,7 @@ func TestQualityGate(t *testing.T) {
 		wantError(t, 400, "patchCoverage must be a percentage", "newIssues.level must be one of", "newIssues.max must be 0 or more")
 	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantStatus(t, 200) // unchanged by the refusals
 	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), gate).
-		wantJSON(t, 200, `{"custom": true, "patchCoverage": 40, "coverageDrop": 15.28, "newIssues": {"level": "medium", "max": 2}, "newSecurityIssues": null}`)
+		wantJSON(t, 200, `{"custom": true, "patchCoverage": 40, "coverageDrop": 15.28, "newIssues": {"level": "medium", "max": 2}, "newSecurityIssues": null, "advisory": []}`)
 	r := w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantStatus(t, 200)
 	if s := r.json(t).(map[string]any)["status"]; s != "passed" {
 		t.Errorf("relaxed gate: %s", r.Body)
@@ -278,6 +278,48 @@ func TestQualityGate(t *testing.T) {
 	if !strings.Contains(md, "Quality gate: **passed**") || !strings.Contains(md, "| new_issues | ≤ 2 of level medium or worse | 2 | passed |") {
 		t.Errorf("markdown gate:\n%s", md)
 	}
+
+	// Advisory conditions: the default thresholds fail all four, but only
+	// the blocking ones fail the gate.
+	strict := `{"patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0, `
+	for body, why := range map[string][]string{
+		strict + `"advisory": "coverageDrop"}`:                                                                                 {"advisory must be a list of condition names"},
+		strict + `"advisory": ["coverage_drop", "newIssues", "newIssues"]}`:                                                    {`advisory names "coverage_drop", which is not a condition`, "advisory names newIssues twice"},
+		`{"patchCoverage": null, "coverageDrop": 1, "newIssues": null, "newSecurityIssues": 0, "advisory": ["patchCoverage"]}`: {"advisory names patchCoverage, which is off"},
+	} {
+		w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), body).wantError(t, 400, why...)
+	}
+	w.get(t, "/gh/acme/projects/web/gate", w.Alice).wantJSON(t, 200, `{"custom": true, "patchCoverage": 40, "coverageDrop": 15.28, "newIssues": {"level": "medium", "max": 2}, "newSecurityIssues": null, "advisory": []}`)
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), strict+`"advisory": ["coverageDrop", "newSecurityIssues"]}`).
+		wantJSON(t, 200, `{"custom": true, "patchCoverage": 80, "coverageDrop": 1, "newIssues": {"level": "high", "max": 0}, "newSecurityIssues": 0, "advisory": ["coverageDrop", "newSecurityIssues"]}`)
+	adv := func() (status string, advisory []bool) {
+		g := w.get(t, "/ingest/gh/acme/projects/web/gate?head="+headSHA, w.Alice).wantStatus(t, 200).json(t).(map[string]any)
+		for _, c := range g["conditions"].([]any) {
+			c := c.(map[string]any)
+			if c["status"] != "failed" {
+				t.Errorf("condition %v: %v", c["condition"], c["status"])
+			}
+			advisory = append(advisory, c["advisory"].(bool))
+		}
+		return g["status"].(string), advisory
+	}
+	if st, a := adv(); st != "failed" || fmt.Sprint(a) != "[false true false true]" {
+		t.Errorf("two advisory conditions: %s %v", st, a)
+	}
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), strict+`"advisory": ["patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues"]}`).wantStatus(t, 200)
+	if st, a := adv(); st != "passed" || fmt.Sprint(a) != "[true true true true]" {
+		t.Errorf("every condition advisory: %s %v", st, a)
+	}
+	md = string(w.get(t, "/gh/acme/projects/web/pulls/7?format=markdown", carol).wantStatus(t, 200).Body)
+	if !strings.Contains(md, "Quality gate: **passed** (4 advisory failed)") || !strings.Contains(md, "| new_issues | ≤ 0 of level high or worse | 1 | failed (advisory) |") {
+		t.Errorf("markdown with advisory conditions:\n%s", md)
+	}
+	// advisory left out (an older client): every condition blocks again.
+	w.do(t, "PUT", "/gh/acme/projects/web/gate", w.Alice, hdr("Content-Type", "application/json"), strings.TrimSuffix(strict, ", ")+"}").wantStatus(t, 200)
+	if st, _ := adv(); st != "failed" {
+		t.Errorf("advisory left out: %s", st)
+	}
+
 	w.get(t, "/ingest/gh/acme/projects/web/gate?head=ffffffffff", w.Alice).wantError(t, 404, "ffffffffff")
 	w.get(t, "/ingest/gh/acme/projects/web/gate", w.Alice).wantError(t, 400, "head")
 }

@@ -15,6 +15,12 @@ type gateView struct {
 	// Custom is false while the project uses the default gate.
 	Custom bool `json:"custom"`
 	compare.Gate
+	// Advisory is always present, [] when every condition blocks.
+	Advisory []string `json:"advisory"`
+}
+
+func newGateView(g compare.Gate, custom bool) gateView {
+	return gateView{Custom: custom, Gate: g, Advisory: append([]string{}, g.Advisory...)}
 }
 
 func (s *Server) handleGetGate(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -26,11 +32,11 @@ func (s *Server) handleGetGate(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, gateView{Custom: custom, Gate: g})
+	return writeJSON(w, http.StatusOK, newGateView(g, custom))
 }
 
 // handlePutGate replaces the gate: every condition is given, null turning
-// it off.
+// it off; advisory, optional, names the conditions that do not block.
 func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) error {
 	p, err := s.project(r.Context(), c)
 	if err != nil {
@@ -46,9 +52,9 @@ func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) 
 	var g compare.Gate
 	for name := range f.obj {
 		switch name {
-		case "patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues":
+		case "patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues", "advisory":
 		default:
-			f.fail("Field %s is not a quality gate condition; the conditions are patchCoverage, coverageDrop, newIssues and newSecurityIssues.", name)
+			f.fail("Field %s is not a quality gate condition; the conditions are patchCoverage, coverageDrop, newIssues and newSecurityIssues (and advisory lists those that do not block).", name)
 		}
 	}
 	decode := func(name string, dst any, what string) {
@@ -65,6 +71,14 @@ func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) 
 	decode("coverageDrop", &g.CoverageDrop, "a number (points)")
 	decode("newIssues", &g.NewIssues, `an object {"level": "high", "max": 0}`)
 	decode("newSecurityIssues", &g.NewSecurityIssues, "an integer")
+	if raw, ok := f.obj["advisory"]; ok {
+		if err := json.Unmarshal(raw, &g.Advisory); err != nil {
+			f.fail(`Field advisory must be a list of condition names (e.g. ["coverageDrop"]) or null.`)
+		}
+		if len(g.Advisory) == 0 {
+			g.Advisory = nil
+		}
+	}
 	if err := f.err(); err != nil {
 		return err
 	}
@@ -74,7 +88,7 @@ func (s *Server) handlePutGate(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := s.store.PutGate(r.Context(), p.ID, g, s.now()); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, gateView{Custom: true, Gate: g})
+	return writeJSON(w, http.StatusOK, newGateView(g, true))
 }
 
 func prefixed(prefix string, list []string) []string {

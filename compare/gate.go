@@ -18,7 +18,33 @@ type Gate struct {
 	NewIssues *IssueBound `json:"newIssues"`
 	// NewSecurityIssues bounds the new issues of the security categories.
 	NewSecurityIssues *int `json:"newSecurityIssues"`
+	// Advisory names the conditions (by their field names above) that are
+	// evaluated and shown but do not fail the gate; the others block.
+	Advisory []string `json:"advisory,omitempty"`
 }
+
+// GateConditions are the gate's conditions by their field names, in the
+// order they are evaluated.
+var GateConditions = []string{"patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues"}
+
+// on tells whether the condition named by its field name is turned on.
+func (g Gate) on(name string) bool {
+	switch name {
+	case "patchCoverage":
+		return g.PatchCoverage != nil
+	case "coverageDrop":
+		return g.CoverageDrop != nil
+	case "newIssues":
+		return g.NewIssues != nil
+	case "newSecurityIssues":
+		return g.NewSecurityIssues != nil
+	}
+	return false
+}
+
+// Blocking tells whether the condition named by its field name fails the
+// gate when it fails (it is not advisory).
+func (g Gate) Blocking(name string) bool { return !plumb.Contains(g.Advisory, name) }
 
 // IssueBound: at most Max new issues of level Level or more severe.
 type IssueBound struct {
@@ -53,6 +79,18 @@ func (g Gate) Validate() []string {
 	if g.NewSecurityIssues != nil && *g.NewSecurityIssues < 0 {
 		p = append(p, fmt.Sprintf("newSecurityIssues must be 0 or more, got %d.", *g.NewSecurityIssues))
 	}
+	seen := map[string]bool{}
+	for _, name := range g.Advisory {
+		switch {
+		case !plumb.Contains(GateConditions, name):
+			p = append(p, fmt.Sprintf("advisory names %q, which is not a condition; the conditions are patchCoverage, coverageDrop, newIssues and newSecurityIssues.", name))
+		case seen[name]:
+			p = append(p, fmt.Sprintf("advisory names %s twice.", name))
+		case !g.on(name):
+			p = append(p, fmt.Sprintf("advisory names %s, which is off: an advisory condition must be on.", name))
+		}
+		seen[name] = true
+	}
 	return p
 }
 
@@ -69,18 +107,72 @@ const (
 	conditionNewSecu = "new_security_issues"
 )
 
-// ConditionResult is one condition's outcome.
+// ConditionResult is one condition's outcome. An advisory condition is
+// judged like the others but does not fail the gate (the zero value, and an
+// answer from a server without advisory conditions, blocks).
 type ConditionResult struct {
 	Condition string `json:"condition"`
 	Status    string `json:"status"`
 	Threshold string `json:"threshold"`
 	Actual    string `json:"actual"`
+	Advisory  bool   `json:"advisory"`
 }
 
 // GateResult is a gate's outcome for a change.
 type GateResult struct {
 	Status     string            `json:"status"`
 	Conditions []ConditionResult `json:"conditions"`
+}
+
+// Failed counts the failed conditions: those that block, and the advisory
+// ones.
+func (r GateResult) Failed() (blocking, advisory int) {
+	for _, c := range r.Conditions {
+		if c.Status != ConditionFailed {
+			continue
+		}
+		if c.Advisory {
+			advisory++
+		} else {
+			blocking++
+		}
+	}
+	return blocking, advisory
+}
+
+// Summary is the gate's outcome in one line ("Quality gate failed: 1 of 4
+// conditions", "Quality gate passed (1 advisory condition failed)").
+func (r GateResult) Summary() string {
+	blocking, advisory := r.Failed()
+	if blocking > 0 {
+		s := fmt.Sprintf("Quality gate failed: %d of %d conditions", blocking, r.blockingCount())
+		if advisory > 0 {
+			s += fmt.Sprintf(" (and %s)", advisoryFailed(advisory))
+		}
+		return s
+	}
+	s := "Quality gate passed"
+	if advisory > 0 {
+		s += fmt.Sprintf(" (%s)", advisoryFailed(advisory))
+	}
+	return s
+}
+
+func (r GateResult) blockingCount() int {
+	n := 0
+	for _, c := range r.Conditions {
+		if !c.Advisory {
+			n++
+		}
+	}
+	return n
+}
+
+func advisoryFailed(n int) string {
+	if n == 1 {
+		return "1 advisory condition failed"
+	}
+	return fmt.Sprintf("%d advisory conditions failed", n)
 }
 
 // GateInput are the figures a gate judges.
@@ -94,6 +186,9 @@ type GateInput struct {
 	NoIssueData string
 }
 
+// fieldOf maps a condition's result name to its field name in the gate.
+var fieldOf = map[string]string{conditionPatch: "patchCoverage", conditionDrop: "coverageDrop", conditionNew: "newIssues", conditionNewSecu: "newSecurityIssues"}
+
 var levelRank = map[string]int{"fmt": 1, "note": 2, "low": 3, "medium": 4, "high": 5}
 
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "%" }
@@ -104,13 +199,16 @@ func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "%" }
 func (g Gate) Evaluate(in GateInput) GateResult {
 	r := GateResult{Status: GatePassed, Conditions: []ConditionResult{}}
 	add := func(c ConditionResult, ok bool) {
+		c.Advisory = !g.Blocking(fieldOf[c.Condition])
 		switch {
 		case c.Status == ConditionNoData:
 		case ok:
 			c.Status = ConditionPassed
 		default:
 			c.Status = ConditionFailed
-			r.Status = GateFailed
+			if !c.Advisory {
+				r.Status = GateFailed
+			}
 		}
 		r.Conditions = append(r.Conditions, c)
 	}

@@ -60,7 +60,7 @@ var gateEndpoints = []endpoint{
 	{
 		method: http.MethodPut, path: project + "/gate", id: "replaceQualityGate", tag: tagPulls,
 		summary:     "Replace the quality gate",
-		description: "Sets every condition of the project's quality gate (null turns one off). Project admins only.",
+		description: "Sets every condition of the project's quality gate (null turns one off), and which of them are advisory (optional `advisory`: shown, never failing the gate). Project admins only.",
 		body:        "QualityGateWrite",
 		okDesc:      "The quality gate as stored.",
 		result:      ref("QualityGate"),
@@ -201,13 +201,18 @@ func pullSchemas(m *omap[*schema]) {
 			req("newSecurityIssues", nullable(integer().withMin(0)).withDescription("Most new issues of the security categories.")),
 		}
 	}
-	m.set("QualityGateWrite", object(gateProps()...))
-	m.set("QualityGate", object(append([]prop{req("custom", boolean().withDescription("False while the default gate applies."))}, gateProps()...)...))
+	advisory := func() *schema {
+		return arrayOf(enum("patchCoverage", "coverageDrop", "newIssues", "newSecurityIssues")).withDescription(
+			"The conditions, by field name, that are advisory: evaluated and shown but never failing the gate (each must be on, named once). The others block.")
+	}
+	m.set("QualityGateWrite", object(append(gateProps(), opt("advisory", nullable(advisory()).withDescription("Optional; absent, null or [] makes every condition blocking.")))...))
+	m.set("QualityGate", object(append([]prop{req("custom", boolean().withDescription("False while the default gate applies."))}, append(gateProps(), req("advisory", advisory()))...)...))
 	m.set("GateCondition", object(
 		req("condition", enum("patch_coverage", "coverage_drop", "new_issues", "new_security_issues")),
 		req("status", enum("passed", "failed", "no_data")),
 		req("threshold", str()),
 		req("actual", str()),
+		req("advisory", boolean().withDescription("True for an advisory condition: a failure is shown but does not fail the gate.")),
 	))
 	gateResult := func(extra ...prop) *schema {
 		return object(append([]prop{req("status", enum("passed", "failed")), req("conditions", arrayOf(ref("GateCondition")))}, extra...)...)

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -21,10 +22,10 @@ func TestDatasetQualityGate(t *testing.T) {
 	dCheck(t, db.ImportDocument(ctx, datasettest.Rich()))
 	p := datasettest.Rich().Projects[0].ID
 	pc, sec := 90.0, 2
-	want := compare.Gate{PatchCoverage: &pc, NewIssues: &compare.IssueBound{Level: "medium", Max: 1}, NewSecurityIssues: &sec}
+	want := compare.Gate{PatchCoverage: &pc, NewIssues: &compare.IssueBound{Level: "medium", Max: 1}, NewSecurityIssues: &sec, Advisory: []string{"newSecurityIssues"}}
 	dCheck(t, db.PutGate(ctx, p, want, dT0.AddDate(0, 1, 0)))
 	got := dExport(t, db)
-	if !bytes.Contains(got, []byte(`"qualityGate":{"conditions":{"patchCoverage":90,"coverageDrop":null,"newIssues":{"level":"medium","max":1},"newSecurityIssues":2},"updatedAt":"`)) {
+	if !bytes.Contains(got, []byte(`"qualityGate":{"conditions":{"patchCoverage":90,"coverageDrop":null,"newIssues":{"level":"medium","max":1},"newSecurityIssues":2,"advisory":["newSecurityIssues"]},"updatedAt":"`)) {
 		t.Fatalf("the export lacks the project's gate")
 	}
 	db2 := dOpen(t, "gate2", nil)
@@ -41,15 +42,23 @@ func TestDatasetQualityGate(t *testing.T) {
 		t.Fatal("export → import → export changed the bytes")
 	}
 
-	bad := datasettest.Rich()
 	over := 120.0
-	bad.Projects[0].QualityGate = &dataset.QualityGate{Conditions: compare.Gate{PatchCoverage: &over}, UpdatedAt: dT0}
-	db3 := dOpen(t, "gate3", nil)
-	err = db3.ImportDocument(ctx, bad)
-	if plumb.ErrorCode(err) != plumb.EINVALID || !bytes.Contains([]byte(err.Error()), []byte("qualityGate.conditions.patchCoverage")) {
-		t.Fatalf("a gate out of range: %v", err)
-	}
-	if n := sCount(t, db3, "projects"); n != 0 {
-		t.Fatalf("%d projects imported with a bad gate", n)
+	for i, c := range []struct {
+		gate compare.Gate
+		want string
+	}{
+		{compare.Gate{PatchCoverage: &over}, "qualityGate.conditions.patchCoverage"},
+		{compare.Gate{Advisory: []string{"coverageDrop"}}, "qualityGate.conditions.advisory names coverageDrop, which is off"},
+	} {
+		bad := datasettest.Rich()
+		bad.Projects[0].QualityGate = &dataset.QualityGate{Conditions: c.gate, UpdatedAt: dT0}
+		db3 := dOpen(t, fmt.Sprintf("gate-bad%d", i), nil)
+		err = db3.ImportDocument(ctx, bad)
+		if plumb.ErrorCode(err) != plumb.EINVALID || !bytes.Contains([]byte(err.Error()), []byte(c.want)) {
+			t.Fatalf("a bad gate: %v, want %q", err, c.want)
+		}
+		if n := sCount(t, db3, "projects"); n != 0 {
+			t.Fatalf("%d projects imported with a bad gate", n)
+		}
 	}
 }

@@ -462,13 +462,15 @@ func TestBrowserProjectSettings(t *testing.T) {
 		chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.Search(`//h1[text()="Your workspaces"]`)))
 
 	// The gate: patch coverage at least 90 %, the coverage drop no longer
-	// checked.
+	// checked, new security issues advisory.
 	gate := `form[action$="/gate"] `
 	run("edit the gate", chromedp.Navigate(u+settings), chromedp.WaitVisible(css(gate+`input[name="patch"]`)),
 		chromedp.SetValue(css(gate+`input[name="patch"]`), "90"), chromedp.Click(css(gate+`input[name="drop_on"]`)),
+		chromedp.Click(css(gate+`input[name="security_advisory"]`)),
 		chromedp.Submit(css(gate+`input[name="patch"]`)), chromedp.WaitVisible(css(gate+`input[name="patch"][value="90"]`)))
 	g, custom, err := s.DB.Gate(t.Context(), p)
-	if err != nil || !custom || g.PatchCoverage == nil || *g.PatchCoverage != 90 || g.CoverageDrop != nil || g.NewIssues == nil {
+	if err != nil || !custom || g.PatchCoverage == nil || *g.PatchCoverage != 90 || g.CoverageDrop != nil || g.NewIssues == nil ||
+		!slices.Equal(g.Advisory, []string{"newSecurityIssues"}) {
 		t.Fatalf("the gate saved from the browser: %+v (custom %v), %v", g, custom, err)
 	}
 	run("gate screenshot", shot("settings-gate", "#gate"))

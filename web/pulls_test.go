@@ -232,3 +232,26 @@ func TestPullListKeptFigures(t *testing.T) {
 	}
 	wantRow("7", `class="gate gate-`)
 }
+
+// A gate whose failing conditions are advisory: the page shows them failed
+// and marked advisory, the gate passed; the list, whose kept figures name
+// the gate, follows at once.
+func TestPullPageAdvisoryConditions(t *testing.T) {
+	f := pullSite(t)
+	b := f.browser(t)
+	b.signIn("ada", filesPassword)
+	b.get("/w/oss/plumb/pulls/5").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>")
+	g := compare.DefaultGate()
+	g.Advisory = append([]string(nil), compare.GateConditions...)
+	if err := f.DB.PutGate(context.Background(), f.ProjectID, g, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	page := b.get("/w/oss/plumb/pulls/5")
+	page.want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>",
+		`<span class="gate gate-failed">failed</span> <span class="muted" title="Advisory: shown, never fails the gate">advisory</span>`)
+	list := b.get("/w/oss/plumb/pulls")
+	i := strings.Index(list.Body, `href="/w/oss/plumb/pulls/5"`)
+	if i < 0 || !strings.Contains(list.Body[i:i+strings.Index(list.Body[i:], "</tr>")], `class="gate gate-passed"`) {
+		t.Fatalf("the list's row for #5 does not show the gate passed:\n%s", list.Body)
+	}
+}

@@ -123,9 +123,22 @@ const lastDeliveries = 20
 // gateForm is the gate as the form shows and sends it: each condition's
 // switch and its thresholds, as typed.
 type gateForm struct {
-	PatchOn, DropOn, IssuesOn, SecurityOn bool
-	Patch, Drop, IssuesLevel, IssuesMax   string
-	Security                              string
+	PatchOn, DropOn, IssuesOn, SecurityOn     bool
+	Patch, Drop, IssuesLevel, IssuesMax       string
+	Security                                  string
+	PatchAdv, DropAdv, IssuesAdv, SecurityAdv bool // advisory: shown, never failing the gate
+}
+
+// advisory lists, by the gate's field names, the conditions the form makes
+// advisory; the box of a condition turned off is ignored.
+func (f gateForm) advisory() []string {
+	var out []string
+	for i, on := range []bool{f.PatchOn && f.PatchAdv, f.DropOn && f.DropAdv, f.IssuesOn && f.IssuesAdv, f.SecurityOn && f.SecurityAdv} {
+		if on {
+			out = append(out, compare.GateConditions[i])
+		}
+	}
+	return out
 }
 
 func gateFormOf(g compare.Gate) gateForm {
@@ -143,6 +156,8 @@ func gateFormOf(g compare.Gate) gateForm {
 	if g.NewSecurityIssues != nil {
 		f.SecurityOn, f.Security = true, strconv.Itoa(*g.NewSecurityIssues)
 	}
+	f.PatchAdv, f.DropAdv = !g.Blocking("patchCoverage"), !g.Blocking("coverageDrop")
+	f.IssuesAdv, f.SecurityAdv = !g.Blocking("newIssues"), !g.Blocking("newSecurityIssues")
 	return f
 }
 
@@ -180,6 +195,7 @@ func (f gateForm) gate() (compare.Gate, []string) {
 		g.NewIssues = &compare.IssueBound{Level: f.IssuesLevel, Max: *n}
 	}
 	g.NewSecurityIssues = integer(f.SecurityOn, f.Security, "New security issues")
+	g.Advisory = f.advisory()
 	return g, append(problems, g.Validate()...)
 }
 
@@ -191,7 +207,9 @@ func (s *Server) handleGateForm(w http.ResponseWriter, r *http.Request, v *view)
 	pf := r.PostForm
 	f := gateForm{PatchOn: pf.Get("patch_on") == "on", Patch: pf.Get("patch"), DropOn: pf.Get("drop_on") == "on", Drop: pf.Get("drop"),
 		IssuesOn: pf.Get("issues_on") == "on", IssuesLevel: pf.Get("issues_level"), IssuesMax: pf.Get("issues_max"),
-		SecurityOn: pf.Get("security_on") == "on", Security: pf.Get("security")}
+		SecurityOn: pf.Get("security_on") == "on", Security: pf.Get("security"),
+		PatchAdv: pf.Get("patch_advisory") == "on", DropAdv: pf.Get("drop_advisory") == "on",
+		IssuesAdv: pf.Get("issues_advisory") == "on", SecurityAdv: pf.Get("security_advisory") == "on"}
 	g, problems := f.gate()
 	if len(problems) > 0 {
 		return s.settingsPage(w, r, v, projectSettingsData{scope: sc,

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +183,17 @@ func TestSettingsGateForm(t *testing.T) {
 			t.Fatalf("a refused form changed the gate: %+v", after)
 		}
 	}
+	// Advisory boxes: kept for conditions that are on, ignored for one
+	// turned off (coverage drop), shown checked again.
+	adv := url.Values{"security_advisory": {"on"}, "drop_advisory": {"on"}}
+	for k, v := range form {
+		adv[k] = v
+	}
+	ada.post(settings, "/w/oss/lib/gate", adv).want(t, http.StatusSeeOther)
+	if g, _, _ := s.DB.Gate(ctx, p.ID); !slices.Equal(g.Advisory, []string{"newSecurityIssues"}) {
+		t.Fatalf("advisory stored %q, want [newSecurityIssues]", g.Advisory)
+	}
+	ada.get(settings).want(t, 200, `name="security_advisory" aria-label="New security issues is advisory" checked`, `name="patch_advisory" aria-label="Patch coverage is advisory" >`)
 	bob.post("/w/oss/lib", "/w/oss/lib/gate", url.Values{}).want(t, 403)
 	if after, _, _ := s.DB.Gate(ctx, p.ID); after.PatchCoverage == nil {
 		t.Fatal("a member's form changed the gate")

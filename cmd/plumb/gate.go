@@ -93,7 +93,11 @@ func printGate(e *runEnv, st apiv1.GateStatus) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CONDITION\tTHRESHOLD\tACTUAL\tSTATUS")
 	for _, cond := range st.Conditions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cond.Condition, cond.Threshold, cond.Actual, strings.ReplaceAll(cond.Status, "_", " "))
+		status := strings.ReplaceAll(cond.Status, "_", " ")
+		if cond.Advisory {
+			status += " (advisory)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cond.Condition, cond.Threshold, cond.Actual, status)
 	}
 	return tw.Flush()
 }

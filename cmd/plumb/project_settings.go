@@ -15,7 +15,7 @@ import (
 type projectGateCmd struct {
 	dbCmd
 	Project string   `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	Set     []string `name:"set" help:"CONDITION=VALUE: patchCoverage=PERCENT, coverageDrop=POINTS, newIssues=LEVEL:MAX, newSecurityIssues=MAX; off turns a condition off (repeatable)."`
+	Set     []string `name:"set" help:"CONDITION=VALUE: patchCoverage=PERCENT, coverageDrop=POINTS, newIssues=LEVEL:MAX, newSecurityIssues=MAX; off turns a condition off; CONDITION=advisory makes it advisory (shown, never failing the gate), CONDITION=blocking makes it block again (repeatable)."`
 	Clear   bool     `name:"clear" help:"Remove the project's own gate: the default applies again."`
 }
 
@@ -27,6 +27,7 @@ Examples:
 
     plumb project gate my-org/my-repo
     plumb project gate my-org/my-repo --set patchCoverage=85 --set newIssues=medium:0 --set coverageDrop=off
+    plumb project gate my-org/my-repo --set newSecurityIssues=advisory
     plumb project gate my-org/my-repo --clear`
 }
 

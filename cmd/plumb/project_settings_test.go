@@ -65,10 +65,14 @@ func TestProjectSettingsCommands(t *testing.T) {
 	}
 	refused("patchCoverage must be a percentage from 0 to 100, got 150", "project", "gate", "acme/lib", "--set", "patchCoverage=150")
 	refused(`"speed" is not a quality gate condition`, "project", "gate", "acme/lib", "--set", "speed=1")
+	refused("advisory names coverageDrop, which is off", "project", "gate", "acme/lib", "--set", "coverageDrop=advisory")
 	refused("newIssues must be LEVEL:MAX", "project", "gate", "acme/lib", "--set", "newIssues=high")
 	refused("newIssues.level must be one of", "project", "gate", "acme/lib", "--set", "newIssues=urgent:0")
 	if out := ok("", "project", "gate", "acme/lib"); out != want {
 		t.Fatalf("a refused --set changed the gate:\n%s", out)
+	}
+	if out := ok("", "project", "gate", "acme/lib", "--set", "newSecurityIssues=advisory"); !strings.Contains(out, "newSecurityIssues  0 (advisory: shown, never fails the gate)\n") {
+		t.Fatalf("gate --set newSecurityIssues=advisory: %q", out)
 	}
 	if out := ok("", "project", "gate", "acme/lib", "--clear"); !strings.Contains(out, "uses the default gate") {
 		t.Fatalf("gate --clear: %q", out)

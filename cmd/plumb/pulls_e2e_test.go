@@ -84,6 +84,15 @@ func TestPullRequestEndToEnd(t *testing.T) {
 				!regexp.MustCompile(`patch_coverage\s+≥ 80.00%\s+50.00%`).MatchString(out) {
 				t.Errorf("gate against itself: exit %d\n%s", code, out)
 			}
+			// The failing conditions made advisory: still shown as failed,
+			// but the gate passes and plumb gate exits 0.
+			e.adminCmd(t, "project", "gate", "acme/web", "--set", "patchCoverage=advisory", "--set", "coverageDrop=advisory")
+			out, _, code = e.ci(t, e.upload, "gate", "--head", head)
+			if code != 0 || !strings.HasPrefix(out, "Quality gate: PASSED") ||
+				!regexp.MustCompile(`patch_coverage\s+≥ 80.00%\s+50.00% \(2 of 4 lines\)\s+failed \(advisory\)`).MatchString(out) ||
+				!regexp.MustCompile(`coverage_drop\s+≤ 1.00 points\s+100.00% → 66.67%\s+failed \(advisory\)`).MatchString(out) {
+				t.Errorf("gate with advisory conditions: exit %d\n%s", code, out)
+			}
 		})
 	}
 }
