@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/plumbhq/plumb/compare"
 	"github.com/plumbhq/plumb/dataset"
 )
 
@@ -40,7 +41,7 @@ func (g *generator) addProject(def *projectDef) {
 		ID: pr.id, WorkspaceID: g.ws[def.workspace], Key: def.key, DefaultBranch: def.defaultBranch,
 		ComponentsEnabled: def.componentsEnabled,
 		CreatedAt:         created, UpdatedAt: between(r, created.Add(day), g.now.Add(-3*day)),
-		AdminIDs: admins,
+		AdminIDs: admins, QualityGate: demoGate(def.key, g.now.Add(-7*day)),
 	})
 
 	// The default branch: a tree evolving through its snapshots.
@@ -188,4 +189,17 @@ func (g *generator) addComponents(pr *projectRun) {
 		return list[i].ID < list[j].ID
 	})
 	g.doc.Components = append(g.doc.Components, list...)
+}
+
+// demoGate is the pull requests' project's own gate: the default with new
+// security issues advisory (a team trying a scanner before it blocks on
+// it), so its pages show an advisory condition failing; the other projects
+// use the default gate.
+func demoGate(key string, at time.Time) *dataset.QualityGate {
+	if key != pullProject {
+		return nil
+	}
+	g := compare.DefaultGate()
+	g.Advisory = []string{"newSecurityIssues"}
+	return &dataset.QualityGate{Conditions: g, UpdatedAt: at}
 }

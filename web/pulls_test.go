@@ -158,6 +158,9 @@ func demoPullRequests(t *testing.T, s *site, token string) {
 	b.get(p+"/pulls/41").want(t, 200, "Quality gate: <span class=\"gate gate-failed\">failed</span>", `<tr class="changed miss">`, `class="src"><span class="`, `<tr class="line-issues">`)
 	b.get(p+"/pulls/42").want(t, 200, "Quality gate: <span class=\"gate gate-passed\">passed</span>", `<tr class="changed hit">`, "unchanged lines")
 	b.get(p+"/pulls/40").want(t, 200, "Pull request #40", `<tr class="changed miss">`)
+	// acme/web-shop's gate makes new security issues advisory: #41 fails
+	// them, shown as such, and fails its gate on the blocking conditions.
+	b.get(p+"/pulls/41").want(t, 200, `<td>new_security_issues</td><td>≤ 0</td><td>2</td><td><span class="gate gate-failed">failed</span> <span class="muted" title="Advisory: shown, never fails the gate">advisory</span>`)
 	b.get(p+"/pulls/43").want(t, 200, "Pull request #43", "Issues are not compared", `class="src"><span class="`, "Analysis of the head: none")
 	// linus is a plain member of acme: he sees them; nobody sees initech's.
 	l := s.browser(t)
