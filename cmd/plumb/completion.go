@@ -16,15 +16,6 @@ type completionCmd struct {
 	Shell string `arg:"" name:"shell" enum:"bash,zsh" help:"bash or zsh."`
 }
 
-func (completionCmd) Help() string {
-	return `Completes commands, subcommands and flags; file names otherwise.
-
-Examples:
-
-    source <(plumb completion bash)                 # this shell; add it to ~/.bashrc to keep it
-    plumb completion zsh > "${fpath[1]}/_plumb"      # zsh`
-}
-
 func (c *completionCmd) Run(e *runEnv) error { return printCompletion(e.stdout, c.Shell) }
 
 const bashCompletion = `# plumb completion for bash: source <(plumb completion bash)

@@ -80,21 +80,6 @@ type sourceCmd struct {
 	Path    string   `arg:"" name:"path" help:"The file's repository-relative path."`
 }
 
-func (sourceCmd) Help() string {
-	return `Prints the text of a file as the server keeps it: uploaded with the analysis
-or coverage of a commit (docs/sources.md), for the commit the reference
-names. The bytes are written as they are.
-
-Examples:
-
-    plumb source --project acme/web-shop web/src/App.tsx
-    plumb source --project acme/web-shop --ref refs/tags/v1.4.0 internal/checkout/checkout.go
-
-Exit status: 0 done; 1 the server refused (no such project, reference or
-kept source: the message says which); 2 usage error; 3 the server could not be
-reached.`
-}
-
 func (c *sourceCmd) Run(e *runEnv) error {
 	ws, proj, ok := strings.Cut(c.Project, "/")
 	if !ok || ws == "" || proj == "" || strings.Contains(proj, "/") {
