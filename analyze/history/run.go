@@ -15,9 +15,9 @@ import (
 
 // Server is the Plumb project a backfill uploads to.
 type Server interface {
-	// Analysed answers which of shas (none: only the default branch's
-	// name, at most MaxAsk) have an analysis on branch ("" for the default
-	// branch), and the project's default branch.
+	// Analysed answers the project's default branch and which of shas (at
+	// most MaxAsk; none to learn only the default branch) have an analysis
+	// on branch ("" for the default branch).
 	Analysed(ctx context.Context, branch string, shas []string) (defaultBranch string, have []string, err error)
 	// Upload sends the analysis of c and says whether it entered the
 	// metric history (only the default branch's analyses do).
