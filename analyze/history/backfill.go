@@ -59,6 +59,11 @@ type Step struct {
 	Result *analyze.Result
 	Read   int       // the files read from git; the others were unchanged since a commit analysed before
 	Began  time.Time // when its analysis began
+
+	// Set by Run: the file the analysis was written to, whether it was
+	// uploaded, and whether the server took it into the metric history.
+	Wrote               string
+	Uploaded, InHistory bool
 }
 
 // AnalysisError is the failure of a commit's analysis.

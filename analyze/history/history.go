@@ -6,8 +6,10 @@
 // unchanged between two commits is measured once.
 //
 // Repo.Plan picks the commits and Repo.Backfill analyses them, handing each
-// analysis to its caller; the CLI keeps the flags, the output and the
-// uploads.
+// analysis to its caller. Run drives a whole backfill: the branch, the
+// commits already done (asked of a Server, or found in the output
+// directory), the analyses written and uploaded, each step told to a
+// Reporter; the CLI keeps the flags, the output and the client.
 package history
 
 import (

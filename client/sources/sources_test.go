@@ -50,3 +50,28 @@ func TestLocate(t *testing.T) {
 		t.Errorf("found %v, missing %v", found, missing)
 	}
 }
+
+// A report's set holds the files the checkout has, read with the strip
+// prefix and stored with the add prefix; an analysis' set maps its paths
+// as the server maps the analysis (strip, then add).
+func TestSets(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lcov := "SF:/builds/app/src/a.go\nDA:1,1\nend_of_record\nSF:/builds/app/src/gone.go\nDA:2,0\nend_of_record\n"
+	s, missing, all, err := Reported(dir, client.Bytes("lcov.info", []byte(lcov)), "", coverage.Options{StripPrefix: "/builds/app", AddPrefix: "svc"})
+	if err != nil || all != 2 || !slices.Equal(missing, []string{"src/gone.go"}) || !slices.Equal(s.Paths, []string{"src/a.go"}) || s.Dir != dir || s.Name("src/a.go") != "svc/src/a.go" {
+		t.Fatalf("reported: %+v, missing %v, all %d, %v", s, missing, all, err)
+	}
+	if _, _, _, err := Reported(dir, client.Bytes("empty", nil), "", coverage.Options{}); err == nil {
+		t.Error("an empty report gave a set")
+	}
+	a := Analysed(dir, []string{"web/x.ts"}, coverage.Options{StripPrefix: "web", AddPrefix: "front"})
+	if a.Name("web/x.ts") != "front/x.ts" || a.Content().Size != 0 {
+		t.Errorf("analysed: %q, size %d", a.Name("web/x.ts"), a.Content().Size)
+	}
+}

@@ -148,3 +148,39 @@ func (f File) CheckStats() (files, removed int, err error) {
 	})
 	return files, removed, err
 }
+
+// AnalysisFiles are the files of an analysis upload from a stats file
+// (plumb upload analysis --stats), checked: the stats file, with Files
+// files and Removed removed paths, and the SARIF files.
+type AnalysisFiles struct {
+	Stats          File
+	SARIF          []File
+	Files, Removed int
+}
+
+// OpenAnalysis opens and checks the stats file stats (CheckStats) and the
+// SARIF files sarifs (OpenSARIF).
+func (in *Inputs) OpenAnalysis(stats string, sarifs []string) (*AnalysisFiles, error) {
+	a := &AnalysisFiles{}
+	var err error
+	if a.Stats, err = in.Open(stats, "stats file"); err != nil {
+		return nil, err
+	}
+	if a.Files, a.Removed, err = a.Stats.CheckStats(); err != nil {
+		return nil, err
+	}
+	if a.SARIF, err = in.OpenSARIF(sarifs); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Content is the upload of the analysis head with the files, streamed
+// from them (Analysis).
+func (a *AnalysisFiles) Content(head Head) client.Content {
+	size, paths := a.Stats.Size, make([]string, len(a.SARIF))
+	for i, f := range a.SARIF {
+		size, paths[i] = size+f.Size, f.Path
+	}
+	return client.Content{Name: "analysis", Size: size, Write: Analysis(head, a.Stats.Path, paths)}
+}

@@ -104,3 +104,31 @@ func TestCheckStats(t *testing.T) {
 		t.Errorf("a broken stats file: %v, want an InputError naming %s", err, bad.Name)
 	}
 }
+
+// OpenAnalysis checks the stats file and the SARIF files before anything
+// is sent; the upload holds the head, the stats and the SARIF logs, its
+// size the files' sum.
+func TestOpenAnalysis(t *testing.T) {
+	stats := write(t, "stats.json", `{"files":[{"path":"a.go","lines":3,"loc":2,"complexity":1,"duplicatedLines":0}],"removed":["old.go","gone.go"]}`)
+	sarif := write(t, "x.sarif", `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[]}]}`)
+	in := &Inputs{}
+	a, err := in.OpenAnalysis(stats, []string{sarif})
+	if err != nil || a.Files != 1 || a.Removed != 2 || len(a.SARIF) != 1 {
+		t.Fatalf("OpenAnalysis: %+v %v", a, err)
+	}
+	ct := a.Content(Head{CommitSHA: "abc", Branch: "main", FullTree: true})
+	if ct.Size != a.Stats.Size+a.SARIF[0].Size {
+		t.Errorf("size %d, want %d", ct.Size, a.Stats.Size+a.SARIF[0].Size)
+	}
+	var b strings.Builder
+	if err := ct.Write(&b, func(r io.Reader) io.Reader { return r }); err != nil || !strings.Contains(b.String(), `"commitSha":"abc"`) || !strings.Contains(b.String(), `"removed":["old.go","gone.go"]`) || !strings.Contains(b.String(), `"name":"x"`) {
+		t.Errorf("the upload: %v\n%s", err, b.String())
+	}
+	var ie *InputError
+	if _, err := in.OpenAnalysis(write(t, "bad.json", `{"files":[`), nil); !errors.As(err, &ie) {
+		t.Errorf("a broken stats file: %v", err)
+	}
+	if _, err := in.OpenAnalysis(stats, []string{write(t, "bad.sarif", `{"runs":[`)}); !errors.As(err, &ie) {
+		t.Errorf("a broken SARIF file: %v", err)
+	}
+}

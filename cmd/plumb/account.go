@@ -38,19 +38,6 @@ type whoamiCmd struct {
 	API apiFlags `embed:""`
 }
 
-func (whoamiCmd) Help() string {
-	return `Prints the user the API token belongs to (GET /user): login, name, email,
-and the workspaces the token sees. Use it to check a token and a server URL.
-
-Examples:
-
-    PLUMB_URL=http://127.0.0.1:8080 PLUMB_TOKEN=plb_… plumb whoami
-    plumb whoami --url https://plumb.example.com --token "$TOKEN"
-
-Exit status: 0 done; 1 the server refused the token; 2 usage error; 3 the
-server could not be reached.`
-}
-
 func (c *whoamiCmd) Run(e *runEnv) error {
 	cl, ctx, cancel, err := c.API.client(e)
 	if err != nil {
@@ -81,20 +68,6 @@ func (c *whoamiCmd) Run(e *runEnv) error {
 type projectsCmd struct {
 	API       apiFlags `embed:""`
 	Workspace string   `arg:"" optional:"" name:"workspace" help:"Only this workspace's projects (default: every workspace the token sees)."`
-}
-
-func (projectsCmd) Help() string {
-	return `Lists the projects the API token's user can see, as WORKSPACE/PROJECT with
-their default branch and id (GET /workspaces, GET /gh/{workspace}/projects).
-The WORKSPACE/PROJECT column is what --project (PLUMB_PROJECT) takes.
-
-Examples:
-
-    plumb projects
-    plumb projects acme --url https://plumb.example.com
-
-Exit status: 0 done; 1 the server refused (an unknown workspace is 404);
-2 usage error; 3 the server could not be reached.`
 }
 
 func (c *projectsCmd) Run(e *runEnv) error {

@@ -29,32 +29,6 @@ type analyzeCmd struct {
 	History    historyFlags `embed:""`
 }
 
-func (analyzeCmd) Help() string {
-	return `Measures every file of a checkout (lines, lines of code, cognitive
-complexity, duplicated lines), finds issues (complex, long, deeply nested or
-many-parameter functions, long files, duplicated blocks) and uploads it all as
-one analysis of the commit, with the measured files' source (--no-source
-leaves it out). With --history (or --since) it analyses past
-commits of the default branch from git instead, one per day, week or month,
-each uploaded at its commit time, skipping those already analysed: see
-"History backfill" in docs/analyze.md. .gitignore files, vendored directories
-(vendor/, node_modules/, third_party/…), generated, minified and binary files
-are left out; .plumb.yml at the root sets excludes and thresholds. A file that
-cannot be read, or (Go) does not parse, is named on stderr and left out (or
-counted without its complexity); the analysis goes on. See docs/analyze.md.
-
-Examples:
-
-    plumb analyze                              # analyse . and upload
-    plumb analyze --format table               # print a summary, upload nothing
-    plumb analyze src --out analysis.json      # write the upload instead
-    plumb analyze --sarif gosec.sarif --exclude 'docs/*'
-    plumb analyze --history 1y --every week    # a year of the default branch, from git
-    plumb analyze --since 2025-01-01 --format table
-
-` + ciHelp
-}
-
 func (c *analyzeCmd) Run(e *runEnv) error { return runAnalyze(e.ctx, e, c) }
 
 // runAnalyze analyses c.Dir, then prints, writes or uploads the result.

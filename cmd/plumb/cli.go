@@ -1,12 +1,15 @@
 package main
 
 // The command line: one kong struct per command, its flags and arguments as
-// fields, a Run method that calls the command's plain function, and its
-// examples (shown by "plumb COMMAND --help"): in the examples table when they
-// are the whole of its detailed help, else in a Help method.
+// fields, and a Run method that calls the command's plain function. A
+// command's detailed help and examples ("plumb COMMAND --help") are its
+// block in help.tmpl.
 
 import (
+	"cmp"
+	_ "embed"
 	"strings"
+	"text/template"
 
 	"github.com/alecthomas/kong"
 
@@ -48,18 +51,6 @@ type cli struct {
 	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (used by the completion script)."`
 }
 
-func (cli) Help() string {
-	return `Examples:
-
-    plumb demo                                     # a demo server on http://127.0.0.1:8080
-    plumb serve --database postgres://…             # the server
-    plumb user create alice --name "Alice Example"  # administration, on the database
-    plumb upload coverage cover.out                 # from CI, to the server
-
-Configuration comes from flags or PLUMB_* environment variables (shown in each
-command's help); a flag wins over its variable.`
-}
-
 // dbCmd is embedded by every command that opens the database.
 type dbCmd struct {
 	DB     dbFlags     `embed:""`
@@ -92,43 +83,33 @@ func (c *dbCmd) bindDB(kctx *kong.Context, e *runEnv) error {
 	})
 }
 
-// examples are the --help examples of the commands whose detailed help is
-// nothing more, by command; newParser puts them in place (addExamples).
-var examples = map[string][]string{
-	"migrate":                     {"plumb migrate --database postgres://plumb@127.0.0.1:5432/plumb"},
-	"user list":                   {"plumb user list"},
-	"user enable":                 {"plumb user enable mallory"},
-	"user create":                 {`plumb user create alice --name "Alice Example"`, "plumb user create bea --email bea@example.com --provider-url https://github.com/bea"},
-	"token list":                  {"plumb token list alice"},
-	"token revoke":                {"plumb token revoke 0190a1b2-…"},
-	"workspace list":              {"plumb workspace list"},
-	"workspace create":            {"plumb workspace create my-org --applications"},
-	"workspace applications":      {"plumb workspace applications my-org on"},
-	"member list":                 {"plumb member list my-org"},
-	"member add":                  {"plumb member add my-org alice --role admin"},
-	"member remove":               {"plumb member remove my-org alice"},
-	"project list":                {"plumb project list", "plumb project list my-org"},
-	"project create":              {"plumb project create my-org/my-repo --default-branch main --components"},
-	"project components":          {"plumb project components my-org/my-repo on"},
-	"project upload-token list":   {"plumb project upload-token list my-org/my-repo"},
-	"project upload-token revoke": {"plumb project upload-token revoke 0190a1b2-…"},
-	"application add-project":     {"plumb application add-project my-org storefront my-repo"},
-}
+// helpTemplates are the blocks of help.tmpl: each command's detailed help,
+// by its path.
+var helpTemplates = template.Must(template.New("help.tmpl").Parse(helpText))
 
-// addExamples gives each command of examples its "Examples:" help.
-func addExamples(k *kong.Kong) error {
-	var walk func(n *kong.Node, path string)
-	walk = func(n *kong.Node, path string) {
-		for _, c := range n.Children {
-			p := strings.TrimSpace(path + " " + c.Name)
-			if ex, ok := examples[p]; ok {
-				c.Detail = "Examples:\n\n    " + strings.Join(ex, "\n    ")
+//go:embed help.tmpl
+var helpText string
+
+// addHelp gives each command the detailed help ("plumb COMMAND --help")
+// its block in help.tmpl holds.
+func addHelp(k *kong.Kong) error {
+	var walk func(n *kong.Node, path string) error
+	walk = func(n *kong.Node, path string) error {
+		if t := helpTemplates.Lookup(cmp.Or(path, "plumb")); t != nil {
+			var b strings.Builder
+			if err := t.Execute(&b, nil); err != nil {
+				return err
 			}
-			walk(c, p)
+			n.Detail = b.String()
 		}
+		for _, c := range n.Children {
+			if err := walk(c, strings.TrimSpace(path+" "+c.Name)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	walk(k.Model.Node, "")
-	return nil
+	return walk(k.Model.Node, "")
 }
 
 // ---- server and dataset ----
@@ -136,16 +117,6 @@ func addExamples(k *kong.Kong) error {
 type serveCmd struct {
 	Server serverFlags `embed:""`
 	DB     dbFlags     `embed:""`
-}
-
-func (serveCmd) Help() string {
-	return `Applies migrations, then serves the API until SIGTERM or Ctrl-C, letting
-in-flight requests finish (up to 30 s).
-
-Examples:
-
-    plumb serve
-    PLUMB_DATABASE_URL=postgres://plumb@127.0.0.1:5432/plumb plumb serve --addr :8080 --redis-url redis://127.0.0.1:6379/0`
 }
 
 func (c *serveCmd) Run(e *runEnv) error {
@@ -156,16 +127,6 @@ type demoCmd struct {
 	Server serverFlags `embed:""`
 	DB     dbFlags     `embed:""`
 	Data   string      `name:"data" placeholder:"DIR" default:"data" help:"Folder of the demo database (demo.db, recreated on every start) (default ${default})."`
-}
-
-func (demoCmd) Help() string {
-	return `Creates <data>/demo.db afresh, loads a realistic dataset, starts the server and
-prints a fresh API token with curl commands that work as printed.
-
-Examples:
-
-    plumb demo
-    plumb demo --addr 127.0.0.1:9090 --data /tmp/plumb-demo`
 }
 
 func (c *demoCmd) Run(e *runEnv) error {
@@ -189,15 +150,6 @@ type exportCmd struct {
 	WithoutSource bool   `name:"without-source" help:"Leave the kept sources out (a smaller backup; docs/sources.md)."`
 }
 
-func (exportCmd) Help() string {
-	return `The document is described in docs/dataset.md.
-
-Examples:
-
-    plumb export --out plumb-backup.json
-    plumb export | gzip > plumb.json.gz`
-}
-
 func (c *exportCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.Export(e.ctx, c.Out, c.WithoutSource)
 }
@@ -205,14 +157,6 @@ func (c *exportCmd) Run(e *runEnv, a *admin.Admin) error {
 type importCmd struct {
 	dbCmd
 	File string `arg:"" name:"file" help:"The dataset file; '-' reads stdin."`
-}
-
-func (importCmd) Help() string {
-	return `All or nothing, into an empty database.
-
-Examples:
-
-    plumb import plumb-backup.json --database postgres://plumb@127.0.0.1:5432/plumb_new`
 }
 
 func (c *importCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -240,14 +184,6 @@ type userDisableCmd struct {
 	Login string `arg:"" name:"login" help:"The user's login or id."`
 }
 
-func (userDisableCmd) Help() string {
-	return `Reversible: nothing is deleted, and 'plumb user enable' undoes it.
-
-Examples:
-
-    plumb user disable mallory`
-}
-
 func (c *userDisableCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.UserDisable(e.ctx, c.Login, true)
 }
@@ -265,17 +201,6 @@ type userDeleteCmd struct {
 	dbCmd
 	Login string `arg:"" name:"login" help:"The user's login or id."`
 	Yes   bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
-}
-
-func (userDeleteCmd) Help() string {
-	return `Removes the user, their API tokens, workspace memberships, project admin roles,
-sign-in identities and sessions, in one transaction. Without --yes it only says
-what it would delete (exit status 2).
-
-Examples:
-
-    plumb user delete mallory          # what would go
-    plumb user delete mallory --yes`
 }
 
 func (c *userDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -298,16 +223,6 @@ type userPasswordCmd struct {
 	Login string `arg:"" name:"login" help:"The user's login or id."`
 }
 
-func (userPasswordCmd) Help() string {
-	return `Asks twice without echo on a terminal; otherwise reads the first line of
-stdin. Only the password's argon2id hash is stored.
-
-Examples:
-
-    plumb user password alice
-    printf '%s\n' "$NEW_PASSWORD" | plumb user password alice`
-}
-
 func (c *userPasswordCmd) Run(e *runEnv, db *sqlstore.DB) error {
 	return cmdUserPassword(e.ctx, db, c.Login, e.stdin, e.stdout, e.stderr)
 }
@@ -322,14 +237,6 @@ type tokenCreateCmd struct {
 	dbCmd
 	User string `arg:"" name:"user" help:"The user's login or id."`
 	Name string `name:"name" help:"What the token is for, such as laptop."`
-}
-
-func (tokenCreateCmd) Help() string {
-	return `Only the token's SHA-256 is stored.
-
-Examples:
-
-    plumb token create alice --name laptop`
 }
 
 func (c *tokenCreateCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -365,17 +272,6 @@ type workspaceDeleteCmd struct {
 	dbCmd
 	Key string `arg:"" name:"key" help:"The workspace's key."`
 	Yes bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
-}
-
-func (workspaceDeleteCmd) Help() string {
-	return `Removes the workspace, its members and applications, and every project with all
-of its data, in one transaction. Without --yes it only says what it would delete
-(exit status 2).
-
-Examples:
-
-    plumb workspace delete old-org
-    plumb workspace delete old-org --yes`
 }
 
 func (c *workspaceDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -467,15 +363,6 @@ type projectRenameCmd struct {
 	NewKey  string `arg:"" name:"new-key" help:"The project's new key (in the same workspace)."`
 }
 
-func (projectRenameCmd) Help() string {
-	return `URLs with the old key answer 404 from then on; CI jobs need the new
-PLUMB_PROJECT.
-
-Examples:
-
-    plumb project rename my-org/my-repo my-service`
-}
-
 func (c *projectRenameCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.ProjectRename(e.ctx, c.Project, c.NewKey)
 }
@@ -484,17 +371,6 @@ type projectDeleteCmd struct {
 	dbCmd
 	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
 	Yes     bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
-}
-
-func (projectDeleteCmd) Help() string {
-	return `Removes the project with its snapshots, issues, builds, coverage, components,
-upload tokens and application links, in one transaction. Without --yes it only
-says what it would delete (exit status 2).
-
-Examples:
-
-    plumb project delete my-org/old-repo
-    plumb project delete my-org/old-repo --yes`
 }
 
 func (c *projectDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -528,15 +404,6 @@ type projectSourcesCmd struct {
 	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
 }
 
-func (projectSourcesCmd) Help() string {
-	return `off deletes every source the project keeps and refuses new ones (403);
-on takes them again (docs/sources.md).
-
-Examples:
-
-    plumb project sources my-org/my-repo off`
-}
-
 func (c *projectSourcesCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.ProjectSources(e.ctx, c.Project, c.On == "on")
 }
@@ -545,14 +412,6 @@ type projectAdminCmd struct {
 	dbCmd
 	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
 	User    string `arg:"" name:"user" help:"The user's login or id."`
-}
-
-func (projectAdminCmd) Help() string {
-	return `Workspace admins administer every project of the workspace already.
-
-Examples:
-
-    plumb project admin my-org/my-repo alice`
 }
 
 func (c *projectAdminCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -569,14 +428,6 @@ type projectUploadTokenCreateCmd struct {
 	dbCmd
 	Project string `arg:"" name:"workspace/project" help:"The project, as WORKSPACE/PROJECT."`
 	Name    string `name:"name" required:"" help:"What the token is for, such as github-actions."`
-}
-
-func (projectUploadTokenCreateCmd) Help() string {
-	return `Project admins make their own with 'plumb upload-token create', through the API.
-
-Examples:
-
-    plumb project upload-token create my-org/my-repo --name github-actions`
 }
 
 func (c *projectUploadTokenCreateCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -618,18 +469,6 @@ func (c *applicationAddProjectCmd) Run(e *runEnv, a *admin.Admin) error {
 
 // ---- CI ----
 
-// ciHelp is the part of every CI command's help about connection, detection
-// and exit statuses.
-const ciHelp = `The server, token and project come from --url, --token and --project or
-PLUMB_URL, PLUMB_TOKEN and PLUMB_PROJECT. Commit, branch, tag and pull request
-come from GitHub Actions, GitLab CI, CircleCI, Buildkite or Jenkins, else from
-git; the flags override them. FILE '-' reads stdin. Reports are streamed
-gzip-compressed; a progress bar shows on a terminal (never in CI logs).
-
-Exit status: 0 done; 1 the server refused (4xx; its details are printed); 2
-usage error (flags, missing token or project, unreadable file); 3 gave up:
-retries used up, timed out, network failure or server error (5xx).`
-
 type uploadCmd struct {
 	Coverage uploadCoverageCmd `cmd:"" help:"Upload a coverage report (lcov, cobertura, jacoco, clover, go, simplecov, istanbul)."`
 	SARIF    uploadSARIFCmd    `cmd:"" name:"sarif" help:"Upload SARIF files, one upload each."`
@@ -650,17 +489,6 @@ type uploadCoverageCmd struct {
 	Change      changeFlags `embed:""`
 }
 
-func (uploadCoverageCmd) Help() string {
-	return `Examples:
-
-    go test -coverprofile=cover.out ./... && plumb upload coverage cover.out --coverage-tag unit
-    plumb upload coverage coverage/lcov.info --strip-prefix /builds/app/
-    plumb upload coverage cover.out --commit 1a2b3c4 --branch main --uploaded-at 2026-03-01T12:00:00Z
-    plumb upload coverage coverage/lcov.info --source
-
-` + ciHelp
-}
-
 func (c *uploadCoverageCmd) Run(e *runEnv) error { return uploadCoverage(e.ctx, e, c) }
 
 type uploadSARIFCmd struct {
@@ -669,15 +497,6 @@ type uploadSARIFCmd struct {
 	Paths      pathFlags   `embed:""`
 	Files      []string    `arg:"" name:"file" sep:"none" help:"SARIF 2.1.0 files; '-' reads stdin."`
 	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
-}
-
-func (uploadSARIFCmd) Help() string {
-	return `Examples:
-
-    staticcheck -f sarif ./... > staticcheck.sarif; plumb upload sarif staticcheck.sarif
-    plumb upload sarif gosec.sarif semgrep.sarif --repo-root "$PWD"
-
-` + ciHelp
 }
 
 func (c *uploadSARIFCmd) Run(e *runEnv) error { return uploadSARIF(e.ctx, e, c) }
@@ -691,15 +510,6 @@ type uploadAnalysisCmd struct {
 	FullTree   bool        `name:"full-tree" default:"true" negatable:"" help:"The stats list every file of the tree: files not listed are gone (default ${default}; --full-tree=false or --no-full-tree for a partial analysis)."`
 	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
 	Change     changeFlags `embed:""`
-}
-
-func (uploadAnalysisCmd) Help() string {
-	return `Examples:
-
-    plumb upload analysis --stats stats.json --sarif gosec.sarif --sarif staticcheck.sarif
-    plumb upload analysis --stats changed.json --full-tree=false
-
-` + ciHelp
 }
 
 func (c *uploadAnalysisCmd) Run(e *runEnv) error { return uploadAnalysis(e.ctx, e, c) }
@@ -720,16 +530,6 @@ type buildStartCmd struct {
 	Committer string      `name:"committer" placeholder:"LOGIN" help:"Committer's login."`
 }
 
-func (buildStartCmd) Help() string {
-	return `Examples:
-
-    BUILD=$(plumb build start --type analysis)
-    … run the job …
-    plumb build finish "$BUILD" --exit-code $?
-
-` + ciHelp
-}
-
 func (c *buildStartCmd) Run(e *runEnv) error { return buildStart(e.ctx, e, c) }
 
 type buildStatusCmd struct {
@@ -741,30 +541,9 @@ type buildStatusCmd struct {
 	ExitCode string      `name:"exit-code" placeholder:"N" help:"The build's exit code."`
 }
 
-func (buildStatusCmd) Help() string {
-	return `Examples:
-
-    plumb build status "$BUILD" --status running --reason "picked up by runner 3"
-
-` + ciHelp
-}
-
 func (c *buildStatusCmd) Run(e *runEnv) error { return buildStatus(e.ctx, e, c, false) }
 
 type buildFinishCmd struct{ buildStatusCmd }
-
-func (buildFinishCmd) Help() string {
-	return `--status is succeeded, failed, skipped or rejected; without it, --exit-code 0
-means succeeded and any other code failed. A build still submitted or starting
-is reported running first, so it can succeed.
-
-Examples:
-
-    plumb build finish "$BUILD" --exit-code 0
-    plumb build finish "$BUILD" --status skipped --reason "docs only"
-
-` + ciHelp
-}
 
 func (c *buildFinishCmd) Run(e *runEnv) error { return buildStatus(e.ctx, e, &c.buildStatusCmd, true) }
 
@@ -774,21 +553,9 @@ type uploadTokenCmd struct {
 	Revoke uploadTokenRevokeCmd `cmd:"" help:"Revoke an upload token; it answers 401 from then on."`
 }
 
-const uploadTokenHelp = `--token must be a project admin's API token (not an upload token); the server,
-token and project come from --url, --token and --project or PLUMB_URL,
-PLUMB_TOKEN and PLUMB_PROJECT.`
-
 type uploadTokenCreateCmd struct {
 	Conn connFlags `embed:""`
 	Name string    `name:"name" required:"" help:"What the token is for, such as github-actions."`
-}
-
-func (uploadTokenCreateCmd) Help() string {
-	return `Examples:
-
-    PLUMB_URL=https://plumb.example.com PLUMB_TOKEN=<your API token> PLUMB_PROJECT=my-org/my-repo plumb upload-token create --name github-actions
-
-` + uploadTokenHelp
 }
 
 func (c *uploadTokenCreateCmd) Run(e *runEnv) error {
@@ -799,14 +566,6 @@ type uploadTokenListCmd struct {
 	Conn connFlags `embed:""`
 }
 
-func (uploadTokenListCmd) Help() string {
-	return `Examples:
-
-    plumb upload-token list
-
-` + uploadTokenHelp
-}
-
 func (c *uploadTokenListCmd) Run(e *runEnv) error {
 	return manageUploadTokens(e.ctx, e, &c.Conn, "list", "", "")
 }
@@ -814,14 +573,6 @@ func (c *uploadTokenListCmd) Run(e *runEnv) error {
 type uploadTokenRevokeCmd struct {
 	Conn connFlags `embed:""`
 	ID   string    `arg:"" name:"token-id" help:"The upload token's id."`
-}
-
-func (uploadTokenRevokeCmd) Help() string {
-	return `Examples:
-
-    plumb upload-token revoke 0190a1b2-…
-
-` + uploadTokenHelp
 }
 
 func (c *uploadTokenRevokeCmd) Run(e *runEnv) error {

@@ -2,18 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/plumbhq/plumb/analyze"
 	"github.com/plumbhq/plumb/analyze/history"
-	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/client/uploadbody"
+	"github.com/plumbhq/plumb/gitrepo"
 )
 
 // historyFlags turn plumb analyze into a history backfill (docs/analyze.md,
@@ -41,7 +39,7 @@ var historyNow = time.Now
 
 // runAnalyzeHistory analyses past commits of a branch from git and uploads
 // (or writes, or prints) one analysis per commit, oldest first, skipping
-// those already done.
+// those already done (history.Run); it checks the flags and prints.
 func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	now := historyNow().UTC().Truncate(time.Second)
 	start, every, err := c.History.window(now)
@@ -59,157 +57,136 @@ func runAnalyzeHistory(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 	if c.Out == "-" {
 		return usageError{"with --history or --since, --out names a directory for one file per commit"}
 	}
-	upload := c.Out == "" && c.Format != "table"
-	repo, err := history.Open(ctx, c.Dir)
-	if err != nil {
-		if _, ok := errors.AsType[*history.NotInRepositoryError](err); ok {
-			return usageError{fmt.Sprintf("%s is not in a git repository: --history reads the history from git (%v)", c.Dir, err)}
-		}
-		return err
-	}
-	defer repo.Close()
-
-	var cl *client.Project
-	branch := strings.TrimPrefix(strings.TrimSpace(c.Commit.Branch), "refs/heads/")
-	if upload {
-		if cl, err = c.Conn.client(e.getenv, e.stderr); err != nil {
+	job := history.Job{Dir: c.Dir, Branch: strings.TrimPrefix(strings.TrimSpace(c.Commit.Branch), "refs/heads/"),
+		Start: start, Now: now, Every: every, Exclude: c.Exclude, Out: c.Out}
+	if c.Out == "" && c.Format != "table" {
+		cl, err := c.Conn.client(e.getenv, e.stderr)
+		if err != nil {
 			return err
 		}
-		var known analysedCommits
-		if err := askAnalysed(ctx, c, cl, branch, nil, &known); err != nil {
-			return err
-		}
-		if branch == "" {
-			branch = known.DefaultBranch
-		} else if branch != known.DefaultBranch {
-			fmt.Fprintf(e.stderr, "note: %s is not the project's default branch (%s): its analyses do not enter the metric history\n", branch, known.DefaultBranch)
-		}
-	} else if branch == "" {
-		if branch = repo.DefaultBranch(ctx); branch == "" {
-			return usageError{"could not tell the default branch (no origin/HEAD, and HEAD is detached): pass --branch"}
-		}
+		job.Server = historyServer{cl, c}
 	}
-	plan, err := repo.Plan(ctx, branch, start, now, every)
-	if _, ok := errors.AsType[*history.NoBranchError](err); ok {
-		return usageError{fmt.Sprintf("no branch %s in this repository (neither refs/heads/%[1]s nor refs/remotes/origin/%[1]s): git fetch origin %[1]s, or pass --branch", branch)}
-	}
-	picks := plan.Commits
-	if plan.Cut {
-		fmt.Fprintf(e.stderr, "warning: this clone is shallow: %s's history here starts on %s; git fetch --unshallow for the rest\n",
-			branch, plan.Oldest.Format(time.DateOnly))
-	}
-	what := fmt.Sprintf("%s from %s, the last commit of each %s", branch, start.Format(time.DateOnly), every)
-	if err == nil && len(picks) == 0 {
-		fmt.Fprintf(e.stderr, "no commit of %s\n", what)
+	r := &historyReport{e: e, table: c.Format == "table", start: start, every: every}
+	plan, analysed, err := history.Run(ctx, job, r)
+	if err == nil && len(plan.Commits) == 0 {
+		fmt.Fprintf(e.stderr, "no commit of %s\n", r.what(plan))
 		return nil
 	}
-	if ce, ok := errors.AsType[*history.ConfigError](err); ok {
-		return usageError{fmt.Sprintf("%s at %s: %v", ce.Path, short(ce.Commit), ce.Err)}
-	} else if err != nil {
+	switch err := err.(type) {
+	case nil:
+	case *history.NotInRepositoryError:
+		return usageError{fmt.Sprintf("%s is not in a git repository: --history reads the history from git (%v)", c.Dir, err)}
+	case *history.NoDefaultBranchError:
+		return usageError{"could not tell the default branch (no origin/HEAD, and HEAD is detached): pass --branch"}
+	case *history.NoBranchError:
+		return usageError{fmt.Sprintf("no branch %s in this repository (neither refs/heads/%[1]s nor refs/remotes/origin/%[1]s): git fetch origin %[1]s, or pass --branch", err.Branch)}
+	case *history.ConfigError:
+		return usageError{fmt.Sprintf("%s at %s: %v", err.Path, short(err.Commit), err.Err)}
+	case *history.AnalysisError:
+		return usageError{fmt.Sprintf("analysis of %s: %v", short(err.Commit), err.Err)}
+	case *history.OutputError:
+		return usageError{err.Error()}
+	default:
 		return err
 	}
-
-	var known func([]string) ([]string, error)
-	if upload {
-		known = func(shas []string) ([]string, error) {
-			var answer analysedCommits
-			if err := askAnalysed(ctx, c, cl, branch, shas, &answer); err != nil {
-				return nil, err
-			}
-			have := make([]string, len(answer.Data))
-			for i, k := range answer.Data {
-				have[i] = k.CommitSHA
-			}
-			return have, nil
-		}
-	}
-	if c.Out != "" {
-		if err := os.MkdirAll(c.Out, 0o755); err != nil {
-			return usageError{fmt.Sprintf("cannot make %s: %v", c.Out, err)}
-		}
-	}
-	done, err := plan.Done(known, c.Out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "history of %s: %d commits, %d already analysed\n", what, len(picks), len(done))
-
-	table := c.Format == "table"
-	if table {
-		fmt.Fprintf(e.stdout, "%-10s  %-12s  %6s  %8s  %8s  %10s  %10s  %6s\n", "Date", "Commit", "Files", "Lines", "Code", "Complexity", "Duplicated", "Issues")
-	}
-	width := len(strconv.Itoa(len(picks)))
-	head := func(i int) string {
-		return fmt.Sprintf("[%*d/%d] %s %s", width, i+1, len(picks), picks[i].Time.Format(time.DateOnly), short(picks[i].SHA))
-	}
-	skipped := func(i int) { fmt.Fprintf(e.stderr, "%s: already analysed, skipped\n", head(i)) }
-	analysed, err := repo.Backfill(ctx, plan, c.Exclude, func(sha string) bool { return done[sha] }, skipped, func(s history.Step) error {
-		p, res := s.Commit, s.Result
-		for _, sk := range res.Skipped {
-			fmt.Fprintf(e.stderr, "%s: skipped %s: %s\n", head(s.Index), sk.Path, sk.Reason)
-		}
-		doc := res.Document(p.SHA, branch, p.Time.Format(time.RFC3339))
-		outcome := ""
-		if table {
-			lines, code, cx, dup := 0, 0, 0, 0
-			for _, f := range res.Files {
-				lines, code, cx, dup = lines+f.Lines, code+f.Code, cx+f.Complexity, dup+min(f.DuplicatedLines, f.Lines)
-			}
-			fmt.Fprintf(e.stdout, "%-10s  %-12s  %6d  %8d  %8d  %10d  %10d  %6d\n", p.Time.Format(time.DateOnly), short(p.SHA), len(res.Files), lines, code, cx, dup, len(res.Issues))
-		}
-		if c.Out != "" {
-			name := history.File(c.Out, p)
-			if err := history.WriteFile(name, func(w io.Writer) error {
-				return uploadbody.Document(doc, nil)(w, func(r io.Reader) io.Reader { return r })
-			}); err != nil {
-				return usageError{fmt.Sprintf("cannot write %s: %v", name, err)}
-			}
-			outcome = ", wrote " + name
-		}
-		if upload {
-			rctx, cancel := c.Conn.withTimeout(ctx)
-			out, err := cl.UploadAnalysis(rctx, client.Content{Name: "analysis of " + short(p.SHA), Write: uploadbody.Document(doc, nil)}, c.Paths.mapping())
-			cancel()
-			if err != nil {
-				return callError(err)
-			}
-			outcome = ", uploaded"
-			if !out.History {
-				outcome += " (not in the metric history: not the default branch)"
-			}
-		}
-		fmt.Fprintf(e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", head(s.Index), len(res.Files), s.Read, len(res.Issues), outcome, time.Since(s.Began).Seconds())
-		return nil
-	})
-	if ae, ok := errors.AsType[*history.AnalysisError](err); ok {
-		return usageError{fmt.Sprintf("analysis of %s: %v", short(ae.Commit), ae.Err)}
-	} else if err != nil {
-		return err
-	}
-	summary := e.stdout
-	if table {
-		summary = e.stderr
-	}
-	verb := "analysed and uploaded"
+	summary, verb := e.stdout, "analysed and uploaded"
 	switch {
 	case c.Out != "":
 		verb = "analysed and written to " + c.Out
-	case table:
-		verb = "analysed"
+	case r.table:
+		summary, verb = e.stderr, "analysed"
 	}
-	fmt.Fprintf(summary, "history of %s: %d commits, %d %s, %d already analysed before\n", branch, len(picks), analysed, verb, len(picks)-analysed)
+	fmt.Fprintf(summary, "history of %s: %d commits, %d %s, %d already analysed before\n", plan.Branch, len(plan.Commits), analysed, verb, len(plan.Commits)-analysed)
 	return nil
 }
 
-// analysedCommits is the answer of GET …/analyses.
-type analysedCommits = apiv1.AnalysedCommits
+// historyServer is the project a backfill uploads to (history.Server),
+// each request bounded by --timeout.
+type historyServer struct {
+	cl *client.Project
+	c  *analyzeCmd
+}
 
-// askAnalysed asks the server which of shas have an analysis on branch (""
-// for the default branch).
-func askAnalysed(ctx context.Context, c *analyzeCmd, cl *client.Project, branch string, shas []string, out *analysedCommits) error {
-	rctx, cancel := c.Conn.withTimeout(ctx)
+func (s historyServer) Analysed(ctx context.Context, branch string, shas []string) (string, []string, error) {
+	ctx, cancel := s.c.Conn.withTimeout(ctx)
 	defer cancel()
-	var err error
-	*out, err = cl.AnalysedCommits(rctx, branch, shas)
-	return callError(err)
+	answer, err := s.cl.AnalysedCommits(ctx, branch, shas)
+	if err != nil {
+		return "", nil, callError(err)
+	}
+	have := make([]string, len(answer.Data))
+	for i, k := range answer.Data {
+		have[i] = k.CommitSHA
+	}
+	return answer.DefaultBranch, have, nil
+}
+
+func (s historyServer) Upload(ctx context.Context, c gitrepo.Commit, doc analyze.Document) (bool, error) {
+	ctx, cancel := s.c.Conn.withTimeout(ctx)
+	defer cancel()
+	out, err := s.cl.UploadAnalysis(ctx, client.Content{Name: "analysis of " + short(c.SHA), Write: uploadbody.Document(doc, nil)}, s.c.Paths.mapping())
+	return out.History, callError(err)
+}
+
+// historyReport prints a backfill's progress on stderr and, with --format
+// table, one line per commit on stdout (history.Reporter).
+type historyReport struct {
+	e     *runEnv
+	table bool
+	start time.Time
+	every string
+}
+
+func (r *historyReport) what(p history.Plan) string {
+	return fmt.Sprintf("%s from %s, the last commit of each %s", p.Branch, r.start.Format(time.DateOnly), r.every)
+}
+
+func (r *historyReport) NotDefault(branch, def string) {
+	fmt.Fprintf(r.e.stderr, "note: %s is not the project's default branch (%s): its analyses do not enter the metric history\n", branch, def)
+}
+
+func (r *historyReport) Shallow(branch string, oldest time.Time) {
+	fmt.Fprintf(r.e.stderr, "warning: this clone is shallow: %s's history here starts on %s; git fetch --unshallow for the rest\n", branch, oldest.Format(time.DateOnly))
+}
+
+func (r *historyReport) Planned(p history.Plan, done int) {
+	fmt.Fprintf(r.e.stderr, "history of %s: %d commits, %d already analysed\n", r.what(p), len(p.Commits), done)
+	if r.table {
+		fmt.Fprintf(r.e.stdout, "%-10s  %-12s  %6s  %8s  %8s  %10s  %10s  %6s\n", "Date", "Commit", "Files", "Lines", "Code", "Complexity", "Duplicated", "Issues")
+	}
+}
+
+// head is a commit's line prefix: "[ 3/52] 2025-03-09 0123456789ab".
+func (r *historyReport) head(p history.Plan, i int) string {
+	width := len(strconv.Itoa(len(p.Commits)))
+	return fmt.Sprintf("[%*d/%d] %s %s", width, i+1, len(p.Commits), p.Commits[i].Time.Format(time.DateOnly), short(p.Commits[i].SHA))
+}
+
+func (r *historyReport) Skipped(p history.Plan, i int) {
+	fmt.Fprintf(r.e.stderr, "%s: already analysed, skipped\n", r.head(p, i))
+}
+
+func (r *historyReport) Analysed(p history.Plan, s history.Step) {
+	res, c := s.Result, s.Commit
+	for _, sk := range res.Skipped {
+		fmt.Fprintf(r.e.stderr, "%s: skipped %s: %s\n", r.head(p, s.Index), sk.Path, sk.Reason)
+	}
+	if r.table {
+		lines, code, cx, dup := 0, 0, 0, 0
+		for _, f := range res.Files {
+			lines, code, cx, dup = lines+f.Lines, code+f.Code, cx+f.Complexity, dup+min(f.DuplicatedLines, f.Lines)
+		}
+		fmt.Fprintf(r.e.stdout, "%-10s  %-12s  %6d  %8d  %8d  %10d  %10d  %6d\n", c.Time.Format(time.DateOnly), short(c.SHA), len(res.Files), lines, code, cx, dup, len(res.Issues))
+	}
+	outcome := ""
+	if s.Wrote != "" {
+		outcome = ", wrote " + s.Wrote
+	}
+	if s.Uploaded {
+		outcome = ", uploaded"
+		if !s.InHistory {
+			outcome += " (not in the metric history: not the default branch)"
+		}
+	}
+	fmt.Fprintf(r.e.stderr, "%s: %d files (%d read), %d issues%s (%.1fs)\n", r.head(p, s.Index), len(res.Files), s.Read, len(res.Issues), outcome, time.Since(s.Began).Seconds())
 }

@@ -3,8 +3,9 @@
 // The command line is declared in cli.go as kong structs (one per command,
 // with its flags as fields); each command's Run method calls a plain function
 // that does the work. To add a command: write the function in your own file,
-// add a struct with the flags and a Run(*runEnv) error method, and add a field
-// for it to the cli struct (or to the parent command's struct).
+// add a struct with the flags and a Run(*runEnv) error method, add a field
+// for it to the cli struct (or to the parent command's struct), and its
+// detailed help and examples to help.tmpl.
 package main
 
 import (
@@ -80,7 +81,7 @@ func newParser(root *cli, getenv func(string) string, stdout, stderr io.Writer) 
 		kong.Resolvers(envResolver(getenv)),
 		kong.WithHyphenPrefixedParameters(true),
 		kong.PostBuild(hideServerFlags),
-		kong.PostBuild(addExamples),
+		kong.PostBuild(addHelp),
 		kong.Vars{"version": versionString()},
 	)
 }

@@ -14,57 +14,45 @@ import (
 )
 
 // sendSources uploads the source of the files an analysis measured, under
-// the paths the analysis is stored under (--strip-prefix, then
-// --add-prefix, by the rule the server maps the analysis' paths with). The analysis is
-// stored already: a failure here is a warning, never the command's.
+// the paths the analysis is stored under (sources.Analysed). The analysis
+// is stored already: a failure here is a warning, never the command's.
 func sendSources(ctx context.Context, e *runEnv, cl *client.Project, dir, commit string, res *analyze.Result, paths pathFlags) {
 	files := make([]string, len(res.Files))
 	for i, f := range res.Files {
 		files[i] = f.Path
 	}
-	name := func(p string) string {
-		mapped, _ := coverage.MapPath(p, coverage.Options{StripPrefix: paths.StripPrefix, AddPrefix: paths.AddPrefix})
-		return mapped
-	}
-	uploadSourceFiles(ctx, e, cl, dir, commit, files, name, "analysis")
+	set := sources.Analysed(dir, files, coverage.Options{StripPrefix: paths.StripPrefix, AddPrefix: paths.AddPrefix})
+	uploadSourceFiles(ctx, e, cl, commit, set, "analysis")
 }
 
 // sendReportSources uploads, for plumb upload coverage --source, the source
 // of the files the coverage report names, read from the checkout in the
-// working directory: the report is read here as the server reads it
-// (--strip-prefix, --module-path) to get repository-relative paths, stored
-// with --add-prefix. The coverage is stored already: files missing here and
-// any failure are warnings, never the command's.
+// working directory (sources.Reported). The coverage is stored already:
+// files missing here and any failure are warnings, never the command's.
 func sendReportSources(ctx context.Context, e *runEnv, cl *client.Project, commit string, report client.Content, c *uploadCoverageCmd, module string) {
-	files, err := sources.ReportFiles(report, c.Format, coverage.Options{StripPrefix: c.StripPrefix, ModulePath: module})
+	set, missing, all, err := sources.Reported(".", report, c.Format, coverage.Options{StripPrefix: c.StripPrefix, AddPrefix: c.AddPrefix, ModulePath: module})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "warning: the source was not sent (the coverage was): reading the report: %v\n", err)
 		return
 	}
-	found, missing := sources.Locate(".", files)
 	if n := len(missing); n > 0 {
 		more := ""
 		if n > 5 {
 			more, missing = fmt.Sprintf(" and %d more", n-5), missing[:5]
 		}
 		fmt.Fprintf(e.stderr, "warning: %d of the report's %d files are not in the working directory, their source was not sent: %s%s\n",
-			n, len(files), strings.Join(missing, ", "), more)
+			n, all, strings.Join(missing, ", "), more)
 	}
-	if len(found) == 0 {
-		return
+	if len(set.Paths) > 0 {
+		uploadSourceFiles(ctx, e, cl, commit, set, "coverage")
 	}
-	name := func(p string) string {
-		mapped, _ := coverage.MapPath(p, coverage.Options{AddPrefix: c.AddPrefix})
-		return mapped
-	}
-	uploadSourceFiles(ctx, e, cl, ".", commit, found, name, "coverage")
 }
 
-// uploadSourceFiles sends files of dir as the sources of commit, each under
-// name(path), and prints what the server kept; what names the upload the
-// sources go with, for the warning when they could not be sent.
-func uploadSourceFiles(ctx context.Context, e *runEnv, cl *client.Project, dir, commit string, files []string, name func(string) string, what string) {
-	out, err := cl.UploadSources(ctx, commit, client.TarFiles(dir, files, name))
+// uploadSourceFiles sends set as the sources of commit and prints what the
+// server kept; what names the upload the sources go with, for the warning
+// when they could not be sent.
+func uploadSourceFiles(ctx context.Context, e *runEnv, cl *client.Project, commit string, set sources.Set, what string) {
+	out, err := cl.UploadSources(ctx, commit, set.Content())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "warning: the source was not sent (the %s was): %v\n", what, callError(err))
 		return
@@ -78,21 +66,6 @@ type sourceCmd struct {
 	Project string   `name:"project" placeholder:"WORKSPACE/PROJECT" penv:"PLUMB_PROJECT" help:"The project; required."`
 	Ref     string   `name:"ref" placeholder:"REF" help:"A branch, refs/heads/…, refs/tags/…, refs/pull/N or a commit SHA (default: the project's default branch)."`
 	Path    string   `arg:"" name:"path" help:"The file's repository-relative path."`
-}
-
-func (sourceCmd) Help() string {
-	return `Prints the text of a file as the server keeps it: uploaded with the analysis
-or coverage of a commit (docs/sources.md), for the commit the reference
-names. The bytes are written as they are.
-
-Examples:
-
-    plumb source --project acme/web-shop web/src/App.tsx
-    plumb source --project acme/web-shop --ref refs/tags/v1.4.0 internal/checkout/checkout.go
-
-Exit status: 0 done; 1 the server refused (no such project, reference or
-kept source: the message says which); 2 usage error; 3 the server could not be
-reached.`
 }
 
 func (c *sourceCmd) Run(e *runEnv) error {

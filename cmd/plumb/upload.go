@@ -234,23 +234,9 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	if err != nil {
 		return err
 	}
-	stats, err := in.Open(c.Stats, "stats file")
+	files, err := in.OpenAnalysis(c.Stats, c.SARIF)
 	if err != nil {
 		return err
-	}
-	nfiles, nremoved, err := stats.CheckStats()
-	if err != nil {
-		return err
-	}
-	total := stats.Size
-	sarifs, err := in.OpenSARIF(c.SARIF)
-	if err != nil {
-		return err
-	}
-	var sarifPaths []string
-	for _, f := range sarifs {
-		sarifPaths = append(sarifPaths, f.Path)
-		total += f.Size
 	}
 	info, err := c.Commit.resolve(getenv)
 	if err != nil {
@@ -262,12 +248,11 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	head := uploadbody.Head{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
 	ctx, cancel := o.withTimeout(ctx)
 	defer cancel()
-	doc := client.Content{Name: "analysis", Size: total, Write: uploadbody.Analysis(head, stats.Path, sarifPaths)}
-	res, err := cl.UploadAnalysis(ctx, doc, c.Paths.mapping())
+	res, err := cl.UploadAnalysis(ctx, files.Content(head), c.Paths.mapping())
 	if err != nil {
 		return callError(err)
 	}
-	fmt.Fprintf(stdout, "uploaded analysis: %d files, %d removed, %d SARIF file(s), %s\n", nfiles, nremoved, len(sarifPaths), describe(res))
+	fmt.Fprintf(stdout, "uploaded analysis: %d files, %d removed, %d SARIF file(s), %s\n", files.Files, files.Removed, len(files.SARIF), describe(res))
 	sendChange(ctx, cl, info, c.Change, stderr)
 	return nil
 }

@@ -25,15 +25,6 @@ type userUpdateCmd struct {
 	userProfileFlags
 }
 
-func (userUpdateCmd) Help() string {
-	return `Changes only the fields given; an empty value clears a field.
-
-Examples:
-
-    plumb user update alice --email alice@example.com --provider-url https://github.com/alice
-    plumb user update alice --avatar-url ''`
-}
-
 func (c *userUpdateCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.UserUpdate(e.ctx, c.Login, c.profile(c.Name))
 }

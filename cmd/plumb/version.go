@@ -49,17 +49,6 @@ type versionCmd struct {
 	Verbose bool `name:"verbose" short:"v" help:"Print each detail on its own line."`
 }
 
-func (versionCmd) Help() string {
-	return `The version and commit are stamped at build time (scripts/dist does it);
-otherwise they come from what the Go toolchain recorded (go install …@v1.2.0
-records the version, a build in a git checkout the commit).
-
-Examples:
-
-    plumb version
-    plumb --version`
-}
-
 func (c *versionCmd) Run(e *runEnv) error { return printVersion(e.stdout, c.Verbose) }
 
 func printVersion(w io.Writer, verbose bool) error {
