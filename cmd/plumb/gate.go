@@ -21,21 +21,6 @@ type gateCmd struct {
 	Format string `name:"format" enum:"table,gitlab-codequality" default:"table" help:"table, or gitlab-codequality: the head's new issues as GitLab's Code Quality report (JSON) on standard output (default ${default})."`
 }
 
-func (gateCmd) Help() string {
-	return `Evaluates the project's quality gate for the current commit against its base
-and prints each condition. Run it after the uploads of a pull request: the
-change they sent names the base.
-
-Examples:
-
-    plumb upload coverage cover.out && plumb gate
-    plumb gate --head feature/x --base main
-    plumb gate --format gitlab-codequality > gl-code-quality-report.json
-
-Exit status: 0 the gate passed; 1 it failed (or the server refused the
-request); 2 usage error; 3 the server could not be reached.`
-}
-
 func (c *gateCmd) Run(e *runEnv) error { return runGate(e.ctx, e, c) }
 
 // runGate asks the server for the gate's outcome and prints it as a table.

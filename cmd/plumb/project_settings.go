@@ -19,18 +19,6 @@ type projectGateCmd struct {
 	Clear   bool     `name:"clear" help:"Remove the project's own gate: the default applies again."`
 }
 
-func (projectGateCmd) Help() string {
-	return `Without --set or --clear, prints the gate. --set changes the given
-conditions of the current gate (the default one if the project has none).
-
-Examples:
-
-    plumb project gate my-org/my-repo
-    plumb project gate my-org/my-repo --set patchCoverage=85 --set newIssues=medium:0 --set coverageDrop=off
-    plumb project gate my-org/my-repo --set newSecurityIssues=advisory
-    plumb project gate my-org/my-repo --clear`
-}
-
 func (c *projectGateCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.ProjectGate(e.ctx, c.Project, c.Set, c.Clear)
 }
@@ -42,17 +30,6 @@ type projectCodeHostCmd struct {
 	Repository string `name:"repository" help:"OWNER/NAME on GitHub; the project's path or id on GitLab."`
 	BaseURL    string `name:"api-url" help:"The host's API address (empty: github.com's or gitlab.com's)."`
 	TokenStdin bool   `name:"token-stdin" help:"Read the token from the first line of standard input (without it, the stored token is kept)."`
-}
-
-func (projectCodeHostCmd) Help() string {
-	return `Without --kind, prints the connection (never the token). Tokens are
-read from standard input, so that they stay out of the shell's history and
-of the process list.
-
-Examples:
-
-    plumb project code-host my-org/my-repo
-    echo "$GITHUB_TOKEN" | plumb project code-host my-org/my-repo --kind github --repository my-org/my-repo --token-stdin`
 }
 
 func (c *projectCodeHostCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -87,17 +64,6 @@ type projectBadgesCmd struct {
 	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
 	Public  string `name:"public" enum:",on,off" default:"" help:"on: the badges answer to anyone; off: to members and the badge token only."`
 	Token   string `name:"token" enum:",create,revoke" default:"" help:"create (or replace) the badge token, printed once; revoke it."`
-}
-
-func (projectBadgesCmd) Help() string {
-	return `The badge token is a secret that a private project's badge URLs accept
-as ?token=…, for a private repository's README (docs/web.md, Badges).
-
-Examples:
-
-    plumb project badges my-org/my-repo --public on
-    plumb project badges my-org/my-repo --token create
-    plumb project badges my-org/my-repo --token revoke`
 }
 
 func (c *projectBadgesCmd) Run(e *runEnv, a *admin.Admin) error {
