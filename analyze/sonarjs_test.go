@@ -101,7 +101,7 @@ export default [{
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("eslint: %v: %s", err, stderr.String())
 	}
-	equal, total, theirsOnly := 0, 0, 0
+	equal, total, theirsOnly, ambiguous := 0, 0, 0, 0
 	var diffs []string
 	for _, r := range report {
 		src, err := os.ReadFile(r.FilePath)
@@ -112,11 +112,11 @@ export default [{
 		cognitive.SonarJS = true
 		fns, _ := cognitive.Analyze(l.Name, src)
 		cognitive.SonarJS = false
-		ours := map[int]cognitive.Function{}
+		ours := map[int]int{} // functions by first line
 		for _, f := range fns {
-			ours[f.Line] = f
+			ours[f.Line]++
 		}
-		theirs := map[int]int{}
+		theirs, reports := map[int]int{}, map[int]int{}
 		for _, m := range r.Messages {
 			if m.RuleID == "" {
 				t.Fatalf("%s: %s", r.FilePath, m.Message) // a parse error
@@ -125,12 +125,19 @@ export default [{
 				n := 0
 				fmt.Sscan(sm[1], &n)
 				theirs[m.Line] = n
+				reports[m.Line]++
 			}
 		}
 		rel, _ := filepath.Rel(work, r.FilePath)
 		for _, f := range fns {
 			if f.Complexity == 0 && theirs[f.Line] == 0 {
 				continue // neither reports it
+			}
+			if ours[f.Line] > 1 || reports[f.Line] > 1 {
+				// two functions start on the line (minified code, or a
+				// one-line callback): a line does not tell which is which
+				ambiguous++
+				continue
 			}
 			total++
 			if theirs[f.Line] == f.Complexity {
@@ -147,12 +154,13 @@ export default [{
 	}
 	sort.Strings(diffs)
 	for i, d := range diffs {
-		if i < 40 {
+		if i < 400 {
 			t.Log(d)
 		}
 	}
 	pct := 100 * float64(equal) / float64(max(total, 1))
-	t.Logf("%d files: %d of %d scoring top-level functions equal to sonarjs (%.1f%%); %d reports of sonarjs on other lines (nested functions)", len(files), equal, total, pct, theirsOnly)
+	t.Logf("%d files: %d of %d scoring top-level functions equal to sonarjs (%.1f%%); %d left out (a line where two functions start); %d reports of sonarjs on other lines (nested functions)",
+		len(files), equal, total, pct, ambiguous, theirsOnly)
 	if total < 200 || pct < minSonarjsEqual {
 		t.Errorf("%.1f%% of %d functions equal to sonarjs, below %.0f%%", pct, total, minSonarjsEqual)
 	}

@@ -115,7 +115,13 @@ type logicChain struct {
 	last []string
 }
 
-func (c *logicChain) push()  { c.last = append(c.last, "") }
+func (c *logicChain) push() { c.last = append(c.last, "") }
+func (c *logicChain) top() string {
+	if len(c.last) == 0 {
+		return ""
+	}
+	return c.last[len(c.last)-1]
+}
 func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)] }
 func (c *logicChain) reset() { c.set("") }
 func (c *logicChain) set(s string) {
@@ -165,8 +171,14 @@ type frame struct {
 	indent   int    // Scala: the indentation of the def line of a declBody frame
 }
 
-// ternary is an open conditional expression: its branches nest.
-type ternary struct{ paren, frames int }
+// ternary is an open conditional expression: its branches nest, and each
+// is an expression of its own for the runs of logical operators (a && (c
+// ? d && e : f) is two runs); chain is the run before its ?, which goes on
+// after it (a && (c ? d : e) && f is one run).
+type ternary struct {
+	paren, frames int
+	chain         string
+}
 
 type braceScorer struct {
 	src     []byte
@@ -314,6 +326,8 @@ func (b *braceScorer) run() {
 			b.endFrame(i - 1)
 		}
 		for b.ternaryEnds(i) {
+			b.chain.pop()
+			b.chain.set(b.ternaries[len(b.ternaries)-1].chain)
 			b.ternaries = b.ternaries[:len(b.ternaries)-1]
 			b.nest--
 		}
@@ -386,7 +400,7 @@ func (b *braceScorer) run() {
 			}
 			b.endVirtual()
 		case ",", "=", ":":
-			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" {
+			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" || b.ternaryColon() {
 				b.chain.reset()
 			}
 			if s == "=" && !b.is(i+1, "{") {
@@ -431,7 +445,8 @@ func (b *braceScorer) run() {
 				b.structural()
 				// its branches nest: a ? 1 : b ? 2 : 3 is 1 + 2
 				if b.cur != nil {
-					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames)})
+					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames), chain: b.chain.top()})
+					b.chain.push()
 					b.nest++
 				}
 			}
@@ -498,7 +513,9 @@ func (b *braceScorer) isTernary(i int) bool {
 				return false
 			}
 		case ";":
-			return false
+			if depth <= 0 {
+				return false // a statement ends; a ; in a branch's function body does not
+			}
 		case ",":
 			if depth == 0 {
 				return false
@@ -668,7 +685,8 @@ func (b *braceScorer) isName(i int) bool {
 // auto&& v; Rust's &&x).
 func (b *braceScorer) binaryOperand(i int) bool {
 	p := b.kind(i - 1)
-	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "?") && !b.is(i-1, "!") {
+	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "?") && !b.is(i-1, "!") &&
+		!b.is(i-1, "++") && !b.is(i-1, "--") { // i-- && c: a postfix operator ends an operand
 		return b.lang == "Rust" && b.is(i, "||") // a Rust closure: closureStart decided
 	}
 	if b.is(i, "&&") && (b.lang == "C++" || b.lang == "C/C++ Header" || b.lang == "Objective-C++") {
@@ -759,6 +777,13 @@ func (b *braceScorer) ternaryEnds(i int) bool {
 		return false
 	}
 	return t.Kind != token.Punct || b.is(i, "{") || b.is(i, "!") || b.is(i, "++") || b.is(i, "--")
+}
+
+// ternaryColon reports whether a : at the current level is the innermost
+// open conditional expression's.
+func (b *braceScorer) ternaryColon() bool {
+	n := len(b.ternaries)
+	return n > 0 && b.ternaries[n-1].paren == len(b.parens) && b.ternaries[n-1].frames == len(b.frames)
 }
 
 // conditionalType reports whether the TypeScript ? at i ends the
@@ -945,14 +970,15 @@ func (b *braceScorer) emit(fn *fnState, i int) {
 	if fn.recursive && !SonarJS {
 		fn.Complexity++
 	}
-	if SonarJS && !fn.ownStructural {
-		// sonarjs: the nested functions of a function without structure
-		// of its own are scored apart (as callbacks of a module pattern)
+	if SonarJS {
 		fn.Complexity -= fn.nestedInc
 	}
 	b.out = append(b.out, fn.Function)
 	b.cur = nil
 	b.nest, b.ctl = 0, 0
+	for range b.ternaries {
+		b.chain.pop()
+	}
 	b.ternaries = b.ternaries[:0]
 	b.nestedFns = 0
 }
