@@ -205,6 +205,10 @@ type braceScorer struct {
 	declEnd   int  // the token after the last expression body of a declared function: no header reaches back over it
 	ternaries []ternary
 	nestedFns int // nested function bodies open
+	// sonarLeak (SonarJS mode): nesting levels that eslint-plugin-sonarjs
+	// 4 opens and never closes in the current function, one for each
+	// function that is a branch of a conditional expression
+	sonarLeak int
 }
 
 var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
@@ -271,7 +275,44 @@ func (b *braceScorer) structural() {
 	if b.cur != nil && b.nestedFns == 0 {
 		b.cur.ownStructural = true
 	}
-	b.inc(1 + b.nest)
+	b.inc(1 + b.nest + b.sonarLeak)
+}
+
+// sonarBranch (SonarJS mode) notes a function that starts at token i as
+// a branch of a conditional expression of the current function's own
+// code (c ? function () { … } : d, c ? d : () => e): eslint-plugin-sonarjs
+// 4.2.2 raises the function's own nesting on entering the branch and
+// lowers its nested function's on leaving it (its exit handlers run in
+// the opposite order), so everything after it in the function is nested
+// one level deeper.
+func (b *braceScorer) sonarBranch(i int) {
+	if !SonarJS || b.cur == nil || b.nestedFns > 0 {
+		return
+	}
+	if b.is(i, "async") {
+		i++
+	}
+	switch {
+	case b.is(i, "function"):
+	case b.kind(i) == token.Ident && b.is(i+1, "=>"):
+	case b.is(i, "("):
+		j := matchParen(b.src, b.toks, i, 1)
+		if j < 0 || !b.is(j+1, "=>") && !b.is(j+1, ":") {
+			return
+		}
+		if b.is(j+1, ":") { // (x): T => …
+			k := j + 2
+			for k < len(b.toks) && k < j+maxHeader && !b.is(k, "=>") && !b.is(k, ",") && !b.is(k, ";") && !b.is(k, "{") {
+				k++
+			}
+			if !b.is(k, "=>") {
+				return
+			}
+		}
+	default:
+		return
+	}
+	b.sonarLeak++
 }
 
 var nestingKeywords = map[string]bool{
@@ -368,7 +409,9 @@ func (b *braceScorer) run() {
 		}
 		switch s {
 		case "(", "[":
-			call := i > 0 && (b.toks[i-1].Kind == token.Ident && !nestingKeywords[b.text(i-1)] || b.is(i-1, ")") || b.is(i-1, "]"))
+			// a call's arguments and a control header's condition are
+			// expressions of their own: if (a && b) {} if (c && d) {} is two runs
+			call := i > 0 && (b.toks[i-1].Kind == token.Ident || b.is(i-1, ")") || b.is(i-1, "]"))
 			b.parens = append(b.parens, call)
 			if call {
 				b.chain.push()
@@ -400,6 +443,9 @@ func (b *braceScorer) run() {
 			}
 			b.endVirtual()
 		case ",", "=", ":":
+			if s == ":" && b.ternaryColon() {
+				b.sonarBranch(i + 1)
+			}
 			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" || b.ternaryColon() {
 				b.chain.reset()
 			}
@@ -448,6 +494,7 @@ func (b *braceScorer) run() {
 					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames), chain: b.chain.top()})
 					b.chain.push()
 					b.nest++
+					b.sonarBranch(i + 1)
 				}
 			}
 		}
@@ -460,6 +507,11 @@ func (b *braceScorer) run() {
 		b.close(len(b.toks) - 1)
 	}
 }
+
+// maxTernary bounds the tokens read to find a conditional expression's
+// : (its first branch may be a whole function: c ? new Observable((s) =>
+// { … }) : EMPTY).
+const maxTernary = 2000
 
 // isTernary reports whether the ? at i has a : later in its expression,
 // and follows an operand: not a type's ? (C#'s int? x, Swift's Int?,
@@ -503,7 +555,7 @@ func (b *braceScorer) isTernary(i int) bool {
 		return false // T? { : a type before a body
 	}
 	depth := 0
-	for j := i + 1; j < len(b.toks) && j < i+200; j++ {
+	for j := i + 1; j < len(b.toks) && j < i+maxTernary; j++ {
 		switch b.text(j) {
 		case "(", "[", "{":
 			depth++
@@ -979,6 +1031,7 @@ func (b *braceScorer) emit(fn *fnState, i int) {
 	for range b.ternaries {
 		b.chain.pop()
 	}
+	b.sonarLeak = 0
 	b.ternaries = b.ternaries[:0]
 	b.nestedFns = 0
 }
