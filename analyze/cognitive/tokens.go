@@ -409,9 +409,10 @@ func (b *braceScorer) run() {
 		}
 		switch s {
 		case "(", "[":
-			// a call's arguments and a control header's condition are
-			// expressions of their own: if (a && b) {} if (c && d) {} is two runs
-			call := i > 0 && (b.toks[i-1].Kind == token.Ident || b.is(i-1, ")") || b.is(i-1, "]"))
+			// a call's arguments, a control header's condition and a
+			// negated group are expressions of their own: if (a && b) {}
+			// if (c && d) {} is two runs, a && !(b && c) too
+			call := i > 0 && (b.toks[i-1].Kind == token.Ident || b.is(i-1, ")") || b.is(i-1, "]") || b.is(i-1, "!") && b.is(i, "("))
 			b.parens = append(b.parens, call)
 			if call {
 				b.chain.push()
