@@ -557,29 +557,32 @@ func (b *braceScorer) isTernary(i int) bool {
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks) && j < i+maxTernary; j++ {
-		switch b.text(j) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth < 0 {
+		s := b.text(j)
+		if depth += bracketStep(s); depth < 0 {
+			return false
+		}
+		if depth == 0 {
+			switch s {
+			case ";", ",": // a ; inside a branch's function body does not end it
 				return false
-			}
-		case ";":
-			if depth <= 0 {
-				return false // a statement ends; a ; in a branch's function body does not
-			}
-		case ",":
-			if depth == 0 {
-				return false
-			}
-		case ":":
-			if depth == 0 {
+			case ":":
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// bracketStep is 1 for an opening bracket, -1 for a closing one, else 0:
+// the scans of this file keep their depth with it.
+func bracketStep(s string) int {
+	switch s {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
 }
 
 func (b *braceScorer) keyword(i int, s string) {
@@ -844,20 +847,15 @@ func (b *braceScorer) ternaryColon() bool {
 func (b *braceScorer) conditionalType(i int) bool {
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
-		switch b.text(j) {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth < 0 {
+		s := b.text(j)
+		if depth -= bracketStep(s); depth < 0 {
+			return false
+		}
+		if depth == 0 {
+			switch s {
+			case ";", ",", "=", "return", "&&", "||", "??", "=>", "?", ":":
 				return false
-			}
-		case ";", ",", "=", "return", "&&", "||", "??", "=>", "?", ":":
-			if depth == 0 {
-				return false
-			}
-		case "extends":
-			if depth == 0 {
+			case "extends":
 				return true
 			}
 		}
@@ -874,18 +872,12 @@ func (b *braceScorer) typeAlias(i int) int {
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks); j++ {
-		switch b.text(j) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth < 0 {
-				return j - 1
-			}
-		case ";":
-			if depth == 0 {
-				return j
-			}
+		s := b.text(j)
+		if depth += bracketStep(s); depth < 0 {
+			return j - 1
+		}
+		if depth == 0 && s == ";" {
+			return j
 		}
 		if depth == 0 && j+1 < len(b.toks) && b.toks[j+1].Line > b.toks[j].End {
 			// a line break ends it unless an operator is on either side
