@@ -315,11 +315,6 @@ func (b *braceScorer) sonarBranch(i int) {
 	b.sonarLeak++
 }
 
-var nestingKeywords = map[string]bool{
-	"if": true, "for": true, "foreach": true, "while": true, "switch": true, "catch": true, "do": true,
-	"else": true, "when": true, "match": true, "loop": true, "repeat": true, "guard": true,
-}
-
 var containerKeywords = map[string]bool{
 	"class": true, "struct": true, "interface": true, "enum": true, "namespace": true, "object": true,
 	"trait": true, "impl": true, "record": true, "module": true, "extension": true, "protocol": true,
