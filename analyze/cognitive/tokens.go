@@ -457,14 +457,14 @@ func (b *braceScorer) run() {
 			if !b.binaryOperand(i) {
 				continue // C++'s T&& x, Rust's &&x: a reference, no operator
 			}
-			if SonarJS && s == "||" {
-				b.chain.op(s) // sonarjs counts && runs only
-				continue
-			}
+			// sonarjs counts && runs only: a || ends a run and counts nothing
+			sonarOr := SonarJS && s == "||"
 			if f := b.jsxFrame(); f != nil && !f.mixed {
 				if f.jsxOp == "" {
 					f.jsxOp = s
-					f.deferred = b.chain.op(s)
+					if f.deferred = b.chain.op(s); sonarOr {
+						f.deferred = 0
+					}
 					continue
 				}
 				if f.jsxOp == s {
@@ -472,7 +472,9 @@ func (b *braceScorer) run() {
 				}
 				b.jsxMixed()
 			}
-			b.inc(b.chain.op(s))
+			if n := b.chain.op(s); !sonarOr {
+				b.inc(n)
+			}
 		case "|":
 			if b.lang == "Rust" {
 				b.closureStart(i)

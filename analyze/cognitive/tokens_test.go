@@ -206,6 +206,15 @@ function tw(a, b) {
 			t.Errorf("%s: %d in sonarjs mode, sonarjs %d", f.Name, f.Complexity, want[f.Name])
 		}
 	}
+	// a JSX container of one run is markup; in {a || b && <C/>} sonarjs
+	// counts the && run only
+	jsx := "function Panel({a, b}) {\n  return (<div>{a && <A/>}{a || b && <C/>}</div>);\n}\n"
+	SonarJS = true
+	fns, _ = Analyze("JSX", []byte(jsx))
+	SonarJS = false
+	if len(fns) != 1 || fns[0].Complexity != 1 {
+		t.Errorf("JSX in sonarjs mode: %+v, sonarjs 1", fns)
+	}
 	// the same functions by the definition: nested functions count with
 	// their nesting, || runs and recursion count, no nesting left open
 	fns, _ = Analyze("JavaScript", []byte(src))
