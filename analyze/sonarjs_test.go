@@ -30,10 +30,12 @@ var sonarMsgRE = regexp.MustCompile(`from (\d+) to the 0 allowed`)
 // every top-level JavaScript and TypeScript function of sonarjsTrees with
 // eslint-plugin-sonarjs' sonarjs/cognitive-complexity (threshold 0, so
 // that it reports every function that scores), matched by the function's
-// first line. docs/analyze.md lists the differences, each a documented
-// choice: sonarjs counts no || and ?? runs and no recursion, and adds a
-// nested function's score to its enclosing one only when that one has
-// structure of its own.
+// first line, with the scorer in sonarjs mode (cognitive.SonarJS).
+// docs/analyze.md lists what that mode changes, each a documented choice
+// or a behaviour of sonarjs: no || runs, no recursion, a function scored
+// without its nested functions (sonarjs reports each apart), and a
+// nesting level left open by a function in a conditional's branch. It
+// also logs the agreement with plumb's own rules.
 func TestJSComplexityMatchesSonarjs(t *testing.T) {
 	dir := os.Getenv("PLUMB_ESLINT")
 	npm := os.Getenv("PLUMB_NPM_TREE")
@@ -101,7 +103,7 @@ export default [{
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("eslint: %v: %s", err, stderr.String())
 	}
-	equal, total, theirsOnly := 0, 0, 0
+	equal, total, theirsOnly, ambiguous, plainEqual := 0, 0, 0, 0, 0
 	var diffs []string
 	for _, r := range report {
 		src, err := os.ReadFile(r.FilePath)
@@ -109,14 +111,15 @@ export default [{
 			t.Fatal(err)
 		}
 		l := lang.Detect(r.FilePath, src)
+		plain, _ := cognitive.Analyze(l.Name, src)
 		cognitive.SonarJS = true
 		fns, _ := cognitive.Analyze(l.Name, src)
 		cognitive.SonarJS = false
-		ours := map[int]cognitive.Function{}
+		ours := map[int]int{} // functions by first line
 		for _, f := range fns {
-			ours[f.Line] = f
+			ours[f.Line]++
 		}
-		theirs := map[int]int{}
+		theirs, reports := map[int]int{}, map[int]int{}
 		for _, m := range r.Messages {
 			if m.RuleID == "" {
 				t.Fatalf("%s: %s", r.FilePath, m.Message) // a parse error
@@ -125,14 +128,24 @@ export default [{
 				n := 0
 				fmt.Sscan(sm[1], &n)
 				theirs[m.Line] = n
+				reports[m.Line]++
 			}
 		}
 		rel, _ := filepath.Rel(work, r.FilePath)
-		for _, f := range fns {
+		for i, f := range fns {
 			if f.Complexity == 0 && theirs[f.Line] == 0 {
 				continue // neither reports it
 			}
+			if ours[f.Line] > 1 || reports[f.Line] > 1 {
+				// two functions start on the line (minified code, or a
+				// one-line callback): a line does not tell which is which
+				ambiguous++
+				continue
+			}
 			total++
+			if i < len(plain) && plain[i].Line == f.Line && plain[i].Complexity == theirs[f.Line] {
+				plainEqual++
+			}
 			if theirs[f.Line] == f.Complexity {
 				equal++
 				continue
@@ -152,12 +165,15 @@ export default [{
 		}
 	}
 	pct := 100 * float64(equal) / float64(max(total, 1))
-	t.Logf("%d files: %d of %d scoring top-level functions equal to sonarjs (%.1f%%); %d reports of sonarjs on other lines (nested functions)", len(files), equal, total, pct, theirsOnly)
+	t.Logf("%d files: %d of %d scoring top-level functions equal to sonarjs (%.1f%%); %d left out (a line where two functions start); %d reports of sonarjs on other lines (nested functions)",
+		len(files), equal, total, pct, ambiguous, theirsOnly)
+	t.Logf("with plumb's own rules (the definition's): %d of %d equal (%.1f%%)", plainEqual, total, 100*float64(plainEqual)/float64(max(total, 1)))
 	if total < 200 || pct < minSonarjsEqual {
 		t.Errorf("%.1f%% of %d functions equal to sonarjs, below %.0f%%", pct, total, minSonarjsEqual)
 	}
 }
 
 // minSonarjsEqual is the share of functions that must score as sonarjs
-// scores them (the rest are the documented differences).
-const minSonarjsEqual = 80.0
+// scores them in sonarjs mode: every one did on 2026-11-29 (437 of 437);
+// the margin is for a new version of the npm tree.
+const minSonarjsEqual = 97.0

@@ -137,54 +137,34 @@ func (s *goScore) body(b *ast.BlockStmt, nest int, ctl int) {
 	s.visit(b, nest)
 }
 
+// nested scores a structure that nests (switch, type switch, select,
+// loop) at level nest: +1 plus nest, its header's parts that are there at
+// nest, its body one level deeper.
+func (s *goScore) nested(nest int, body *ast.BlockStmt, header ...ast.Node) {
+	s.structure(nest)
+	for _, h := range header {
+		if h != nil {
+			s.visit(h, nest)
+		}
+	}
+	s.body(body, nest+1, nest+1)
+}
+
 // visit scores n at nesting level nest.
 func (s *goScore) visit(n ast.Node, nest int) {
 	switch n := n.(type) {
 	case *ast.IfStmt:
 		s.ifStmt(n, nest, false)
 	case *ast.SwitchStmt:
-		s.structure(nest)
-		if n.Init != nil {
-			s.visit(n.Init, nest)
-		}
-		if n.Tag != nil {
-			s.visit(n.Tag, nest)
-		}
-		s.body(n.Body, nest+1, nest+1)
+		s.nested(nest, n.Body, n.Init, n.Tag)
 	case *ast.TypeSwitchStmt:
-		s.structure(nest)
-		if n.Init != nil {
-			s.visit(n.Init, nest)
-		}
-		if n.Assign != nil {
-			s.visit(n.Assign, nest)
-		}
-		s.body(n.Body, nest+1, nest+1)
+		s.nested(nest, n.Body, n.Init, n.Assign)
 	case *ast.SelectStmt:
-		s.structure(nest)
-		s.body(n.Body, nest+1, nest+1)
+		s.nested(nest, n.Body)
 	case *ast.ForStmt:
-		s.structure(nest)
-		if n.Init != nil {
-			s.visit(n.Init, nest)
-		}
-		if n.Cond != nil {
-			s.visit(n.Cond, nest)
-		}
-		if n.Post != nil {
-			s.visit(n.Post, nest)
-		}
-		s.body(n.Body, nest+1, nest+1)
+		s.nested(nest, n.Body, n.Init, n.Cond, n.Post)
 	case *ast.RangeStmt:
-		s.structure(nest)
-		if n.Key != nil {
-			s.visit(n.Key, nest)
-		}
-		if n.Value != nil {
-			s.visit(n.Value, nest)
-		}
-		s.visit(n.X, nest)
-		s.body(n.Body, nest+1, nest+1)
+		s.nested(nest, n.Body, n.Key, n.Value, n.X)
 	case *ast.FuncLit:
 		s.visit(n.Type, nest)
 		s.visit(n.Body, nest+1)

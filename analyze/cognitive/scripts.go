@@ -231,12 +231,7 @@ func (s *scopes) softStatement(i int) bool {
 	}
 	depth := 0
 	for j := i + 1; j < len(s.toks) && j < i+maxHeader; j++ {
-		switch s.text(j) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		}
+		depth += bracketStep(s.text(j))
 		if s.toks[j].Kind == token.String && s.toks[j].Flags&token.InterpOpen != 0 {
 			depth++
 		}

@@ -115,7 +115,13 @@ type logicChain struct {
 	last []string
 }
 
-func (c *logicChain) push()  { c.last = append(c.last, "") }
+func (c *logicChain) push() { c.last = append(c.last, "") }
+func (c *logicChain) top() string {
+	if len(c.last) == 0 {
+		return ""
+	}
+	return c.last[len(c.last)-1]
+}
 func (c *logicChain) pop()   { c.last = c.last[:max(0, len(c.last)-1)] }
 func (c *logicChain) reset() { c.set("") }
 func (c *logicChain) set(s string) {
@@ -165,8 +171,14 @@ type frame struct {
 	indent   int    // Scala: the indentation of the def line of a declBody frame
 }
 
-// ternary is an open conditional expression: its branches nest.
-type ternary struct{ paren, frames int }
+// ternary is an open conditional expression: its branches nest, and each
+// is an expression of its own for the runs of logical operators (a && (c
+// ? d && e : f) is two runs); chain is the run before its ?, which goes on
+// after it (a && (c ? d : e) && f is one run).
+type ternary struct {
+	paren, frames int
+	chain         string
+}
 
 type braceScorer struct {
 	src     []byte
@@ -193,6 +205,10 @@ type braceScorer struct {
 	declEnd   int  // the token after the last expression body of a declared function: no header reaches back over it
 	ternaries []ternary
 	nestedFns int // nested function bodies open
+	// sonarLeak (SonarJS mode): nesting levels that eslint-plugin-sonarjs
+	// 4 opens and never closes in the current function, one for each
+	// function that is a branch of a conditional expression
+	sonarLeak int
 }
 
 var guardBefore = map[string]bool{"return": true, "else": true, "in": true, "let": true, "mut": true, "break": true, "match": true}
@@ -259,12 +275,44 @@ func (b *braceScorer) structural() {
 	if b.cur != nil && b.nestedFns == 0 {
 		b.cur.ownStructural = true
 	}
-	b.inc(1 + b.nest)
+	b.inc(1 + b.nest + b.sonarLeak)
 }
 
-var nestingKeywords = map[string]bool{
-	"if": true, "for": true, "foreach": true, "while": true, "switch": true, "catch": true, "do": true,
-	"else": true, "when": true, "match": true, "loop": true, "repeat": true, "guard": true,
+// sonarBranch (SonarJS mode) notes a function that starts at token i as
+// a branch of a conditional expression of the current function's own
+// code (c ? function () { … } : d, c ? d : () => e): eslint-plugin-sonarjs
+// 4.2.2 raises the function's own nesting on entering the branch and
+// lowers its nested function's on leaving it (its exit handlers run in
+// the opposite order), so everything after it in the function is nested
+// one level deeper.
+func (b *braceScorer) sonarBranch(i int) {
+	if !SonarJS || b.cur == nil || b.nestedFns > 0 {
+		return
+	}
+	if b.is(i, "async") {
+		i++
+	}
+	switch {
+	case b.is(i, "function"):
+	case b.kind(i) == token.Ident && b.is(i+1, "=>"):
+	case b.is(i, "("):
+		j := matchParen(b.src, b.toks, i, 1)
+		if j < 0 || !b.is(j+1, "=>") && !b.is(j+1, ":") {
+			return
+		}
+		if b.is(j+1, ":") { // (x): T => …
+			k := j + 2
+			for k < len(b.toks) && k < j+maxHeader && !b.is(k, "=>") && !b.is(k, ",") && !b.is(k, ";") && !b.is(k, "{") {
+				k++
+			}
+			if !b.is(k, "=>") {
+				return
+			}
+		}
+	default:
+		return
+	}
+	b.sonarLeak++
 }
 
 var containerKeywords = map[string]bool{
@@ -314,6 +362,8 @@ func (b *braceScorer) run() {
 			b.endFrame(i - 1)
 		}
 		for b.ternaryEnds(i) {
+			b.chain.pop()
+			b.chain.set(b.ternaries[len(b.ternaries)-1].chain)
 			b.ternaries = b.ternaries[:len(b.ternaries)-1]
 			b.nest--
 		}
@@ -354,7 +404,10 @@ func (b *braceScorer) run() {
 		}
 		switch s {
 		case "(", "[":
-			call := i > 0 && (b.toks[i-1].Kind == token.Ident && !nestingKeywords[b.text(i-1)] || b.is(i-1, ")") || b.is(i-1, "]"))
+			// a call's arguments, a control header's condition and a
+			// negated group are expressions of their own: if (a && b) {}
+			// if (c && d) {} is two runs, a && !(b && c) too
+			call := i > 0 && (b.toks[i-1].Kind == token.Ident || b.is(i-1, ")") || b.is(i-1, "]") || b.is(i-1, "!") && b.is(i, "("))
 			b.parens = append(b.parens, call)
 			if call {
 				b.chain.push()
@@ -386,7 +439,10 @@ func (b *braceScorer) run() {
 			}
 			b.endVirtual()
 		case ",", "=", ":":
-			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" {
+			if s == ":" && b.ternaryColon() {
+				b.sonarBranch(i + 1)
+			}
+			if len(b.parens) == 0 || !b.parens[len(b.parens)-1] || s != ":" || b.ternaryColon() {
 				b.chain.reset()
 			}
 			if s == "=" && !b.is(i+1, "{") {
@@ -401,14 +457,14 @@ func (b *braceScorer) run() {
 			if !b.binaryOperand(i) {
 				continue // C++'s T&& x, Rust's &&x: a reference, no operator
 			}
-			if SonarJS && s == "||" {
-				b.chain.op(s) // sonarjs counts && runs only
-				continue
-			}
+			// sonarjs counts && runs only: a || ends a run and counts nothing
+			sonarOr := SonarJS && s == "||"
 			if f := b.jsxFrame(); f != nil && !f.mixed {
 				if f.jsxOp == "" {
 					f.jsxOp = s
-					f.deferred = b.chain.op(s)
+					if f.deferred = b.chain.op(s); sonarOr {
+						f.deferred = 0
+					}
 					continue
 				}
 				if f.jsxOp == s {
@@ -416,7 +472,9 @@ func (b *braceScorer) run() {
 				}
 				b.jsxMixed()
 			}
-			b.inc(b.chain.op(s))
+			if n := b.chain.op(s); !sonarOr {
+				b.inc(n)
+			}
 		case "|":
 			if b.lang == "Rust" {
 				b.closureStart(i)
@@ -431,8 +489,10 @@ func (b *braceScorer) run() {
 				b.structural()
 				// its branches nest: a ? 1 : b ? 2 : 3 is 1 + 2
 				if b.cur != nil {
-					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames)})
+					b.ternaries = append(b.ternaries, ternary{paren: len(b.parens), frames: len(b.frames), chain: b.chain.top()})
+					b.chain.push()
 					b.nest++
+					b.sonarBranch(i + 1)
 				}
 			}
 		}
@@ -445,6 +505,11 @@ func (b *braceScorer) run() {
 		b.close(len(b.toks) - 1)
 	}
 }
+
+// maxTernary bounds the tokens read to find a conditional expression's
+// : (its first branch may be a whole function: c ? new Observable((s) =>
+// { … }) : EMPTY).
+const maxTernary = 2000
 
 // isTernary reports whether the ? at i has a : later in its expression,
 // and follows an operand: not a type's ? (C#'s int? x, Swift's Int?,
@@ -488,28 +553,33 @@ func (b *braceScorer) isTernary(i int) bool {
 		return false // T? { : a type before a body
 	}
 	depth := 0
-	for j := i + 1; j < len(b.toks) && j < i+200; j++ {
-		switch b.text(j) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth < 0 {
-				return false
-			}
-		case ";":
+	for j := i + 1; j < len(b.toks) && j < i+maxTernary; j++ {
+		s := b.text(j)
+		if depth += bracketStep(s); depth < 0 {
 			return false
-		case ",":
-			if depth == 0 {
+		}
+		if depth == 0 {
+			switch s {
+			case ";", ",": // a ; inside a branch's function body does not end it
 				return false
-			}
-		case ":":
-			if depth == 0 {
+			case ":":
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// bracketStep is 1 for an opening bracket, -1 for a closing one, else 0:
+// the scans of this file keep their depth with it.
+func bracketStep(s string) int {
+	switch s {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
 }
 
 func (b *braceScorer) keyword(i int, s string) {
@@ -668,7 +738,8 @@ func (b *braceScorer) isName(i int) bool {
 // auto&& v; Rust's &&x).
 func (b *braceScorer) binaryOperand(i int) bool {
 	p := b.kind(i - 1)
-	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "?") && !b.is(i-1, "!") {
+	if p != token.Ident && p != token.Number && p != token.String && !b.is(i-1, ")") && !b.is(i-1, "]") && !b.is(i-1, "}") && !b.is(i-1, "?") && !b.is(i-1, "!") &&
+		!b.is(i-1, "++") && !b.is(i-1, "--") { // i-- && c: a postfix operator ends an operand
 		return b.lang == "Rust" && b.is(i, "||") // a Rust closure: closureStart decided
 	}
 	if b.is(i, "&&") && (b.lang == "C++" || b.lang == "C/C++ Header" || b.lang == "Objective-C++") {
@@ -761,25 +832,27 @@ func (b *braceScorer) ternaryEnds(i int) bool {
 	return t.Kind != token.Punct || b.is(i, "{") || b.is(i, "!") || b.is(i, "++") || b.is(i, "--")
 }
 
+// ternaryColon reports whether a : at the current level is the innermost
+// open conditional expression's.
+func (b *braceScorer) ternaryColon() bool {
+	n := len(b.ternaries)
+	return n > 0 && b.ternaries[n-1].paren == len(b.parens) && b.ternaries[n-1].frames == len(b.frames)
+}
+
 // conditionalType reports whether the TypeScript ? at i ends the
 // condition of a conditional type: extends before it in its expression.
 func (b *braceScorer) conditionalType(i int) bool {
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
-		switch b.text(j) {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth < 0 {
+		s := b.text(j)
+		if depth -= bracketStep(s); depth < 0 {
+			return false
+		}
+		if depth == 0 {
+			switch s {
+			case ";", ",", "=", "return", "&&", "||", "??", "=>", "?", ":":
 				return false
-			}
-		case ";", ",", "=", "return", "&&", "||", "??", "=>", "?", ":":
-			if depth == 0 {
-				return false
-			}
-		case "extends":
-			if depth == 0 {
+			case "extends":
 				return true
 			}
 		}
@@ -796,18 +869,12 @@ func (b *braceScorer) typeAlias(i int) int {
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks); j++ {
-		switch b.text(j) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth < 0 {
-				return j - 1
-			}
-		case ";":
-			if depth == 0 {
-				return j
-			}
+		s := b.text(j)
+		if depth += bracketStep(s); depth < 0 {
+			return j - 1
+		}
+		if depth == 0 && s == ";" {
+			return j
 		}
 		if depth == 0 && j+1 < len(b.toks) && b.toks[j+1].Line > b.toks[j].End {
 			// a line break ends it unless an operator is on either side
@@ -945,14 +1012,16 @@ func (b *braceScorer) emit(fn *fnState, i int) {
 	if fn.recursive && !SonarJS {
 		fn.Complexity++
 	}
-	if SonarJS && !fn.ownStructural {
-		// sonarjs: the nested functions of a function without structure
-		// of its own are scored apart (as callbacks of a module pattern)
+	if SonarJS {
 		fn.Complexity -= fn.nestedInc
 	}
 	b.out = append(b.out, fn.Function)
 	b.cur = nil
 	b.nest, b.ctl = 0, 0
+	for range b.ternaries {
+		b.chain.pop()
+	}
+	b.sonarLeak = 0
 	b.ternaries = b.ternaries[:0]
 	b.nestedFns = 0
 }

@@ -45,7 +45,9 @@ func TestTokenFixtures(t *testing.T) {
 // definition's text with a comment naming the rule: keywords used as
 // names (names.*), conditionals inside string interpolation (interp.*),
 // nested conditional expressions (ternary.*), type-level syntax
-// (types.*), functions with an expression body (exprbody.*), and the choices where the references differ (choices.*).
+// (types.*), functions with an expression body (exprbody.*), where a run
+// of logical operators ends (runs.*), and the choices where the references
+// differ (choices.*).
 func TestClassFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/classes/*")
 	checkFixtures(t, files, 1)
@@ -64,6 +66,7 @@ func TestClassFixtures(t *testing.T) {
 		"ternary":  {"JavaScript", "TypeScript", "Java", "C", "C++", "C#", "PHP", "Swift", "Python", "Ruby"},
 		"types":    {"TypeScript", "Java", "C#", "Swift", "PHP", "C++", "Rust", "Kotlin", "Scala", "Python"},
 		"exprbody": {"Kotlin", "Scala", "Ruby"},
+		"runs":     {"JavaScript", "TypeScript", "Java", "C", "PHP"},
 	}
 	for c, langs := range want {
 		for _, l := range langs {
@@ -161,4 +164,64 @@ func FuzzTokenScorers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSonarJSMode checks the scorer's sonarjs mode against the scores
+// eslint-plugin-sonarjs 4.2.2 reported for these functions (threshold 0,
+// eslint 10.15.0): a function's own score without its nested functions'
+// (each is reported apart), no || runs, no recursion, and one nesting
+// level left open after a function that is a branch of a conditional
+// expression.
+func TestSonarJSMode(t *testing.T) {
+	src := `function outer(a) {
+  if (a) { return 1; }
+  return xs.map(function (x) {
+    if (x) { return 2; }
+    return 3;
+  });
+}
+function rec(n) {
+  if (n && n.x) { return rec(n - 1); }
+  return a || b || c;
+}
+function th(e, scheduler) {
+  const f = isFunction(e) ? e : () => e;
+  return new Observable(scheduler ? (s) => scheduler.schedule(s) : init);
+}
+function tw(a, b) {
+  const x = a ? function () { return 1; } : 2;
+  const y = b ? async (v) => v : 2;
+  if (a) {}
+}
+`
+	want := map[string]int{"outer": 1, "rec": 2, "th": 3, "tw": 6}
+	SonarJS = true
+	fns, _ := Analyze("JavaScript", []byte(src))
+	SonarJS = false
+	if len(fns) != len(want) {
+		t.Fatalf("%d functions, want %d: %+v", len(fns), len(want), fns)
+	}
+	for _, f := range fns {
+		if f.Complexity != want[f.Name] {
+			t.Errorf("%s: %d in sonarjs mode, sonarjs %d", f.Name, f.Complexity, want[f.Name])
+		}
+	}
+	// a JSX container of one run is markup; in {a || b && <C/>} sonarjs
+	// counts the && run only
+	jsx := "function Panel({a, b}) {\n  return (<div>{a && <A/>}{a || b && <C/>}</div>);\n}\n"
+	SonarJS = true
+	fns, _ = Analyze("JSX", []byte(jsx))
+	SonarJS = false
+	if len(fns) != 1 || fns[0].Complexity != 1 {
+		t.Errorf("JSX in sonarjs mode: %+v, sonarjs 1", fns)
+	}
+	// the same functions by the definition: nested functions count with
+	// their nesting, || runs and recursion count, no nesting left open
+	fns, _ = Analyze("JavaScript", []byte(src))
+	own := map[string]int{"outer": 3, "rec": 4, "th": 2, "tw": 3}
+	for _, f := range fns {
+		if f.Complexity != own[f.Name] {
+			t.Errorf("%s: %d, hand score %d", f.Name, f.Complexity, own[f.Name])
+		}
+	}
 }
