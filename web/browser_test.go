@@ -461,16 +461,17 @@ func TestBrowserProjectSettings(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("login"), "demo"), chromedp.SendKeys(chromedp.ID("password"), demoPassword),
 		chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.Search(`//h1[text()="Your workspaces"]`)))
 
-	// The gate: patch coverage at least 90 %, the coverage drop no longer
-	// checked, new security issues advisory.
+	// The gate: patch coverage at least 90 % and advisory, the coverage
+	// drop no longer checked; new security issues stay advisory (the
+	// demo's gate).
 	gate := `form[action$="/gate"] `
 	run("edit the gate", chromedp.Navigate(u+settings), chromedp.WaitVisible(css(gate+`input[name="patch"]`)),
 		chromedp.SetValue(css(gate+`input[name="patch"]`), "90"), chromedp.Click(css(gate+`input[name="drop_on"]`)),
-		chromedp.Click(css(gate+`input[name="security_advisory"]`)),
+		chromedp.Click(css(gate+`input[name="patch_advisory"]`)),
 		chromedp.Submit(css(gate+`input[name="patch"]`)), chromedp.WaitVisible(css(gate+`input[name="patch"][value="90"]`)))
 	g, custom, err := s.DB.Gate(t.Context(), p)
 	if err != nil || !custom || g.PatchCoverage == nil || *g.PatchCoverage != 90 || g.CoverageDrop != nil || g.NewIssues == nil ||
-		!slices.Equal(g.Advisory, []string{"newSecurityIssues"}) {
+		!slices.Equal(g.Advisory, []string{"patchCoverage", "newSecurityIssues"}) {
 		t.Fatalf("the gate saved from the browser: %+v (custom %v), %v", g, custom, err)
 	}
 	run("gate screenshot", shot("settings-gate", "#gate"))
