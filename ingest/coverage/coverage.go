@@ -84,8 +84,33 @@ func (e *ParseError) Error() string {
 // Parser reads one format.
 type Parser func(r io.Reader, opt Options, emit Emit) error
 
-// parsers is filled by each format's file.
-var parsers = map[Format]Parser{}
+// parsers holds each format's parser, written in the format's own file.
+var parsers = map[Format]Parser{
+	LCOV:      parseLCOV,
+	GoCover:   parseGoCover,
+	Cobertura: parseCobertura,
+	JaCoCo:    parseJaCoCo,
+	Clover:    parseClover,
+	SimpleCov: parseSimpleCov,
+	Istanbul:  parseIstanbul,
+	Qlty:      parseQlty,
+}
+
+// nextLine reads a text report's next line from br, '\n' included (the last
+// line may have none), and counts it in *lineNo. It returns io.EOF at the end
+// of the report, and a line longer than br's buffer cut short with
+// bufio.ErrBufferFull.
+func nextLine(br *bufio.Reader, lineNo *int) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if len(line) == 0 && err != nil {
+		return nil, err
+	}
+	*lineNo++
+	if err == io.EOF {
+		err = nil
+	}
+	return line, err
+}
 
 // Parse reads a report of the given format.
 func Parse(r io.Reader, f Format, opt Options, emit Emit) error {
