@@ -392,15 +392,7 @@ func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64)
 	// half of a first comparison's time with 20,000 issues a side:
 	// docs/benchmarks.md, "Pull-request pages".)
 	states := map[string]string{}
-	err := eachRow(ctx, q, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND status = 'ignored'`, []any{projectID}, func(rows *sql.Rows) error {
-		var fp, st string
-		if err := rows.Scan(&fp, &st); err != nil {
-			return err
-		}
-		states[fp] = st
-		return nil
-	})
-	if err != nil {
+	if err := readIssueStates(ctx, q, states, projectID, `status = 'ignored'`); err != nil {
 		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, `SELECT i.seq, i.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level,
