@@ -122,10 +122,8 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 	if err := s.issueCounts(r, sc, f, &d); err != nil {
 		return "", err
 	}
-	if o := q.Get("offset"); o != "" {
-		if d.Offset, err = strconv.Atoi(o); err != nil || d.Offset < 0 {
-			return "", plumb.Errorf(plumb.EINVALID, "offset must be a whole number of 0 or more, got %q.", o)
-		}
+	if d.Offset, err = pageOffset(q); err != nil {
+		return "", err
 	}
 	f.Page = plumb.Page{Offset: d.Offset, Limit: issuesPerPage + 1}
 	err = s.store.EachIssue(r.Context(), sc.Project.ID, f, func(i plumb.Issue) error {
@@ -150,13 +148,7 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 		nq.Set("offset", strconv.Itoa(offset))
 		return sc.URL + "/issues?" + nq.Encode()
 	}
-	if len(d.Issues) > issuesPerPage {
-		d.Issues = d.Issues[:issuesPerPage]
-		d.Next = page(d.Offset + issuesPerPage)
-	}
-	if d.Offset > 0 {
-		d.Prev = page(max(0, d.Offset-issuesPerPage))
-	}
+	d.Issues, d.Prev, d.Next = onePage(d.Issues, d.Offset, issuesPerPage, page)
 	if d.Rows, err = s.issueRows(r, sc, d.Issues); err != nil {
 		return "", err
 	}
