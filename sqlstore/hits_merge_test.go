@@ -38,8 +38,8 @@ func TestMergeOverCursorsMatchesDense(t *testing.T) {
 		upload := randomHits(rng, rng.IntN(200))
 		other := randomHits(rng, rng.IntN(200))
 		want := plumb.MergeHits(stored, upload)
-		wc, wm, _ := countHits(want)
-		uc, um, _ := countHits(unionHits(want, other))
+		wc, wm, _ := plumb.CountHits(want)
+		uc, um, _ := plumb.CountHits(unionHits(want, other))
 		for _, f := range []plumb.CoverageFile{{Hits: upload}, sparseOf(upload)} {
 			for _, blob := range [][]byte{encodeHits(stored), legacyDense(stored)} {
 				base := newBlobCursor(blob)

@@ -32,7 +32,7 @@ func TestHitsFormat(t *testing.T) {
 				t.Errorf("%s %v: JSON %s, want %s", name, hits, b.String(), want)
 			}
 			c, err := Hits(blob).Counts()
-			cov, mis, om := countHits(hits)
+			cov, mis, om := plumb.CountHits(hits)
 			if err != nil || c != (plumb.HitCounts{Covered: cov, Missed: mis, Omitted: om, Total: int64(len(hits))}) {
 				t.Errorf("%s %v: counts %+v, %v", name, hits, c, err)
 			}
