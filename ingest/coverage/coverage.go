@@ -96,20 +96,21 @@ var parsers = map[Format]Parser{
 	Qlty:      parseQlty,
 }
 
-// nextLine reads a text report's next line from br, '\n' included (the last
-// line may have none), and counts it in *lineNo. It returns io.EOF at the end
-// of the report, and a line longer than br's buffer cut short with
-// bufio.ErrBufferFull.
-func nextLine(br *bufio.Reader, lineNo *int) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if len(line) == 0 && err != nil {
-		return nil, err
+// lineRead takes what bufio.Reader.ReadSlice('\n') gave for a text report's
+// next line, counts the line in *lineNo and says what err means for it:
+// io.EOF only at the end of the report (no line left), bufio.ErrBufferFull
+// for a line longer than the buffer (line is its start), nil for a whole
+// line (the last may lack its '\n'). It is small enough for the compiler to
+// inline in the parsers' loops.
+func lineRead(line []byte, err error, lineNo *int) error {
+	if len(line) == 0 {
+		return err
 	}
 	*lineNo++
 	if err == io.EOF {
-		err = nil
+		return nil
 	}
-	return line, err
+	return err
 }
 
 // Parse reads a report of the given format.

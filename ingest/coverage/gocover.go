@@ -117,8 +117,8 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 		return &ParseError{Format: GoCover, Line: lineNo, Msg: fmt.Sprintf(msg, args...)}
 	}
 	for {
-		line, err := nextLine(br, &lineNo)
-		if err == io.EOF {
+		line, err := br.ReadSlice('\n')
+		if err = lineRead(line, err, &lineNo); err == io.EOF {
 			break
 		}
 		if err == bufio.ErrBufferFull {

@@ -67,8 +67,8 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 		return emit(f)
 	}
 	for {
-		line, err := nextLine(br, &lineNo)
-		if err == io.EOF {
+		line, err := br.ReadSlice('\n')
+		if err = lineRead(line, err, &lineNo); err == io.EOF {
 			break
 		}
 		if err == bufio.ErrBufferFull {
