@@ -21,6 +21,22 @@ func MergeHits(a, b []int64) []int64 {
 	return out
 }
 
+// CountHits counts a file's lines by their hits: covered (hit at least
+// once), missed (coverable, never hit) and omitted (not coverable, -1).
+func CountHits(hits []int64) (covered, missed, omitted int64) {
+	for _, h := range hits {
+		switch {
+		case h > 0:
+			covered++
+		case h == 0:
+			missed++
+		default:
+			omitted++
+		}
+	}
+	return covered, missed, omitted
+}
+
 // CoverageSummary describes one stored coverage report.
 type CoverageSummary struct {
 	ID          string

@@ -31,3 +31,19 @@ func TestMergeHits(t *testing.T) {
 		})
 	}
 }
+
+func TestCountHits(t *testing.T) {
+	for _, tc := range []struct {
+		hits                     []int64
+		covered, missed, omitted int64
+	}{
+		{nil, 0, 0, 0},
+		{[]int64{-1, 0, 1, 7, 0, -1, -1}, 2, 2, 3},
+		{[]int64{0}, 0, 1, 0},
+	} {
+		c, m, o := CountHits(tc.hits)
+		if c != tc.covered || m != tc.missed || o != tc.omitted {
+			t.Errorf("CountHits(%v) = %d, %d, %d; want %d, %d, %d", tc.hits, c, m, o, tc.covered, tc.missed, tc.omitted)
+		}
+	}
+}

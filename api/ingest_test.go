@@ -280,18 +280,6 @@ var ingFormats = []struct {
 		"stripPrefix=/ci/app", "src/q.go", []int64{3, -1, 0}},
 }
 
-func countLines(hits []int64) (covered, missed int64) {
-	for _, h := range hits {
-		switch {
-		case h > 0:
-			covered++
-		case h == 0:
-			missed++
-		}
-	}
-	return covered, missed
-}
-
 func TestIngestCoverageFormats(t *testing.T) {
 	w := newIngWorld(t)
 	for i, f := range ingFormats {
@@ -315,7 +303,7 @@ func TestIngestCoverageFormats(t *testing.T) {
 					body = gzipped(t, f.report)
 				}
 				r := w.postCoverage(t, w.Upload, q, headers, body).wantStatus(t, http.StatusCreated)
-				covered, missed := countLines(f.hits)
+				covered, missed, _ := plumb.CountHits(f.hits)
 				got := coverageOf(t, r)
 				want := apiv1.CoverageUpload{ID: got.ID, UploadedAt: got.UploadedAt, CommitSHA: sha, Branch: "main", CoverageTag: "unit", Format: f.format,
 					Files: 1, CoveredLines: covered, MissedLines: missed}

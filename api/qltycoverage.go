@@ -511,14 +511,9 @@ func (s *Server) handleQltyUpload(w http.ResponseWriter, r *http.Request, c *cal
 		count := func(emit func(plumb.CoverageFile) error) func(plumb.CoverageFile) error {
 			return func(f plumb.CoverageFile) error {
 				view.Files++
-				for _, h := range f.Hits {
-					switch {
-					case h > 0:
-						view.CoveredLines++
-					case h == 0:
-						view.MissedLines++
-					}
-				}
+				covered, missed, _ := plumb.CountHits(f.Hits)
+				view.CoveredLines += covered
+				view.MissedLines += missed
 				return emit(f)
 			}
 		}

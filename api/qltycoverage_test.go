@@ -293,18 +293,10 @@ func (c *qltyCLI) export(o publishOptions, now time.Time) (members map[string][]
 				p = strings.TrimPrefix(strings.TrimPrefix(p, o.stripPrefix), "/")
 			}
 			p = strings.TrimPrefix(p, "./")
-			var covered, missed, omit int64
+			covered, missed, omit := plumb.CountHits(f.hits)
 			hits := make([]string, len(f.hits))
 			for i, h := range f.hits {
 				hits[i] = strconv.FormatInt(h, 10)
-				switch {
-				case h > 0:
-					covered++
-				case h == 0:
-					missed++
-				default:
-					omit++
-				}
 			}
 			var fc kv
 			fc.add("buildId", buildID)

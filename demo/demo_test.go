@@ -796,45 +796,37 @@ func (c *checker) checkCoverage() {
 	}
 }
 
-// checkUniqueIDs checks that every ID is a UUIDv7 and none is used twice.
+// checkUniqueIDs checks that every ID is a UUIDv7 and none is used twice:
+// the ID of every record in the document's lists, and in the lists inside
+// them (a snapshot's issues).
 func (c *checker) checkUniqueIDs() {
 	seen := map[string]bool{}
-	check := func(what, id string) {
-		u, err := uuid.Parse(id)
-		if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 || u.String() != id || seen[id] {
-			c.errorf("%s ID %q: not a fresh UUIDv7 (%v)", what, id, err)
-		}
-		seen[id] = true
-	}
-	for _, u := range c.doc.Users {
-		check("user", u.ID)
-	}
-	for _, t := range c.doc.Tokens {
-		check("token", t.ID)
-	}
-	for _, w := range c.doc.Workspaces {
-		check("workspace", w.ID)
-	}
-	for _, p := range c.doc.Projects {
-		check("project", p.ID)
-	}
-	for _, a := range c.doc.Applications {
-		check("application", a.ID)
-	}
-	for _, b := range c.doc.Builds {
-		check("build", b.ID)
-	}
-	for _, s := range c.doc.Snapshots {
-		check("snapshot", s.ID)
-		for _, is := range s.Issues {
-			check("issue", is.ID)
+	var walk func(what string, v reflect.Value)
+	walk = func(what string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(what, v.Index(i))
+			}
+		case reflect.Struct:
+			if f := v.FieldByName("ID"); f.IsValid() && f.Kind() == reflect.String {
+				id := f.String()
+				u, err := uuid.Parse(id)
+				if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 || u.String() != id || seen[id] {
+					c.errorf("%s ID %q: not a fresh UUIDv7 (%v)", what, id, err)
+				}
+				seen[id] = true
+			}
+			for i := range v.NumField() {
+				if f := v.Field(i); f.Kind() == reflect.Slice {
+					walk(v.Type().Field(i).Name, f)
+				}
+			}
 		}
 	}
-	for _, cv := range c.doc.Coverage {
-		check("coverage", cv.ID)
-	}
-	for _, cp := range c.doc.Components {
-		check("component", cp.ID)
+	walk("document", reflect.ValueOf(c.doc))
+	if len(seen) < len(c.doc.Users)+len(c.doc.Projects)+len(c.doc.Snapshots) {
+		c.errorf("only %d IDs checked", len(seen))
 	}
 }
 

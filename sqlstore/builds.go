@@ -27,14 +27,7 @@ func scanBuild(s interface{ Scan(...any) error }) (plumb.Build, error) {
 	if conclusion.Valid {
 		b.Conclusion = &conclusion.String
 	}
-	if exit.Valid {
-		v := int(exit.Int64)
-		b.ExitCode = &v
-	}
-	if pr.Valid {
-		v := int(pr.Int64)
-		b.PullRequestNumber = &v
-	}
+	b.ExitCode, b.PullRequestNumber = fromNullInt(exit), fromNullInt(pr)
 	b.SnapshotID = snapshot.String
 	return b, err
 }

@@ -352,14 +352,20 @@ func (db *DB) history(ctx context.Context, analysisSQL, key, projectID, componen
 		}
 		coverage, err = queryRecords(ctx, tx, `SELECT at, covered, missed FROM coverage_totals
 			WHERE project_id = $1 AND component_id = $2 AND at <= $3 ORDER BY at, commit_sha`, []any{projectID, componentID, unix(to)},
-			func(row scanner) (plumb.TotalsAt, error) {
-				var r plumb.TotalsAt
-				var at int64
-				err := row.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed)
-				r.At = fromUnix(at)
-				return r, err
-			})
+			coverageAt(0))
 		return err
 	})
 	return analysis, coverage, err
+}
+
+// coverageAt scans a coverage measurement, (at, covered, missed), of a set
+// of the given number of files (0 where the count is not kept).
+func coverageAt(files int64) func(row scanner) (plumb.TotalsAt, error) {
+	return func(row scanner) (plumb.TotalsAt, error) {
+		r := plumb.TotalsAt{Totals: metric.Totals{Files: files}}
+		var at int64
+		err := row.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed)
+		r.At = fromUnix(at)
+		return r, err
+	}
 }

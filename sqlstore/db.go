@@ -317,6 +317,15 @@ func fromNullUnix(n sql.NullInt64) *time.Time {
 	return &t
 }
 
+// fromNullInt is a nullable integer column as a Go *int: nil for NULL.
+func fromNullInt(n sql.NullInt64) *int {
+	if !n.Valid {
+		return nil
+	}
+	v := int(n.Int64)
+	return &v
+}
+
 func nullUnix(t *time.Time) any {
 	if t == nil {
 		return nil

@@ -34,13 +34,7 @@ func (db *DB) FileHistory(ctx context.Context, projectID, path string, to time.T
 		coverage, err = queryRecords(ctx, tx, `SELECT t.at, u.covered, u.missed FROM coverage_totals t
 			JOIN coverage_union u ON u.project_id = t.project_id AND u.commit_sha = t.commit_sha AND u.path_id = $3
 			WHERE t.project_id = $1 AND t.component_id = '' AND t.at <= $2 ORDER BY t.at, t.commit_sha`,
-			[]any{projectID, unix(to), pathID}, func(row scanner) (plumb.TotalsAt, error) {
-				r := plumb.TotalsAt{Totals: metric.Totals{Files: 1}}
-				var at int64
-				err := row.Scan(&at, &r.Totals.Coverage.Covered, &r.Totals.Coverage.Missed)
-				r.At = fromUnix(at)
-				return r, err
-			})
+			[]any{projectID, unix(to), pathID}, coverageAt(1))
 		return err
 	})
 	return analysis, coverage, err

@@ -197,21 +197,6 @@ func (h Hits) WriteJSON(w io.Writer) error {
 	return flush()
 }
 
-// countHits returns covered (> 0), missed (0) and omitted (< 0) line counts.
-func countHits(hits []int64) (covered, missed, omitted int64) {
-	for _, h := range hits {
-		switch {
-		case h > 0:
-			covered++
-		case h == 0:
-			missed++
-		default:
-			omitted++
-		}
-	}
-	return
-}
-
 // Merging without expanding. An upload's file is merged with the hits the
 // commit has (its tag's, and every tag's for the union) line by line over
 // cursors on the coverable lines, in line order, and the merged hits are

@@ -22,21 +22,8 @@ func (db *DB) GitHubProjects(ctx context.Context, repository string) ([]string, 
 }
 
 func githubProjects(ctx context.Context, q querier, repository string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT project_id FROM code_hosts WHERE kind = $1 AND lower(repository) = $2 ORDER BY project_id`,
-		codehost.GitHub, strings.ToLower(repository))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return queryRecords(ctx, q, `SELECT project_id FROM code_hosts WHERE kind = $1 AND lower(repository) = $2 ORDER BY project_id`,
+		[]any{codehost.GitHub, strings.ToLower(repository)}, scanString)
 }
 
 // ApplyHook keeps what a webhook delivery says, in one transaction, and
@@ -133,23 +120,15 @@ var errReplayed = errors.New("delivery applied by another request")
 
 // HookDeliveries returns a project's last webhook deliveries, newest first.
 func (db *DB) HookDeliveries(ctx context.Context, projectID string, limit int) ([]codehost.HookRecord, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT delivery_id, event, action, status, received_at FROM hook_deliveries
-		WHERE project_id = $1 ORDER BY received_at DESC, delivery_id DESC LIMIT $2`, projectID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []codehost.HookRecord
-	for rows.Next() {
-		var r codehost.HookRecord
-		var at int64
-		if err := rows.Scan(&r.ID, &r.Event, &r.Action, &r.Status, &at); err != nil {
-			return nil, err
-		}
-		r.At = fromUnix(at)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT delivery_id, event, action, status, received_at FROM hook_deliveries
+		WHERE project_id = $1 ORDER BY received_at DESC, delivery_id DESC LIMIT $2`, []any{projectID, limit},
+		func(row scanner) (codehost.HookRecord, error) {
+			var r codehost.HookRecord
+			var at int64
+			err := row.Scan(&r.ID, &r.Event, &r.Action, &r.Status, &at)
+			r.At = fromUnix(at)
+			return r, err
+		})
 }
 
 // GitHubInstallation returns the App's installation id on a repository,
@@ -205,19 +184,11 @@ func (db *DB) PutCheckRun(ctx context.Context, projectID, headSHA string, st cod
 // UnfinishedCheckRuns returns the check runs not completed, oldest first,
 // at most limit.
 func (db *DB) UnfinishedCheckRuns(ctx context.Context, limit int) ([]plumb.UnfinishedCheckRun, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT project_id, head_sha, pull_number FROM check_runs WHERE completed = 0
-		ORDER BY updated_at, project_id, head_sha LIMIT $1`, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []plumb.UnfinishedCheckRun
-	for rows.Next() {
-		var u plumb.UnfinishedCheckRun
-		if err := rows.Scan(&u.ProjectID, &u.HeadSHA, &u.PullRequest); err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return queryRecords(ctx, db.read, `SELECT project_id, head_sha, pull_number FROM check_runs WHERE completed = 0
+		ORDER BY updated_at, project_id, head_sha LIMIT $1`, []any{limit},
+		func(row scanner) (plumb.UnfinishedCheckRun, error) {
+			var u plumb.UnfinishedCheckRun
+			err := row.Scan(&u.ProjectID, &u.HeadSHA, &u.PullRequest)
+			return u, err
+		})
 }

@@ -18,14 +18,7 @@ func scanIssue(s interface{ Scan(...any) error }) (int64, plumb.Issue, error) {
 	var start, end sql.NullInt64
 	err := s.Scan(&seq, &is.ID, &is.Fingerprint, &is.Tool, &is.RuleKey, &is.Message, &is.Category, &is.Level, &is.Status, &doc, &is.Path, &start, &end)
 	is.DocumentationURL = doc.String
-	if start.Valid {
-		v := int(start.Int64)
-		is.StartLine = &v
-	}
-	if end.Valid {
-		v := int(end.Int64)
-		is.EndLine = &v
-	}
+	is.StartLine, is.EndLine = fromNullInt(start), fromNullInt(end)
 	return seq, is, err
 }
 
@@ -162,4 +155,18 @@ func (db *DB) IssueCounts(ctx context.Context, projectID string, f plumb.IssueFi
 		return nil
 	})
 	return c, err
+}
+
+// readIssueStates adds to states the fingerprint → status of the project's
+// issue_states rows that match cond, whose parameters are args from $2 on.
+func readIssueStates(ctx context.Context, q querier, states map[string]string, projectID, cond string, args ...any) error {
+	return eachRow(ctx, q, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND `+cond,
+		append([]any{projectID}, args...), func(rows *sql.Rows) error {
+			var fp, st string
+			if err := rows.Scan(&fp, &st); err != nil {
+				return err
+			}
+			states[fp] = st
+			return nil
+		})
 }

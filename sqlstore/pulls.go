@@ -118,20 +118,8 @@ func (db *DB) ResolveCommit(ctx context.Context, projectID, ref string) (string,
 		q = `SELECT commit_sha FROM snapshots WHERE project_id = $1 AND branch = $2 AND pending = 0 ORDER BY analyzed_at DESC, seq DESC LIMIT 1`
 		args = []any{projectID, branch}
 	}
-	rows, qerr := db.read.QueryContext(ctx, q, args...)
-	if qerr != nil {
-		return "", qerr
-	}
-	defer rows.Close()
-	var found []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return "", err
-		}
-		found = append(found, s)
-	}
-	if err := rows.Err(); err != nil {
+	found, err := queryRecords(ctx, db.read, q, args, scanString)
+	if err != nil {
 		return "", err
 	}
 	switch len(found) {
@@ -233,20 +221,8 @@ func (db *DB) LoadComparison(ctx context.Context, projectID, base, head string, 
 }
 
 func commitTags(ctx context.Context, q querier, projectID, commit string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`, projectID, commit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var tags []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		tags = append(tags, t)
-	}
-	return tags, rows.Err()
+	return queryRecords(ctx, q, `SELECT DISTINCT coverage_tag FROM coverage_uploads WHERE pending = 0 AND project_id = $1 AND commit_sha = $2 ORDER BY coverage_tag`,
+		[]any{projectID, commit}, scanString)
 }
 
 // sideTotal sums one side's coverage. A single commit with all its tags is
@@ -392,15 +368,7 @@ func snapshotIssues(ctx context.Context, q querier, projectID string, seq int64)
 	// half of a first comparison's time with 20,000 issues a side:
 	// docs/benchmarks.md, "Pull-request pages".)
 	states := map[string]string{}
-	err := eachRow(ctx, q, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND status = 'ignored'`, []any{projectID}, func(rows *sql.Rows) error {
-		var fp, st string
-		if err := rows.Scan(&fp, &st); err != nil {
-			return err
-		}
-		states[fp] = st
-		return nil
-	})
-	if err != nil {
+	if err := readIssueStates(ctx, q, states, projectID, `status = 'ignored'`); err != nil {
 		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, `SELECT i.seq, i.id, i.fingerprint, i.tool, i.rule_key, i.message, i.category, i.level,

@@ -30,7 +30,7 @@ func (db *DB) PullRequests(ctx context.Context, projectID string, f compare.Pull
 	if state == compare.PullAll {
 		state = ""
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT latest.number, latest.commit_sha, latest.branch, latest.base_branch, latest.base_commit_sha, latest.uploaded_at, latest.uploads,
+	return queryRecords(ctx, db.read, `SELECT latest.number, latest.commit_sha, latest.branch, latest.base_branch, latest.base_commit_sha, latest.uploaded_at, latest.uploads,
 			COALESCE(pr.title, ''), COALESCE(pr.author, ''), `+pullStateSQL+`
 		FROM (
 		SELECT pull_request_number AS number, commit_sha, branch, base_branch, base_commit_sha, uploaded_at,
@@ -39,22 +39,14 @@ func (db *DB) PullRequests(ctx context.Context, projectID string, f compare.Pull
 		FROM commit_changes WHERE project_id = $1 AND pull_request_number IS NOT NULL AND ($4 = 0 OR pull_request_number = $4)) latest
 		LEFT JOIN pull_requests pr ON pr.project_id = $1 AND pr.number = latest.number
 		WHERE rn = 1 AND ($5 = '' OR `+pullStateSQL+` = $5)
-		ORDER BY latest.uploaded_at DESC, latest.number DESC LIMIT $2 OFFSET $3`, projectID, limit, page.Offset, f.Number, state)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []compare.PullRequest
-	for rows.Next() {
-		var pr compare.PullRequest
-		var at int64
-		if err := rows.Scan(&pr.Number, &pr.HeadSHA, &pr.Branch, &pr.BaseBranch, &pr.BaseCommitSHA, &at, &pr.Uploads, &pr.Title, &pr.Author, &pr.State); err != nil {
-			return nil, err
-		}
-		pr.LastUpload = fromUnix(at)
-		out = append(out, pr)
-	}
-	return out, rows.Err()
+		ORDER BY latest.uploaded_at DESC, latest.number DESC LIMIT $2 OFFSET $3`, []any{projectID, limit, page.Offset, f.Number, state},
+		func(row scanner) (compare.PullRequest, error) {
+			var pr compare.PullRequest
+			var at int64
+			err := row.Scan(&pr.Number, &pr.HeadSHA, &pr.Branch, &pr.BaseBranch, &pr.BaseCommitSHA, &at, &pr.Uploads, &pr.Title, &pr.Author, &pr.State)
+			pr.LastUpload = fromUnix(at)
+			return pr, err
+		})
 }
 
 // pullStateSQL is a listed pull request's state: merged, closed or open as

@@ -371,15 +371,7 @@ func (w *snapshotWrite) insertIssues(tx *sql.Tx, chunk []plumb.Issue) error {
 		slices.Sort(fps)
 		fps = slices.Compact(fps)
 		err := inBatches(fps, func(inList string, args []any) error {
-			return eachRow(ctx, tx, `SELECT fingerprint, status FROM issue_states WHERE project_id = $1 AND fingerprint IN (`+inList+`)`,
-				append([]any{in.ProjectID}, args...), func(rows *sql.Rows) error {
-					var fp, st string
-					if err := rows.Scan(&fp, &st); err != nil {
-						return err
-					}
-					states[fp] = st
-					return nil
-				})
+			return readIssueStates(ctx, tx, states, in.ProjectID, `fingerprint IN (`+inList+`)`, args...)
 		})
 		if err != nil {
 			return err

@@ -32,10 +32,8 @@ func (s *Server) handleBuilds(w http.ResponseWriter, r *http.Request, v *view) (
 	if d.Status != "" && !plumb.Contains(plumb.BuildStatuses, d.Status) {
 		return "", plumb.Errorf(plumb.EINVALID, "Query parameter status has the unknown value %q; it takes one of %s.", d.Status, strings.Join(plumb.BuildStatuses, ", "))
 	}
-	if o := q.Get("offset"); o != "" {
-		if d.Offset, err = strconv.Atoi(o); err != nil || d.Offset < 0 {
-			return "", plumb.Errorf(plumb.EINVALID, "offset must be a whole number of 0 or more, got %q.", o)
-		}
+	if d.Offset, err = pageOffset(q); err != nil {
+		return "", err
 	}
 	f := plumb.BuildFilter{Status: d.Status, Page: plumb.Page{Offset: d.Offset, Limit: buildsPerPage + 1}}
 	err = s.store.EachBuild(r.Context(), sc.Project.ID, f, func(b plumb.Build) error {
@@ -53,13 +51,7 @@ func (s *Server) handleBuilds(w http.ResponseWriter, r *http.Request, v *view) (
 		nq.Set("offset", strconv.Itoa(offset))
 		return sc.URL + "/builds?" + nq.Encode()
 	}
-	if len(d.Builds) > buildsPerPage {
-		d.Builds = d.Builds[:buildsPerPage]
-		d.Next = page(d.Offset + buildsPerPage)
-	}
-	if d.Offset > 0 {
-		d.Prev = page(max(0, d.Offset-buildsPerPage))
-	}
+	d.Builds, d.Prev, d.Next = onePage(d.Builds, d.Offset, buildsPerPage, page)
 	v.Data = d
 	return "builds", nil
 }

@@ -315,3 +315,107 @@ func TestFilesFetchSource(t *testing.T) {
 		}
 	})
 }
+
+// A file's history charts: the metrics page with ?file=, linked from the
+// file page, charting the file alone (its figures at each default-branch
+// analysis, its coverage at each default-branch upload naming it).
+func TestFileHistoryPage(t *testing.T) {
+	f := filesSite(t, nil, nil, nil)
+	ctx := context.Background()
+	week := t0.AddDate(0, 0, 7)
+	if _, err := f.DB.AddSnapshot(ctx, plumb.SnapshotInput{ProjectID: f.ProjectID, Branch: "main", CommitSHA: strings.Repeat("2", 40), AnalyzedAt: week,
+		Files: []plumb.FileFigures{{Path: "cmd/main.go", Lines: 14, LOC: 12, Complexity: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Clock.Set(week.Add(24 * time.Hour))
+	b := f.browser(t)
+	b.signIn("ada", filesPassword)
+	const proj = "/w/oss/plumb"
+	b.get(proj+"/files/cmd/main.go").want(t, 200, `href="/w/oss/plumb/metrics?file=cmd%2Fmain.go">This file's history</a>`)
+	all := b.get(proj + "/metrics?file=cmd%2Fmain.go&window=1m")
+	all.want(t, 200, "Metrics of file <code>cmd/main.go</code> in oss/plumb", "Cognitive Complexity", "Line Coverage",
+		`<a href="/w/oss/plumb/files/cmd/main.go">cmd/main.go</a> alone`)
+	if strings.Contains(all.Body, "(FILES") {
+		t.Error("a file's history charts the number of files")
+	}
+	// The complexity of each week: 3 at the first analysis, 5 at the second.
+	cx := b.get(proj + "/metrics?file=cmd/main.go&window=1m&interval=week&metric=CMPLX")
+	cx.want(t, 200, "<td>3</td>", "<td>5</td>")
+	if strings.Contains(cx.Body, "<td>12</td>") {
+		t.Error("the whole project's complexity (3 + 12 in the first week) is charted instead of the file's")
+	}
+	// Coverage: 3 of 4 coverable lines in both tags together.
+	b.get(proj+"/metrics?file=cmd/main.go&window=1m&metric=LCOV").want(t, 200, "<td>75%</td>")
+
+	// A file no default-branch analysis or coverage has: empty charts that say why.
+	b.get(proj+"/metrics?file=cmd/nope.go").want(t, 200, "No analysis or coverage upload of the default branch has this file")
+	b.get(proj+"/metrics?file=../etc/passwd").want(t, 400, "..")
+	b.get(proj+"/metrics?file=cmd/main.go&component=cli").want(t, 404) // no such component: checked first
+	if _, err := f.DB.CreateComponent(ctx, plumb.Component{ProjectID: f.ProjectID, Name: "cli", PathGlobs: []string{"cmd/*"}, CreatorID: "ada"}); err != nil {
+		t.Fatal(err)
+	}
+	b.get(proj+"/metrics?file=cmd/main.go&component=cli").want(t, 400, "not both")
+	// An outsider sees nothing of it.
+	eve := f.browser(t)
+	eve.signIn("eve", filesPassword)
+	eve.get(proj+"/metrics?file=cmd/main.go").want(t, 404)
+}
+
+// Partial lines on the file page: a covered line with some branch not run
+// has its own mark, says its figures in words, counts in the header, is a
+// stop of the "next missed" links, and follows the coverage-tag switcher
+// (each tag's figures, or the union's, merged by maximum).
+func TestFilePagePartialLines(t *testing.T) {
+	const src = "package pkg\n\nfunc F(a, b bool) int {\n\tif a {\n\t\treturn 1\n\t}\n"
+	f := filesSite(t, nil, nil, map[string]string{"pkg/cond.go": src})
+	lb := func(line, total, covered int) plumb.LineBranches {
+		return plumb.LineBranches{Line: line, Total: total, Covered: covered}
+	}
+	for tag, file := range map[string]plumb.CoverageFile{
+		"unit": {Path: "pkg/cond.go", Hits: []int64{-1, 2, 2, 0, 1, -1}, Branches: []plumb.LineBranches{lb(2, 2, 1), lb(3, 4, 4), lb(5, 2, 1)}},
+		"e2e":  {Path: "pkg/cond.go", Hits: []int64{-1, 1, 1, 0, -1, -1}, Branches: []plumb.LineBranches{lb(2, 2, 2), lb(3, 4, 1)}},
+	} {
+		if _, err := f.DB.AddCoverage(context.Background(), plumb.CoverageInput{ProjectID: f.ProjectID, CommitSHA: filesCommit, Branch: "main",
+			CoverageTag: tag, UploadedAt: t0, Files: []plumb.CoverageFile{file}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := f.browser(t)
+	b.signIn("ada", filesPassword)
+	const page = "/w/oss/plumb/files/pkg/cond.go"
+	cell := func(hits string, covered, total string) string {
+		words := "partial: " + covered + " of " + total + " branches"
+		return `<td class="cov">` + hits + `× <span class="br" title="` + words + `" aria-hidden="true">◐ ` + covered + "/" + total +
+			`</span><span class="sr-only">, ` + words + `</span>`
+	}
+
+	// The union: line 2 ran both branches (e2e), line 3 all four (unit);
+	// only line 5 is partial.
+	union := b.get(page)
+	union.want(t, 200,
+		"3 covered, 1 of them partially, 1 missed",
+		`<a href="#L4">First missed or partial line ↓</a>`,
+		`id="L2" class="hit"`, `id="L3" class="hit"`,
+		`id="L4" class="miss"><td class="ln"><a href="#L4">4</a></td><td class="cov"><a class="next" href="#L5" title="next missed or partial line">missed ↓</a>`,
+		`id="L5" class="part"><td class="ln"><a href="#L5">5</a></td>`+cell("1", "1", "2")+`</td>`,
+		`<span class="part">partial: some branches not run</span>`)
+
+	// One tag: its own figures.
+	unit := b.get(page + "?tag=unit")
+	unit.want(t, 200,
+		"3 covered, 2 of them partially, 1 missed",
+		`<a href="#L2">First missed or partial line ↓</a>`,
+		`id="L2" class="part"><td class="ln"><a href="#L2">2</a></td>`+cell("2", "1", "2")+` <a class="next" href="#L4" title="next missed or partial line">↓</a></td>`,
+		`id="L3" class="hit"`, `id="L5" class="part"`)
+	e2e := b.get(page + "?tag=e2e")
+	e2e.want(t, 200, "2 covered, 1 of them partially, 1 missed", `id="L2" class="hit"`,
+		`id="L3" class="part"><td class="ln"><a href="#L3">3</a></td>`+cell("1", "1", "4"))
+
+	// A file without branch figures shows no partial line and no legend for
+	// it (cmd/main.go of the fixture).
+	plain := b.get("/w/oss/plumb/files/cmd/main.go")
+	plain.want(t, 200, "First missed line ↓")
+	if strings.Contains(plain.Body, `class="part"`) || strings.Contains(plain.Body, "of them partially") {
+		t.Error("a file without branch figures shows partial lines")
+	}
+}

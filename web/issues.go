@@ -122,10 +122,8 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 	if err := s.issueCounts(r, sc, f, &d); err != nil {
 		return "", err
 	}
-	if o := q.Get("offset"); o != "" {
-		if d.Offset, err = strconv.Atoi(o); err != nil || d.Offset < 0 {
-			return "", plumb.Errorf(plumb.EINVALID, "offset must be a whole number of 0 or more, got %q.", o)
-		}
+	if d.Offset, err = pageOffset(q); err != nil {
+		return "", err
 	}
 	f.Page = plumb.Page{Offset: d.Offset, Limit: issuesPerPage + 1}
 	err = s.store.EachIssue(r.Context(), sc.Project.ID, f, func(i plumb.Issue) error {
@@ -150,13 +148,7 @@ func (s *Server) handleIssues(w http.ResponseWriter, r *http.Request, v *view) (
 		nq.Set("offset", strconv.Itoa(offset))
 		return sc.URL + "/issues?" + nq.Encode()
 	}
-	if len(d.Issues) > issuesPerPage {
-		d.Issues = d.Issues[:issuesPerPage]
-		d.Next = page(d.Offset + issuesPerPage)
-	}
-	if d.Offset > 0 {
-		d.Prev = page(max(0, d.Offset-issuesPerPage))
-	}
+	d.Issues, d.Prev, d.Next = onePage(d.Issues, d.Offset, issuesPerPage, page)
 	if d.Rows, err = s.issueRows(r, sc, d.Issues); err != nil {
 		return "", err
 	}
@@ -209,34 +201,24 @@ func (s *Server) issueCounts(r *http.Request, sc *scope, f plumb.IssueFilter, d 
 		return err
 	}
 	d.Total = all.Total
-	g := f
-	g.Categories = nil
-	byCategory, err := count(g)
-	if err != nil {
-		return err
+	// by[i]: the counts with filter i (category, level, status, tool) off.
+	var by [4]plumb.IssueCounts
+	for i, off := range []func(g *plumb.IssueFilter){
+		func(g *plumb.IssueFilter) { g.Categories = nil },
+		func(g *plumb.IssueFilter) { g.Levels = nil },
+		func(g *plumb.IssueFilter) { g.Statuses = nil },
+		func(g *plumb.IssueFilter) { g.Tools = nil },
+	} {
+		g := f
+		off(&g)
+		if by[i], err = count(g); err != nil {
+			return err
+		}
 	}
-	g = f
-	g.Levels = nil
-	byLevel, err := count(g)
-	if err != nil {
-		return err
-	}
-	g = f
-	g.Statuses = nil
-	byStatus, err := count(g)
-	if err != nil {
-		return err
-	}
-	g = f
-	g.Tools = nil
-	byTool, err := count(g)
-	if err != nil {
-		return err
-	}
-	d.Categories = options(plumb.IssueCategories, f.Categories, byCategory.ByCategory)
-	d.Levels = options(plumb.IssueLevels, f.Levels, byLevel.ByLevel)
-	d.Statuses = options(plumb.IssueStatuses, f.Statuses, byStatus.ByStatus)
-	for name, n := range byTool.ByTool {
+	d.Categories = options(plumb.IssueCategories, f.Categories, by[0].ByCategory)
+	d.Levels = options(plumb.IssueLevels, f.Levels, by[1].ByLevel)
+	d.Statuses = options(plumb.IssueStatuses, f.Statuses, by[2].ByStatus)
+	for name, n := range by[3].ByTool {
 		d.Tools = append(d.Tools, toolCount{name, n})
 	}
 	slices.SortFunc(d.Tools, func(a, b toolCount) int { return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Name, b.Name)) })

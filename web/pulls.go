@@ -59,10 +59,8 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 	if !plumb.Contains(compare.PullStates, d.State) {
 		return "", plumb.Errorf(plumb.EINVALID, "Query parameter state has the unknown value %q; it takes one of %s.", d.State, strings.Join(compare.PullStates, ", "))
 	}
-	if o := q.Get("offset"); o != "" {
-		if d.Offset, err = strconv.Atoi(o); err != nil || d.Offset < 0 {
-			return "", plumb.Errorf(plumb.EINVALID, "offset must be a whole number of 0 or more, got %q.", o)
-		}
+	if d.Offset, err = pageOffset(q); err != nil {
+		return "", err
 	}
 	page := func(state string, offset int) string {
 		nq := url.Values{"state": {state}}
@@ -79,13 +77,7 @@ func (s *Server) handlePulls(w http.ResponseWriter, r *http.Request, v *view) (s
 	if err != nil {
 		return "", err
 	}
-	if len(prs) > pullsPerPage {
-		prs = prs[:pullsPerPage]
-		d.Next = page(d.State, d.Offset+pullsPerPage)
-	}
-	if d.Offset > 0 {
-		d.Prev = page(d.State, max(0, d.Offset-pullsPerPage))
-	}
+	prs, d.Prev, d.Next = onePage(prs, d.Offset, pullsPerPage, func(offset int) string { return page(d.State, offset) })
 	d.Pulls = make([]pullRow, len(prs))
 	errs := make([]error, len(prs))
 	// Each row's figures are the ones kept for its inputs; the rows whose

@@ -71,8 +71,6 @@ import (
 	"github.com/plumbhq/plumb"
 )
 
-func init() { parsers[Clover] = parseClover }
-
 func parseClover(r io.Reader, opt Options, emit Emit) error {
 	var (
 		project   int  // depth of the open <project> or <testproject>, 0 if none

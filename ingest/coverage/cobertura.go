@@ -68,8 +68,6 @@ import (
 
 const cobMaxLine = maxLine
 
-func init() { parsers[Cobertura] = parseCobertura }
-
 func parseCobertura(r io.Reader, opt Options, emit Emit) error {
 	var (
 		sources  []string

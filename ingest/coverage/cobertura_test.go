@@ -255,19 +255,6 @@ func (r *cobTestOneByte) Read(p []byte) (int, error) {
 // coverage.py 6.5's of a Python package (testdata/cobertura/py/make.sh).
 // Plumb's covered and missed lines equal the tools' own summaries.
 func TestCoberturaRealTool(t *testing.T) {
-	read := func(path string, opt Options) []File {
-		t.Helper()
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := parseFiles(Cobertura, string(data), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkFiles(t, files)
-		return files
-	}
 	summary := func(path, re string) (int, int) {
 		t.Helper()
 		data, err := os.ReadFile(path)
@@ -283,7 +270,7 @@ func TestCoberturaRealTool(t *testing.T) {
 		return a, b
 	}
 
-	gcovr := read("testdata/cobertura/gcovr.xml", Options{})
+	gcovr := readFixture(t, Cobertura, "testdata/cobertura/gcovr.xml", Options{})
 	covered, missed, perFile := lineCounts(gcovr)
 	// gcovr --print-summary: "lines: 75.0% (21 out of 28)"
 	wantCovered, wantValid := summary("testdata/cobertura/gcovr-summary.txt", `lines: [0-9.]+% \((\d+) out of (\d+)\)`)
@@ -295,20 +282,13 @@ func TestCoberturaRealTool(t *testing.T) {
 	}
 	// The same program's LCOV report (lcov 1.16) reads line for line the
 	// same.
-	data, err := os.ReadFile("testdata/lcov/coverage.info")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lcov, err := parseFiles(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lcov := readFixture(t, LCOV, "testdata/lcov/coverage.info", Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
 	if !reflect.DeepEqual(lcov, gcovr) {
 		t.Fatalf("lcov %v\ngcovr %v", lcov, gcovr)
 	}
 
 	// coverage.py: an absolute <source> and filenames relative to it.
-	py := read("testdata/cobertura/py/coveragepy.xml", Options{})
+	py := readFixture(t, Cobertura, "testdata/cobertura/py/coveragepy.xml", Options{})
 	covered, missed, perFile = lineCounts(py)
 	// coverage report: "TOTAL    16      2    88%" (statements, missed)
 	stmts, miss := summary("testdata/cobertura/py/coveragepy-report.txt", `TOTAL\s+(\d+)\s+(\d+)`)

@@ -84,8 +84,34 @@ func (e *ParseError) Error() string {
 // Parser reads one format.
 type Parser func(r io.Reader, opt Options, emit Emit) error
 
-// parsers is filled by each format's file.
-var parsers = map[Format]Parser{}
+// parsers holds each format's parser, written in the format's own file.
+var parsers = map[Format]Parser{
+	LCOV:      parseLCOV,
+	GoCover:   parseGoCover,
+	Cobertura: parseCobertura,
+	JaCoCo:    parseJaCoCo,
+	Clover:    parseClover,
+	SimpleCov: parseSimpleCov,
+	Istanbul:  parseIstanbul,
+	Qlty:      parseQlty,
+}
+
+// lineRead takes what bufio.Reader.ReadSlice('\n') gave for a text report's
+// next line, counts the line in *lineNo and says what err means for it:
+// io.EOF only at the end of the report (no line left), bufio.ErrBufferFull
+// for a line longer than the buffer (line is its start), nil for a whole
+// line (the last may lack its '\n'). It is small enough for the compiler to
+// inline in the parsers' loops.
+func lineRead(line []byte, err error, lineNo *int) error {
+	if len(line) == 0 {
+		return err
+	}
+	*lineNo++
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
 
 // Parse reads a report of the given format.
 func Parse(r io.Reader, f Format, opt Options, emit Emit) error {

@@ -57,8 +57,6 @@ const (
 	goCoverBufSize = 1 << 16 // also the longest line accepted
 )
 
-func init() { parsers[GoCover] = parseGoCover }
-
 // goCoverBlock is one block of a profile.
 type goCoverBlock struct {
 	startLine, startCol, endLine, endCol int32
@@ -120,17 +118,13 @@ func parseGoCover(r io.Reader, opt Options, emit Emit) error {
 	}
 	for {
 		line, err := br.ReadSlice('\n')
-		if len(line) == 0 && err != nil {
-			if err == io.EOF {
-				break
-			}
-			return err
+		if err = lineRead(line, err, &lineNo); err == io.EOF {
+			break
 		}
-		lineNo++
 		if err == bufio.ErrBufferFull {
 			return fail("expected a line shorter than %d bytes", goCoverBufSize)
 		}
-		if err != nil && err != io.EOF {
+		if err != nil {
 			return err
 		}
 		line = bytes.TrimSpace(line)

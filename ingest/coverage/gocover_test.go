@@ -284,16 +284,7 @@ func goCoverTestAgainstFunc(t *testing.T, files []File, funcs []goCoverTestFunc,
 func TestGoCoverRealTool(t *testing.T) {
 	read := func(name string, opt Options) []File {
 		t.Helper()
-		data, err := os.ReadFile("testdata/go/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := parseFiles(GoCover, string(data), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkFiles(t, files)
-		return files
+		return readFixture(t, GoCover, "testdata/go/"+name, opt)
 	}
 	const fixture = "example.com/plumbfixture"
 

@@ -48,6 +48,22 @@ func parseFiles(f Format, input string, opt Options) ([]File, error) {
 	return files, err
 }
 
+// readFixture parses the report file path of format f, checks the files'
+// invariants and returns them in the dense form; any error fails the test.
+func readFixture(t testing.TB, f Format, path string, opt Options) []File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := parseFiles(f, string(data), opt)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	checkFiles(t, files)
+	return files
+}
+
 // checkFiles asserts the invariants every emitted file satisfies.
 func checkFiles(t testing.TB, files []File) {
 	t.Helper()
@@ -162,20 +178,7 @@ func checkEmitError(t *testing.T, f Format, report string) {
 // does (plumb.MergeHits).
 func parseFixture(t *testing.T, f Format, name string, opt Options) map[string][]int64 {
 	t.Helper()
-	fh, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	var files []File
-	err = Parse(fh, f, opt, func(file File) error {
-		files = append(files, dense(file))
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return mergeFiles(files)
+	return mergeFiles(readFixture(t, f, name, opt))
 }
 
 // countLines is Plumb's covered (hits > 0) and missed (hits == 0) lines.

@@ -51,8 +51,6 @@ import (
 	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
-func init() { parsers[Istanbul] = parseIstanbul }
-
 func parseIstanbul(r io.Reader, opt Options, emit Emit) error {
 	j := newSimplecovJSON(Istanbul, r)
 	t, err := j.token()
@@ -266,26 +264,17 @@ func istanbulBranchCounts(j *simplecovJSON) (map[string][]int64, error) {
 			return j.fail(`expected an array of counts, one per arm of the branch, got %s`, jsonstream.Describe(t))
 		}
 		arms := []int64{}
-		j.pushIndex(0)
-		defer j.pop()
-		for i := 0; ; i++ {
-			j.setIndex(i)
-			t, err := j.token()
-			if err != nil {
-				return err
-			}
-			if t == json.Delim(']') {
-				break
-			}
+		err = j.elements(func(t json.Token) error {
 			num, ok := t.(json.Number)
 			c, whole := simplecovWhole(num)
 			if !ok || !whole {
 				return j.fail("expected a whole number of hits, got %s", jsonstream.Describe(t))
 			}
 			arms = append(arms, c)
-		}
+			return nil
+		})
 		counts[id] = arms
-		return nil
+		return err
 	})
 	return counts, err
 }

@@ -63,8 +63,6 @@ import (
 	"github.com/plumbhq/plumb"
 )
 
-func init() { parsers[JaCoCo] = parseJaCoCo }
-
 func parseJaCoCo(r io.Reader, opt Options, emit Emit) error {
 	var (
 		inPackage bool

@@ -46,8 +46,6 @@ import (
 // accepted (longer lines of ignored records are skipped in pieces).
 const lcovBufSize = 1 << 20
 
-func init() { parsers[LCOV] = parseLCOV }
-
 func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(r, lcovBufSize)
 	var (
@@ -70,13 +68,9 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 	}
 	for {
 		line, err := br.ReadSlice('\n')
-		if len(line) == 0 && err != nil {
-			if err == io.EOF {
-				break
-			}
-			return err
+		if err = lineRead(line, err, &lineNo); err == io.EOF {
+			break
 		}
-		lineNo++
 		if err == bufio.ErrBufferFull {
 			// A line longer than the buffer: only ignored records may be
 			// that long; skip the rest of it.
@@ -94,7 +88,7 @@ func parseLCOV(r io.Reader, opt Options, emit Emit) error {
 			}
 			continue
 		}
-		if err != nil && err != io.EOF {
+		if err != nil {
 			return err
 		}
 		line = lcovTrim(line)

@@ -148,15 +148,7 @@ func lcovTestSummary(t *testing.T, path string) (covered, valid int) {
 // program built with gcc --coverage (testdata/lcov/make.sh); Plumb's covered
 // and missed lines equal lcov's own summary.
 func TestLCOVRealTool(t *testing.T) {
-	data, err := os.ReadFile("testdata/lcov/coverage.info")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := parseFiles(LCOV, string(data), Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkFiles(t, files)
+	files := readFixture(t, LCOV, "testdata/lcov/coverage.info", Options{StripPrefix: "/tmp/plumb-lcov-fixture"})
 	covered, missed, perFile := lineCounts(files)
 	wantCovered, wantValid := lcovTestSummary(t, "testdata/lcov/lcov-summary.txt")
 	if covered != wantCovered || missed != wantValid-wantCovered {

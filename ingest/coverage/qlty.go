@@ -15,8 +15,6 @@ import (
 // Plumb also takes the hits as JSON integers. Blank lines are skipped;
 // other members of an object are ignored.
 
-func init() { parsers[Qlty] = parseQlty }
-
 // qltyLine is one line of a qlty report.
 type qltyLine struct {
 	Path *string           `json:"path"`

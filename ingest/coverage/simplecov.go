@@ -51,8 +51,6 @@ import (
 	"github.com/plumbhq/plumb/internal/jsonstream"
 )
 
-func init() { parsers[SimpleCov] = parseSimpleCov }
-
 // simplecovReserved are the top-level keys of the two coverage.json shapes
 // that hold no file data; any other key of a .resultset.json is a command.
 var simplecovReserved = map[string]bool{
@@ -309,17 +307,7 @@ func simplecovLines(j *simplecovJSON) ([]int64, error) {
 // simplecovFileList reads simplecov-json's "files" array whose '[' has been
 // read: [{"filename": …, "coverage": …}, …].
 func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
-	j.pushIndex(0)
-	defer j.pop()
-	for i := 0; ; i++ {
-		j.setIndex(i)
-		t, err := j.token()
-		if err != nil {
-			return err
-		}
-		if t == json.Delim(']') {
-			return nil
-		}
+	return j.elements(func(t json.Token) error {
 		if t != json.Delim('{') {
 			return j.fail(`expected a file {"filename": …, "coverage": …}, got %s`, jsonstream.Describe(t))
 		}
@@ -330,7 +318,7 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			branches []plumb.LineBranches
 			haveHits bool
 		)
-		err = j.members(func(k string) error {
+		err := j.members(func(k string) error {
 			switch k {
 			case "filename":
 				s, err := j.pathString()
@@ -363,10 +351,8 @@ func simplecovFileList(j *simplecovJSON, opt Options, emit Emit) error {
 			j.pushKey("filename")
 			return j.fail("expected a file inside the repository, got %q", name)
 		}
-		if err := emit(File{Path: p, Hits: hits, Branches: branches}); err != nil {
-			return err
-		}
-	}
+		return emit(File{Path: p, Hits: hits, Branches: branches})
+	})
 }
 
 // wholeCount reads a whole number of hits.
@@ -514,6 +500,27 @@ func (j *simplecovJSON) members(f func(key string) error) error {
 			return err
 		}
 		j.pop()
+	}
+}
+
+// elements reads an array whose '[' has been read: f is given each
+// element's first token, with the element's index on the path, up to the
+// closing ']'.
+func (j *simplecovJSON) elements(f func(t json.Token) error) error {
+	j.pushIndex(0)
+	defer j.pop()
+	for i := 0; ; i++ {
+		j.setIndex(i)
+		t, err := j.token()
+		if err != nil {
+			return err
+		}
+		if t == json.Delim(']') {
+			return nil
+		}
+		if err := f(t); err != nil {
+			return err
+		}
 	}
 }
 
