@@ -271,9 +271,16 @@ func matchesNewline(re *regexp.Regexp) bool {
 
 // replaceRegex replaces every match in each line.
 func replaceRegex(re *regexp.Regexp, repl string) filter {
+	// a match starts with the pattern's literal prefix: a line without it
+	// is left as it is (Java's \\$ on lines that hold no backslash)
+	prefix, _ := re.LiteralPrefix()
 	return func(lines []string) []string {
 		out := lines[:0]
 		for _, l := range lines {
+			if prefix != "" && !strings.Contains(l, prefix) {
+				out = append(out, l)
+				continue
+			}
 			s, nl := chomp(l)
 			out = append(out, withNL(re.ReplaceAllLiteralString(s, repl), nl))
 		}
@@ -320,7 +327,26 @@ func stripComments(s, line, open, close string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	start := 0
+	// only the bytes that start a marker need a look: the next place of
+	// each marker's first byte is kept until the scan passes it
+	nextLine, nextOpen := -1, -1 // len(s): none left
+	if line == "" {
+		nextLine = len(s)
+	}
+	if open == "" {
+		nextOpen = len(s)
+	}
 	for i := 0; i < len(s); {
+		if nextLine < i {
+			nextLine = indexFrom(s, i, line[0])
+		}
+		if nextOpen < i {
+			nextOpen = indexFrom(s, i, open[0])
+		}
+		i = min(nextLine, nextOpen)
+		if i >= len(s) {
+			break
+		}
 		if line != "" && strings.HasPrefix(s[i:], line) {
 			if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
 				b.WriteString(s[start:i])
@@ -341,6 +367,14 @@ func stripComments(s, line, open, close string) string {
 	}
 	b.WriteString(s[start:])
 	return b.String()
+}
+
+// indexFrom is the index of the first c in s from i on, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // quickStrip is stripComments with a fast exit for text without markers.

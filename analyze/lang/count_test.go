@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -211,6 +212,84 @@ func TestContentRules(t *testing.T) {
 		}
 		if got != w {
 			t.Errorf("%s: %q, cloc says %q", p, got, w)
+		}
+	}
+}
+
+// stripCommentsByByte is stripComments as a regular expression scans: a
+// look for a marker at every byte (the reference for the skipping scan).
+func stripCommentsByByte(s, line, open, close string) string {
+	var b strings.Builder
+	start := 0
+	for i := 0; i < len(s); {
+		if line != "" && strings.HasPrefix(s[i:], line) {
+			if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+				b.WriteString(s[start:i])
+				i += j + 1
+				start = i
+				continue
+			}
+		}
+		if open != "" && strings.HasPrefix(s[i:], open) {
+			if j := strings.Index(s[i+len(open):], close); j >= 0 {
+				b.WriteString(s[start:i])
+				i += len(open) + j + len(close)
+				start = i
+				continue
+			}
+		}
+		i++
+	}
+	b.WriteString(s[start:])
+	return b.String()
+}
+
+var stripMarkers = [][3]string{{"//", "/*", "*/"}, {"", "/*", "*/"}, {"--", "/*", "*/"}, {"#", "", ""}}
+
+// TestStripCommentsSkips: the scan that jumps to the next marker byte
+// removes what a look at every byte removes, on the fixtures and on edge
+// cases (unclosed markers, a line comment without its newline, markers
+// inside markers, -- next to /*).
+func TestStripCommentsSkips(t *testing.T) {
+	srcs := []string{"", "/", "//", "// x", "a // b\nc", "/* a", "a /* b */ c /* d", "x -- y /* z\n*/ w\n--\n",
+		"/*/ */ //*\n*/", "a\n//\n/**/\n#x\n", "--/*\n*/--\n", "s = '//' + \"/*\"; // c\n"}
+	files, _ := os.ReadDir("testdata/cloc")
+	for _, f := range files {
+		b, _ := os.ReadFile(filepath.Join("testdata/cloc", f.Name()))
+		srcs = append(srcs, string(b))
+	}
+	for _, m := range stripMarkers {
+		for _, s := range srcs {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByByte(s, m[0], m[1], m[2]); got != want {
+				t.Errorf("markers %q on %q: %q, want %q", m, s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzStripComments(f *testing.F) {
+	f.Add("a // b\n/* c */ d -- e\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range stripMarkers {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByByte(s, m[0], m[1], m[2]); got != want {
+				t.Fatalf("markers %q on %q: %q, want %q", m, s, got, want)
+			}
+		}
+	})
+}
+
+// TestReplaceRegexPrefix: lines without the pattern's literal prefix are
+// left alone, and the others replaced, as the pattern alone would.
+func TestReplaceRegexPrefix(t *testing.T) {
+	for _, p := range []string{`(?i)\\$`, `(?i)\xa0`, `(?i)^\s*#`, `ab+c`} {
+		re := regexp.MustCompile(p)
+		lines := []string{"a\\\n", "a\\", "a\\ b\n", "\xc2\xa0x\n", "  # c\n", "xabbbc abc\n", "none\n", ""}
+		got := replaceRegex(re, " ")(append([]string(nil), lines...))
+		for i, l := range lines {
+			s, nl := chomp(l)
+			if want := withNL(re.ReplaceAllLiteralString(s, " "), nl); got[i] != want {
+				t.Errorf("%s on %q: %q, want %q", p, l, got[i], want)
+			}
 		}
 	}
 }
