@@ -84,7 +84,7 @@ func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 			h = fnv32(text)
 		case normalise && (t.Kind == token.Number || t.Kind == token.String):
 			h = litHash
-		case normalise && t.Kind == token.Ident && !keywords[string(text)]:
+		case normalise && t.Kind == token.Ident && !isKeyword(text):
 			h = identHash
 		default:
 			h = fnv32(text)
@@ -159,7 +159,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	n := o.MinTokens - w + 1
 	for di := range docs {
 		toks := docs[di].Tokens
-		if len(toks) < w || lineSpan(toks) < o.MinLines {
+		if len(toks) < w || !spans(toks, o.MinLines) {
 			continue // too short to hold a clone (a minified one-line file)
 		}
 		anchors := docs[di].Anchors
@@ -181,7 +181,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 				}
 				// too few lines on a side: not a clone, unless it goes on
 				// beyond the probe
-				if m.k < probe && (lineSpan(other[m.a-m.b:m.a+m.k]) < o.MinLines || lineSpan(toks[p-m.b:p+m.k]) < o.MinLines) {
+				if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
 					continue
 				}
 				m.doc, m.p = occ[c].doc, p
@@ -350,18 +350,27 @@ func winnow(hashes []uint64, n int, out []int32) []int32 {
 	if n < 1 {
 		n = 1
 	}
-	var q []int32 // positions of increasing hashes
+	// the queue holds positions of increasing hashes, at most n+1 of them,
+	// in a ring of a power of two: q[head&mask] … q[(tail-1)&mask]
+	size := 1
+	for size < n+1 {
+		size <<= 1
+	}
+	q := make([]int32, size)
+	mask := size - 1
+	head, tail := 0, 0
 	last := int32(-1)
 	for i := range hashes {
-		for len(q) > 0 && hashes[q[len(q)-1]] >= hashes[i] {
-			q = q[:len(q)-1]
+		for tail > head && hashes[q[(tail-1)&mask]] >= hashes[i] {
+			tail--
 		}
-		q = append(q, int32(i))
-		if int(q[0]) <= i-n {
-			q = q[1:]
+		q[tail&mask] = int32(i)
+		tail++
+		if int(q[head&mask]) <= i-n {
+			head++
 		}
 		if i >= n-1 || i == len(hashes)-1 {
-			if m := q[0]; m != last {
+			if m := q[head&mask]; m != last {
 				out = append(out, m)
 				last = m
 			}
@@ -379,9 +388,17 @@ func equal(a, b []Token) bool {
 	return true
 }
 
-// lineSpan is the number of lines tokens span.
-func lineSpan(ts []Token) int {
-	return int(maxEnd(ts)-ts[0].Line) + 1
+// spans reports whether tokens span at least n lines (from the first
+// token's line to the last line any of them reaches), looking no further
+// than the first token that ends far enough.
+func spans(ts []Token, n int) bool {
+	last := ts[0].Line + int32(n) - 1
+	for _, t := range ts {
+		if t.End >= last {
+			return true
+		}
+	}
+	return false
 }
 
 func maxEnd(ts []Token) int32 {
@@ -415,6 +432,18 @@ func union(rs [][2]int32) int {
 // normalised.
 var keywords = map[string]bool{}
 
+// keywordStart marks the first bytes of the keywords and keywordLen their
+// lengths: most identifiers are not keywords, and most are told so
+// without a look in the map.
+var (
+	keywordStart [256]bool
+	keywordLen   [16]bool
+)
+
+func isKeyword(text []byte) bool {
+	return len(text) < len(keywordLen) && keywordLen[len(text)] && keywordStart[text[0]] && keywords[string(text)]
+}
+
 func init() {
 	for _, k := range []string{
 		"if", "else", "elif", "elsif", "for", "foreach", "while", "do", "switch", "case", "default", "break",
@@ -430,6 +459,8 @@ func init() {
 		"where", "guard", "echo", "local", "export", "readonly", "unsafe", "extern", "mod", "pub", "use",
 	} {
 		keywords[k] = true
+		keywordStart[k[0]] = true
+		keywordLen[len(k)] = true
 	}
 }
 
