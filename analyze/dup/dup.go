@@ -345,35 +345,29 @@ func mix(h uint64) uint64 {
 // winnow selects the anchors among the window hashes: in every run of n
 // consecutive hashes, the position of the smallest (the rightmost when
 // several are equal), each position once, in increasing order; appended
-// to out. A monotonic queue makes it linear.
+// to out. The smallest is kept as the run slides and looked for again
+// only when it leaves the run (about once every n hashes of random order).
 func winnow(hashes []uint64, n int, out []int32) []int32 {
 	if n < 1 {
 		n = 1
 	}
-	// the queue holds positions of increasing hashes, at most n+1 of them,
-	// in a ring of a power of two: q[head&mask] … q[(tail-1)&mask]
-	size := 1
-	for size < n+1 {
-		size <<= 1
-	}
-	q := make([]int32, size)
-	mask := size - 1
-	head, tail := 0, 0
-	last := int32(-1)
-	for i := range hashes {
-		for tail > head && hashes[q[(tail-1)&mask]] >= hashes[i] {
-			tail--
-		}
-		q[tail&mask] = int32(i)
-		tail++
-		if int(q[head&mask]) <= i-n {
-			head++
-		}
-		if i >= n-1 || i == len(hashes)-1 {
-			if m := q[head&mask]; m != last {
-				out = append(out, m)
-				last = m
+	m := -1 // the position of the smallest in the current run
+	last := -1
+	for i, h := range hashes {
+		switch {
+		case m >= 0 && h <= hashes[m]:
+			m = i
+		case m < 0 || m <= i-n:
+			m = max(i-n+1, 0)
+			for j := m + 1; j <= i; j++ {
+				if hashes[j] <= hashes[m] {
+					m = j
+				}
 			}
+		}
+		if (i >= n-1 || i == len(hashes)-1) && m != last {
+			out = append(out, int32(m))
+			last = m
 		}
 	}
 	return out

@@ -6,6 +6,7 @@
 package token
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 )
@@ -423,8 +424,10 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 		}
 		if !sx.ready || sx.commentByte[c] {
 			if lc := lineComment(sx, src, i); lc {
-				for i < n && src[i] != '\n' {
-					i++
+				if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = n
 				}
 				continue
 			}
@@ -614,6 +617,8 @@ func regexLiteral(src []byte, i int) (int, bool) {
 	return i, false
 }
 
+var newline = []byte{'\n'}
+
 func lineComment(sx *Syntax, src []byte, i int) bool {
 	for _, l := range sx.Line {
 		if hasPrefix(src, i, l) {
@@ -631,8 +636,18 @@ func blockComment(sx *Syntax, src []byte, i int, line *int32) (int, bool) {
 		if !hasPrefix(src, i, b[0]) {
 			continue
 		}
-		depth := 1
 		j := i + len(b[0])
+		if !sx.NestedBlock {
+			// to the closer, counting the lines on the way
+			k := bytes.Index(src[j:], []byte(b[1]))
+			end := len(src)
+			if k >= 0 {
+				end = j + k + len(b[1])
+			}
+			*line += int32(bytes.Count(src[j:max(j, end-len(b[1]))], newline))
+			return end, true
+		}
+		depth := 1
 		for j < len(src) && depth > 0 {
 			switch {
 			case hasPrefix(src, j, b[1]):
