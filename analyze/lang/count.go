@@ -142,6 +142,23 @@ func (l *Language) countCPP(src []byte) Counts {
 		content, endsBackslash, seg = false, false, 0
 	}
 	for i := 0; i < len(text); {
+		// the bytes up to the next / or newline: code or white space
+		end := len(text)
+		if j := bytes.IndexByte(text[i:], '\n'); j >= 0 {
+			end = i + j
+		}
+		if j := bytes.IndexByte(text[i:end], '/'); j >= 0 {
+			end = i + j
+		}
+		if end > i {
+			content = content || !isBlankBytes(text[i:end])
+			endsBackslash = text[end-1] == '\\'
+			seg += end - i
+			i = end
+			if i == len(text) {
+				break
+			}
+		}
 		b := text[i]
 		if b == '/' && i+1 < len(text) {
 			if text[i+1] == '/' {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -291,5 +292,25 @@ func TestReplaceRegexPrefix(t *testing.T) {
 				t.Errorf("%s on %q: %q, want %q", p, l, got[i], want)
 			}
 		}
+	}
+}
+
+// BenchmarkCount: a C header (comments, declarations, macros continued
+// with a backslash) and a Java class, counted as cloc counts them.
+func BenchmarkCount(b *testing.B) {
+	var h, j strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&h, "/*\n * field_%d: the state's count.\n */\nextern int field_%d (struct state *__s, int __n) __THROW; // see below\n", i, i)
+		fmt.Fprintf(&h, "#define FIELD_%d(s) \\\n  ((s)->count + %d)\n\n", i, i)
+		fmt.Fprintf(&j, "    /** Returns the count %d. */\n    public int count%d(String s) { return s.length() + %d; } // \"/*\"\n\n", i, i, i)
+	}
+	for _, c := range []struct{ lang, src string }{{"C/C++ Header", h.String()}, {"Java", "class A {\n" + j.String() + "}\n"}} {
+		l, src := ByName(c.lang), []byte(c.src)
+		b.Run(c.lang, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				l.Count(src)
+			}
+		})
 	}
 }
