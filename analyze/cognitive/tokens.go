@@ -1449,7 +1449,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 	}
 	start := b.headerStart(i)
 	for j := start; j < i; j++ {
-		if declKeywords[b.text(j)] && b.toks[j].Kind == token.Ident && j+1 < i && b.toks[j+1].Kind == token.Ident {
+		if b.toks[j].Kind == token.Ident && declKeywords[tokenView(b.src, b.toks[j])] && j+1 < i && b.toks[j+1].Kind == token.Ident {
 			return b.text(j + 1), b.countParams(j+1, i), true
 		}
 	}
@@ -1467,7 +1467,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 		} else if b.is(j, ")") {
 			pd--
 		}
-		if pd == 0 && containerKeywords[b.text(j)] && b.toks[j].Kind == token.Ident { // not f(struct s *p)
+		if pd == 0 && b.toks[j].Kind == token.Ident && containerKeywords[tokenView(b.src, b.toks[j])] { // not f(struct s *p)
 			if !(b.text(j) == "new" && b.lang == "PHP") {
 				return "", 0, false
 			}
