@@ -304,14 +304,34 @@ func Anchors(toks []Token, minTokens int) []Anchor {
 	if len(toks) < w {
 		return nil
 	}
-	hashes := windowHashes(toks, w, make([]uint64, 0, len(toks)-w+1))
-	at := winnow(hashes, minTokens-w+1, make([]int32, 0, 2*len(hashes)/(minTokens-w+2)+1))
-	out := make([]Anchor, len(at))
-	for i, p := range at {
-		out[i] = Anchor{p, hashes[p]}
+	// the window hashes and the anchors' places are scratch, reused
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer scratchPool.Put(sc)
+	if cap(sc.hashes) < len(toks)-w+1 {
+		sc.hashes = make([]uint64, 0, len(toks)-w+1)
+	}
+	sc.hashes = windowHashes(toks, w, sc.hashes[:0])
+	sc.at = winnow(sc.hashes, minTokens-w+1, sc.at[:0])
+	out := make([]Anchor, len(sc.at))
+	for i, p := range sc.at {
+		out[i] = Anchor{p, sc.hashes[p]}
+	}
+	if cap(sc.hashes) > 1<<20 { // a very large file's go to the collector
+		sc.hashes, sc.at = nil, nil
 	}
 	return out
 }
+
+// scratch is Anchors' working memory.
+type scratch struct {
+	hashes []uint64
+	at     []int32
+}
+
+var scratchPool sync.Pool
 
 // windowHashes returns the rolling hash of every window of w tokens
 // (len(toks)-w+1 of them), appended to out.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Counts are the line figures of one file, counted the way cloc counts
@@ -106,7 +107,21 @@ func (l *Language) Count(src []byte) Counts {
 func (l *Language) countCPP(src []byte) Counts {
 	src = bytes.TrimPrefix(src, bom)
 	var c Counts
-	text := make([]byte, 0, len(src)+len(src)/8+2)
+	// the joined lines are scratch, reused from file to file
+	buf, _ := textPool.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	text := (*buf)[:0]
+	if need := len(src) + len(src)/8 + 2; cap(text) < need {
+		text = make([]byte, 0, need)
+	}
+	defer func() {
+		if cap(text) <= 16<<20 { // a very large file's goes to the collector
+			*buf = text
+			textPool.Put(buf)
+		}
+	}()
 	prevCont := false
 	for start := 0; start < len(src); {
 		end := bytes.IndexByte(src[start:], '\n')
@@ -193,6 +208,8 @@ func (l *Language) countCPP(src []byte) Counts {
 	c.Comment = nonBlank - c.Code
 	return c
 }
+
+var textPool sync.Pool
 
 func isBlankBytes(b []byte) bool {
 	for _, c := range b {
