@@ -152,7 +152,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	for i := range docs {
 		nAnchors += len(docs[i].Anchors)
 	}
-	table := make(map[uint64]int32, nAnchors) // hash → latest place in occ
+	table := newPlaceTable(nAnchors) // hash → latest place in occ
 	occ := make([]place, 0, nAnchors)
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	var clones []Clone
@@ -172,7 +172,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 		// over the most tokens, comparing at most probe tokens forwards.
 		bestAt := func(p int, hash uint64) match {
 			best := match{}
-			head, seen := table[hash+group]
+			head, seen := table.get(hash + group)
 			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
 				other := docs[occ[c].doc].Tokens
 				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
@@ -196,11 +196,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 				best = bestAt(p, an.Hash)
 			}
 			key := an.Hash + group
-			prev, seen := table[key]
-			if !seen {
-				prev = -1
-			}
-			table[key] = int32(len(occ))
+			prev := table.swap(key, int32(len(occ)))
 			occ = append(occ, place{doc: int32(di), at: an.At, prev: prev})
 			if best.b+best.k < o.MinTokens {
 				continue
@@ -248,6 +244,75 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 // (they are compared over 4×MinTokens tokens forwards, then the best one
 // is extended to its end).
 const maxChain = 16
+
+// placeTable maps an anchor's hash (with its group) to its latest place
+// in occ: open addressing, kept at most half full, for the lookups and
+// stores of every anchor.
+type placeTable struct {
+	keys  []uint64
+	vals  []int32 // -1: empty
+	mask  uint64
+	count int
+}
+
+func newPlaceTable(n int) *placeTable {
+	t := &placeTable{}
+	t.alloc(n)
+	return t
+}
+
+func (t *placeTable) alloc(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	t.keys = make([]uint64, size)
+	t.vals = make([]int32, size)
+	for i := range t.vals {
+		t.vals[i] = -1
+	}
+	t.mask = uint64(size - 1)
+}
+
+// slot is where key is, or the empty slot where it would go.
+func (t *placeTable) slot(key uint64) uint64 {
+	i := mix(key) & t.mask
+	for t.vals[i] >= 0 && t.keys[i] != key {
+		i = (i + 1) & t.mask
+	}
+	return i
+}
+
+func (t *placeTable) get(key uint64) (int32, bool) {
+	i := t.slot(key)
+	return t.vals[i], t.vals[i] >= 0
+}
+
+// swap stores v for key and returns what key had (-1: nothing).
+func (t *placeTable) swap(key uint64, v int32) int32 {
+	i := t.slot(key)
+	old := t.vals[i]
+	if old < 0 {
+		if 2*(t.count+1) > len(t.vals) {
+			t.grow()
+			i = t.slot(key)
+		}
+		t.count++
+	}
+	t.keys[i], t.vals[i] = key, v
+	return old
+}
+
+func (t *placeTable) grow() {
+	keys, vals := t.keys, t.vals
+	t.alloc(len(vals))
+	for i, v := range vals {
+		if v >= 0 {
+			j := t.slot(keys[i])
+			t.keys[j], t.vals[j] = keys[i], v
+		}
+	}
+}
 
 // place is an anchor in the table: its doc, its token, and the previous
 // place of the same hash (-1: none).
@@ -444,22 +509,22 @@ func union(rs [][2]int32) int {
 
 // keywords of the lexed languages stay themselves when identifiers are
 // normalised.
-var keywords = map[string]bool{}
+var keywords token.WordSet
 
 // keywordStart marks the first bytes of the keywords and keywordLen their
 // lengths: most identifiers are not keywords, and most are told so
-// without a look in the map.
+// without a look in the set.
 var (
 	keywordStart [256]bool
 	keywordLen   [16]bool
 )
 
 func isKeyword(text []byte) bool {
-	return len(text) < len(keywordLen) && keywordLen[len(text)] && keywordStart[text[0]] && keywords[string(text)]
+	return len(text) < len(keywordLen) && keywordLen[len(text)] && keywordStart[text[0]] && keywords.HasBytes(text)
 }
 
 func init() {
-	for _, k := range []string{
+	words := []string{
 		"if", "else", "elif", "elsif", "for", "foreach", "while", "do", "switch", "case", "default", "break",
 		"continue", "return", "goto", "func", "function", "fn", "fun", "def", "class", "struct", "interface",
 		"enum", "trait", "impl", "type", "var", "let", "const", "val", "new", "delete", "try", "catch",
@@ -471,8 +536,9 @@ func init() {
 		"go", "defer", "select", "chan", "map", "range", "fallthrough", "lambda", "pass", "end", "begin",
 		"module", "require", "extends", "implements", "instanceof", "typeof", "sizeof", "mut", "ref", "loop",
 		"where", "guard", "echo", "local", "export", "readonly", "unsafe", "extern", "mod", "pub", "use",
-	} {
-		keywords[k] = true
+	}
+	keywords = token.NewWordSet(words...)
+	for _, k := range words {
 		keywordStart[k[0]] = true
 		keywordLen[len(k)] = true
 	}

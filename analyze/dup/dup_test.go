@@ -246,3 +246,32 @@ func BenchmarkNormalizeAnchors(b *testing.B) {
 		Anchors(Normalize(src, toks, true), 50)
 	}
 }
+
+// TestPlaceTable: the table answers as a map does, through its growth,
+// with keys that collide in their low bits.
+func TestPlaceTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tab, m := newPlaceTable(0), map[uint64]int32{}
+	for i := range 20000 {
+		key := rng.Uint64N(5000) << 40
+		if rng.IntN(3) == 0 {
+			got, ok := tab.get(key)
+			want, wok := m[key]
+			if ok != wok || ok && got != want || !ok && got != -1 {
+				t.Fatalf("get(%x) = %d, %v; want %d, %v", key, got, ok, want, wok)
+			}
+			continue
+		}
+		want, ok := m[key]
+		if !ok {
+			want = -1
+		}
+		if got := tab.swap(key, int32(i)); got != want {
+			t.Fatalf("swap(%x) = %d, want %d", key, got, want)
+		}
+		m[key] = int32(i)
+	}
+	if tab.count != len(m) {
+		t.Errorf("%d keys, want %d", tab.count, len(m))
+	}
+}

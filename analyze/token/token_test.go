@@ -141,3 +141,45 @@ func BenchmarkLex(b *testing.B) {
 		}
 	}
 }
+
+// TestWordSet: every word is in the set, and no other word, among many
+// that share a length, a first or a last byte with one of them.
+func TestWordSet(t *testing.T) {
+	words := []string{"if", "else", "for", "while", "do", "switch", "case", "return", "x", "sizeof", "__attribute__"}
+	ws := NewWordSet(append(words, "", "if")...)
+	in := map[string]bool{}
+	for _, w := range words {
+		in[w] = true
+		if !ws.Has(w) || !ws.HasBytes([]byte(w)) {
+			t.Errorf("%q not found", w)
+		}
+	}
+	for _, w := range []string{"", "i", "f", "iff", "fi", "els", "elsE", "forr", "whilst", "y", "X", "Return", "sizeo", "__attribute_", "ifx"} {
+		if ws.Has(w) != in[w] {
+			t.Errorf("Has(%q) = %v", w, ws.Has(w))
+		}
+	}
+	if (WordSet{}).Has("if") {
+		t.Error("the zero set has a word")
+	}
+}
+
+func BenchmarkWordSet(b *testing.B) {
+	ws := NewWordSet("if", "else", "for", "while", "do", "switch", "case", "return", "break", "continue", "goto", "catch")
+	m := map[string]bool{"if": true, "else": true, "for": true, "while": true, "do": true, "switch": true, "case": true, "return": true, "break": true, "continue": true, "goto": true, "catch": true}
+	idents := [][]byte{[]byte("size_t"), []byte("if"), []byte("__u32"), []byte("buffer"), []byte("n"), []byte("struct"), []byte("return"), []byte("EXIT_FAILURE")}
+	b.Run("WordSet", func(b *testing.B) {
+		for b.Loop() {
+			for _, w := range idents {
+				ws.HasBytes(w)
+			}
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		for b.Loop() {
+			for _, w := range idents {
+				_ = m[string(w)]
+			}
+		}
+	})
+}
