@@ -395,7 +395,7 @@ func (b *braceScorer) run() {
 					continue
 				}
 			}
-			if controlWords[s] && b.isName(i) {
+			if controlWordSet.Has(s) && b.isName(i) {
 				b.callee(i, s)
 				continue
 			}
@@ -693,6 +693,16 @@ var controlWords = map[string]bool{"if": true, "elseif": true, "elif": true, "gu
 	"switch": true, "when": true, "match": true, "for": true, "foreach": true, "loop": true, "repeat": true,
 	"while": true, "do": true, "catch": true, "rescue": true, "except": true, "goto": true, "break": true,
 	"continue": true, "and": true, "or": true}
+
+// controlWordSet is controlWords for the scorer's look at every
+// identifier (a set that rejects most words at its first probe).
+var controlWordSet = func() token.WordSet {
+	var words []string
+	for w := range controlWords {
+		words = append(words, w)
+	}
+	return token.NewWordSet(words...)
+}()
 
 // memberArrow: languages where -> reaches a member ($o->if, p->for).
 var memberArrow = map[string]bool{"PHP": true, "C": true, "C++": true, "C/C++ Header": true, "Objective-C": true, "Objective-C++": true}
