@@ -91,7 +91,7 @@ func dropBlank(lines []string, cont func(string) bool) []string {
 // Count counts the lines of src as code, comment and blank lines of
 // language l.
 func (l *Language) Count(src []byte) Counts {
-	if l.onlyCPP && !l.Script && (l.continues == nil || l.backslashCont) {
+	if l.onlyCPP && !l.Script && (l.continues == nil || l.backslashCont) || l.lineFilters != nil {
 		return l.countCPP(src)
 	}
 	return l.count(src)
@@ -104,6 +104,10 @@ func (l *Language) Count(src []byte) Counts {
 // through their newline and /* */ comments, and counts the lines left that
 // are not blank (or follow a line ending in a backslash). FuzzCount
 // checks it equal to count.
+//
+// With lineFilters (Java's, PHP's…: filters that act on each line alone,
+// before the C++ rule), each line that is not blank goes through them
+// first, as count applies them; a line they drop or blank is not joined.
 func (l *Language) countCPP(src []byte) Counts {
 	src = bytes.TrimPrefix(src, bom)
 	var c Counts
@@ -123,7 +127,13 @@ func (l *Language) countCPP(src []byte) Counts {
 		}
 	}()
 	prevCont := false
+	var str string // src as a string, for lineFilters
+	var one [1]string
+	if l.lineFilters != nil {
+		str = string(src)
+	}
 	for start := 0; start < len(src); {
+		lineStart := start
 		end := bytes.IndexByte(src[start:], '\n')
 		var line []byte
 		if end < 0 {
@@ -137,6 +147,28 @@ func (l *Language) countCPP(src []byte) Counts {
 		prevCont = l.backslashCont && backslash
 		if !keep {
 			c.Blank++
+			continue
+		}
+		if l.lineFilters != nil {
+			// the line with its newline (count's lines all have one)
+			one[0] = str[lineStart:start]
+			if end < 0 {
+				one[0] += "\n"
+			}
+			out := one[:]
+			for _, f := range l.lineFilters {
+				if out = f(out); len(out) == 0 || isBlank(out[0]) {
+					break
+				}
+			}
+			if len(out) == 0 || isBlank(out[0]) {
+				continue // dropped: a comment line
+			}
+			s, _ := chomp(out[0])
+			text = append(text, out[0]...)
+			if !strings.HasSuffix(s, `\`) {
+				text = append(text, '\n')
+			}
 			continue
 		}
 		text = append(text, line...)

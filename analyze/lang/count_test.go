@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,7 +97,10 @@ func TestOnePassCount(t *testing.T) {
 		"p\\\n\nq // r \\",
 		"\xef\xbb\xbf// bom\n\tcode();\n/**/\n",
 		"s = \"/* not */\" + '//';\n",
+		"a = \"x/*\"; // \"*/\"\n\\\n  \\\n# c\n-- d\nb = '*/' + \"/*y\" /* z */\n\xc2\xa0\n#",
+		"/* \"*/\" */ x\r\n  \t\\\r\n",
 	}
+	var lineFiltered []string
 	files, _ := os.ReadDir("testdata/cloc")
 	for _, f := range files {
 		b, _ := os.ReadFile(filepath.Join("testdata/cloc", f.Name()))
@@ -105,8 +109,11 @@ func TestOnePassCount(t *testing.T) {
 	n := 0
 	for _, name := range Names() {
 		l := ByName(name)
-		if !l.onlyCPP || l.Script || l.continues != nil && !l.backslashCont {
+		if (!l.onlyCPP || l.Script || l.continues != nil && !l.backslashCont) && l.lineFilters == nil {
 			continue
+		}
+		if l.lineFilters != nil {
+			lineFiltered = append(lineFiltered, name)
 		}
 		n++
 		for _, src := range srcs {
@@ -117,6 +124,9 @@ func TestOnePassCount(t *testing.T) {
 	}
 	if n < 40 {
 		t.Errorf("only %d languages counted in one pass", n)
+	}
+	if !slices.Contains(lineFiltered, "Java") || len(lineFiltered) < 8 {
+		t.Errorf("line filters before the C++ rule counted in one pass for %q only", lineFiltered)
 	}
 }
 
@@ -167,7 +177,7 @@ func FuzzCount(f *testing.F) {
 		f.Add(fi.Name(), b)
 	}
 	f.Fuzz(func(t *testing.T, name string, src []byte) {
-		for _, ln := range []string{"Go", "Python", "HTML", "Ruby", "Java", "SQL", "Assembly", "JavaScript", name} {
+		for _, ln := range []string{"Go", "Python", "HTML", "Ruby", "Java", "SQL", "Assembly", "JavaScript", "VHDL", "Gradle", "Harbour", name} {
 			l := ByName(ln)
 			if l == nil {
 				l = Detect(name, src)
