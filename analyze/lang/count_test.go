@@ -227,38 +227,27 @@ func TestContentRules(t *testing.T) {
 	}
 }
 
-// stripCommentsByByte is stripComments as a regular expression scans: a
-// look for a marker at every byte (the reference for the skipping scan).
-func stripCommentsByByte(s, line, open, close string) string {
-	var b strings.Builder
-	start := 0
-	for i := 0; i < len(s); {
-		if line != "" && strings.HasPrefix(s[i:], line) {
-			if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
-				b.WriteString(s[start:i])
-				i += j + 1
-				start = i
-				continue
-			}
-		}
-		if open != "" && strings.HasPrefix(s[i:], open) {
-			if j := strings.Index(s[i+len(open):], close); j >= 0 {
-				b.WriteString(s[start:i])
-				i += len(open) + j + len(close)
-				start = i
-				continue
-			}
-		}
-		i++
+// stripCommentsByRegexp is stripComments as cloc writes it: one regular
+// expression (a line comment through its newline, or a block comment to
+// its first closer), every match removed from the left.
+func stripCommentsByRegexp(s, line, open, close string) string {
+	var alts []string
+	if line != "" {
+		alts = append(alts, regexp.QuoteMeta(line)+`[^\n]*\n`)
 	}
-	b.WriteString(s[start:])
-	return b.String()
+	if open != "" {
+		alts = append(alts, regexp.QuoteMeta(open)+`(?s:.*?)`+regexp.QuoteMeta(close))
+	}
+	if alts == nil {
+		return s
+	}
+	return regexp.MustCompile(strings.Join(alts, "|")).ReplaceAllLiteralString(s, "")
 }
 
 var stripMarkers = [][3]string{{"//", "/*", "*/"}, {"", "/*", "*/"}, {"--", "/*", "*/"}, {"#", "", ""}}
 
 // TestStripCommentsSkips: the scan that jumps to the next marker byte
-// removes what a look at every byte removes, on the fixtures and on edge
+// removes what cloc's regular expression removes, on the fixtures and on edge
 // cases (unclosed markers, a line comment without its newline, markers
 // inside markers, -- next to /*).
 func TestStripCommentsSkips(t *testing.T) {
@@ -271,7 +260,7 @@ func TestStripCommentsSkips(t *testing.T) {
 	}
 	for _, m := range stripMarkers {
 		for _, s := range srcs {
-			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByByte(s, m[0], m[1], m[2]); got != want {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByRegexp(s, m[0], m[1], m[2]); got != want {
 				t.Errorf("markers %q on %q: %q, want %q", m, s, got, want)
 			}
 		}
@@ -282,7 +271,7 @@ func FuzzStripComments(f *testing.F) {
 	f.Add("a // b\n/* c */ d -- e\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range stripMarkers {
-			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByByte(s, m[0], m[1], m[2]); got != want {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByRegexp(s, m[0], m[1], m[2]); got != want {
 				t.Fatalf("markers %q on %q: %q, want %q", m, s, got, want)
 			}
 		}
