@@ -15,8 +15,8 @@
 # system) and their ratio; pairs in turn keep the ratio meaningful on a busy machine.
 #
 # Needs hyperfine and cloc (apt-get install -y hyperfine cloc); jscpd from $PLUMB_JSCPD or
-# PATH when installed (npm install jscpd@5.3.3); --languages needs unzip and an OpenJDK 17
-# (apt-get install -y openjdk-17-jdk-headless unzip).
+# PATH when installed (npm install jscpd@5.3.3). --languages needs cloc, unzip and
+# OpenJDK 17's sources instead (apt-get install -y cloc unzip openjdk-17-source).
 # Usage: scripts/bench-analyze.sh [--languages [PAIRS]] [workdir]   (figures go to docs/benchmarks.md by hand)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,9 @@ if [ "${1:-}" = --languages ]; then
   shift
   if [[ ${1:-} =~ ^[0-9]+$ ]]; then pairs=$1; shift; fi
 fi
-for tool in hyperfine cloc; do
+tools="hyperfine cloc"
+[ -z "$languages" ] || tools="cloc unzip"
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "bench-analyze: $tool is needed (apt-get install -y $tool)" >&2; exit 1; }
 done
 work=${1:-$(mktemp -d)}
