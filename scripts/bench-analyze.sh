@@ -1,27 +1,76 @@
 #!/usr/bin/env bash
-# plumb analyze's speed (docs/analyze.md, "Speed"): the whole Go standard library,
-# duplication on, beside cloc and jscpd on the same tree, timed with hyperfine.
+# plumb analyze's speed (docs/analyze.md, "Speed").
 #
-# The tree is a copy of $(go env GOROOT)/src with a .plumb.yml that keeps vendored and
-# generated files and lifts the size limit, so that plumb reads every file cloc and jscpd
-# read. plumb runs twice: on that copy, and on GOROOT/src itself with its defaults.
-# jscpd runs with the settings of the duplication comparison (analyze/jscpd_test.go).
+# Default: the whole Go standard library, duplication on, beside cloc and jscpd on the same
+# tree, timed with hyperfine. The tree is a copy of $(go env GOROOT)/src with a .plumb.yml
+# that keeps vendored and generated files and lifts the size limit, so that plumb reads
+# every file cloc and jscpd read. plumb runs twice: on that copy, and on GOROOT/src itself
+# with its defaults. jscpd runs with the settings of the duplication comparison
+# (analyze/jscpd_test.go).
+#
+# --languages: plumb against cloc by language (issue 23): /usr/include (C and C++
+# headers), java.base of OpenJDK 17's src.zip, Go's src, and the three of Go's src,
+# /usr/lib/python3.11 and /usr/include copied into one mixed tree. Each pair runs plumb
+# then cloc as whole processes under /usr/bin/time and prints both CPU times (user +
+# system) and their ratio; pairs in turn keep the ratio meaningful on a busy machine.
+#
 # Needs hyperfine and cloc (apt-get install -y hyperfine cloc); jscpd from $PLUMB_JSCPD or
-# PATH when installed (npm install jscpd@5.3.3).
-# Usage: scripts/bench-analyze.sh [workdir]   (figures go to docs/benchmarks.md by hand)
+# PATH when installed (npm install jscpd@5.3.3). --languages needs cloc, unzip and
+# OpenJDK 17's sources instead (apt-get install -y cloc unzip openjdk-17-source).
+# Usage: scripts/bench-analyze.sh [--languages [PAIRS]] [workdir]   (figures go to docs/benchmarks.md by hand)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for tool in hyperfine cloc; do
+languages=
+pairs=3
+if [ "${1:-}" = --languages ]; then
+  languages=1
+  shift
+  if [[ ${1:-} =~ ^[0-9]+$ ]]; then pairs=$1; shift; fi
+fi
+tools="hyperfine cloc"
+[ -z "$languages" ] || tools="cloc unzip"
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "bench-analyze: $tool is needed (apt-get install -y $tool)" >&2; exit 1; }
 done
 work=${1:-$(mktemp -d)}
 go build -o "$work/plumb" ./cmd/plumb
 goroot=$(go env GOROOT)
+config='analyze:\n  vendored: true\n  generated: true\n  maxFileSize: 1073741824\n'
+echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/^Mem:/ {print $2}') GiB; $(go version)"
+
+if [ -n "$languages" ]; then
+  srczip=$(ls /usr/lib/jvm/*17*/lib/src.zip 2>/dev/null | head -1)
+  [ -n "$srczip" ] || { echo "bench-analyze: no OpenJDK 17 src.zip under /usr/lib/jvm" >&2; exit 1; }
+  rm -rf "$work/include" "$work/java" "$work/go" "$work/mixed"
+  mkdir -p "$work/include" "$work/java" "$work/go" "$work/mixed"
+  cp -a /usr/include "$work/include/include"
+  (cd "$work/java" && unzip -q "$srczip" 'java.base/*')
+  cp -a "$goroot/src" "$work/go/gosrc"
+  cp -a "$goroot/src" "$work/mixed/gosrc"; cp -a /usr/lib/python3.11 "$work/mixed/python3.11"; cp -a /usr/include "$work/mixed/include"
+  for t in include java go mixed; do
+    printf "$config" >"$work/$t/.plumb.yml"
+    echo "tree $t: $(find "$work/$t" -type f | wc -l) files, $(du -sh "$work/$t" | cut -f1)"
+  done
+  cpu() { # cpu COMMAND...: the command's user + system seconds, then its peak RSS in KiB
+    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >/dev/null 2>&1
+    awk '{printf "%.2f %d\n", $1 + $2, $3}' "$work/time"
+  }
+  for t in include java go mixed; do
+    echo "load before $t: $(cut -d' ' -f1-3 /proc/loadavg)"
+    for i in $(seq 0 "$pairs"); do # pair 0 warms the caches and is not printed
+      read -r p prss < <(cpu "$work/plumb" analyze "$work/$t" --format table)
+      read -r c _ < <(cpu cloc --quiet "$work/$t")
+      [ "$i" = 0 ] || echo "$t pair $i: plumb ${p} s CPU (${prss} KiB peak), cloc ${c} s CPU, plumb/cloc $(awk "BEGIN {printf \"%.3f\", $p / $c}")"
+    done
+  done
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+
 tree="$work/gosrc"
 rm -rf "$tree"
 cp -a "$goroot/src" "$tree"
-printf 'analyze:\n  vendored: true\n  generated: true\n  maxFileSize: 1073741824\n' >"$tree/.plumb.yml"
-echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/^Mem:/ {print $2}') GiB; $(go version)"
+printf "$config" >"$tree/.plumb.yml"
 echo "tree: $(find "$tree" -type f | wc -l) files, $(du -sh "$tree" | cut -f1); $(cloc --version | head -1 | sed 's/^/cloc /')"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 jscpd=${PLUMB_JSCPD:-$(command -v jscpd || true)}

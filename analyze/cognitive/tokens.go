@@ -395,7 +395,7 @@ func (b *braceScorer) run() {
 					continue
 				}
 			}
-			if controlWords[s] && b.isName(i) {
+			if controlWordSet.Has(s) && b.isName(i) {
 				b.callee(i, s)
 				continue
 			}
@@ -693,6 +693,16 @@ var controlWords = map[string]bool{"if": true, "elseif": true, "elif": true, "gu
 	"switch": true, "when": true, "match": true, "for": true, "foreach": true, "loop": true, "repeat": true,
 	"while": true, "do": true, "catch": true, "rescue": true, "except": true, "goto": true, "break": true,
 	"continue": true, "and": true, "or": true}
+
+// controlWordSet is controlWords for the scorer's look at every
+// identifier (a set that rejects most words at its first probe).
+var controlWordSet = func() token.WordSet {
+	var words []string
+	for w := range controlWords {
+		words = append(words, w)
+	}
+	return token.NewWordSet(words...)
+}()
 
 // memberArrow: languages where -> reaches a member ($o->if, p->for).
 var memberArrow = map[string]bool{"PHP": true, "C": true, "C++": true, "C/C++ Header": true, "Objective-C": true, "Objective-C++": true}
@@ -1449,7 +1459,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 	}
 	start := b.headerStart(i)
 	for j := start; j < i; j++ {
-		if declKeywords[b.text(j)] && b.toks[j].Kind == token.Ident && j+1 < i && b.toks[j+1].Kind == token.Ident {
+		if b.toks[j].Kind == token.Ident && declKeywords[tokenView(b.src, b.toks[j])] && j+1 < i && b.toks[j+1].Kind == token.Ident {
 			return b.text(j + 1), b.countParams(j+1, i), true
 		}
 	}
@@ -1467,7 +1477,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 		} else if b.is(j, ")") {
 			pd--
 		}
-		if pd == 0 && containerKeywords[b.text(j)] && b.toks[j].Kind == token.Ident { // not f(struct s *p)
+		if pd == 0 && b.toks[j].Kind == token.Ident && containerKeywords[tokenView(b.src, b.toks[j])] { // not f(struct s *p)
 			if !(b.text(j) == "new" && b.lang == "PHP") {
 				return "", 0, false
 			}

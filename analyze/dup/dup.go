@@ -84,7 +84,7 @@ func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 			h = fnv32(text)
 		case normalise && (t.Kind == token.Number || t.Kind == token.String):
 			h = litHash
-		case normalise && t.Kind == token.Ident && !keywords[string(text)]:
+		case normalise && t.Kind == token.Ident && !isKeyword(text):
 			h = identHash
 		default:
 			h = fnv32(text)
@@ -152,14 +152,14 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 	for i := range docs {
 		nAnchors += len(docs[i].Anchors)
 	}
-	table := make(map[uint64]int32, nAnchors) // hash → latest place in occ
+	table := newPlaceTable(nAnchors) // hash → latest place in occ
 	occ := make([]place, 0, nAnchors)
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	var clones []Clone
 	n := o.MinTokens - w + 1
 	for di := range docs {
 		toks := docs[di].Tokens
-		if len(toks) < w || lineSpan(toks) < o.MinLines {
+		if len(toks) < w || !spans(toks, o.MinLines) {
 			continue // too short to hold a clone (a minified one-line file)
 		}
 		anchors := docs[di].Anchors
@@ -172,7 +172,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 		// over the most tokens, comparing at most probe tokens forwards.
 		bestAt := func(p int, hash uint64) match {
 			best := match{}
-			head, seen := table[hash+group]
+			head, seen := table.get(hash + group)
 			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
 				other := docs[occ[c].doc].Tokens
 				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
@@ -181,7 +181,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 				}
 				// too few lines on a side: not a clone, unless it goes on
 				// beyond the probe
-				if m.k < probe && (lineSpan(other[m.a-m.b:m.a+m.k]) < o.MinLines || lineSpan(toks[p-m.b:p+m.k]) < o.MinLines) {
+				if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
 					continue
 				}
 				m.doc, m.p = occ[c].doc, p
@@ -196,11 +196,7 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 				best = bestAt(p, an.Hash)
 			}
 			key := an.Hash + group
-			prev, seen := table[key]
-			if !seen {
-				prev = -1
-			}
-			table[key] = int32(len(occ))
+			prev := table.swap(key, int32(len(occ)))
 			occ = append(occ, place{doc: int32(di), at: an.At, prev: prev})
 			if best.b+best.k < o.MinTokens {
 				continue
@@ -248,6 +244,75 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 // (they are compared over 4×MinTokens tokens forwards, then the best one
 // is extended to its end).
 const maxChain = 16
+
+// placeTable maps an anchor's hash (with its group) to its latest place
+// in occ: open addressing, kept at most half full, for the lookups and
+// stores of every anchor.
+type placeTable struct {
+	keys  []uint64
+	vals  []int32 // -1: empty
+	mask  uint64
+	count int
+}
+
+func newPlaceTable(n int) *placeTable {
+	t := &placeTable{}
+	t.alloc(n)
+	return t
+}
+
+func (t *placeTable) alloc(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	t.keys = make([]uint64, size)
+	t.vals = make([]int32, size)
+	for i := range t.vals {
+		t.vals[i] = -1
+	}
+	t.mask = uint64(size - 1)
+}
+
+// slot is where key is, or the empty slot where it would go.
+func (t *placeTable) slot(key uint64) uint64 {
+	i := mix(key) & t.mask
+	for t.vals[i] >= 0 && t.keys[i] != key {
+		i = (i + 1) & t.mask
+	}
+	return i
+}
+
+func (t *placeTable) get(key uint64) (int32, bool) {
+	i := t.slot(key)
+	return t.vals[i], t.vals[i] >= 0
+}
+
+// swap stores v for key and returns what key had (-1: nothing).
+func (t *placeTable) swap(key uint64, v int32) int32 {
+	i := t.slot(key)
+	old := t.vals[i]
+	if old < 0 {
+		if 2*(t.count+1) > len(t.vals) {
+			t.grow()
+			i = t.slot(key)
+		}
+		t.count++
+	}
+	t.keys[i], t.vals[i] = key, v
+	return old
+}
+
+func (t *placeTable) grow() {
+	keys, vals := t.keys, t.vals
+	t.alloc(len(vals))
+	for i, v := range vals {
+		if v >= 0 {
+			j := t.slot(keys[i])
+			t.keys[j], t.vals[j] = keys[i], v
+		}
+	}
+}
 
 // place is an anchor in the table: its doc, its token, and the previous
 // place of the same hash (-1: none).
@@ -304,14 +369,34 @@ func Anchors(toks []Token, minTokens int) []Anchor {
 	if len(toks) < w {
 		return nil
 	}
-	hashes := windowHashes(toks, w, make([]uint64, 0, len(toks)-w+1))
-	at := winnow(hashes, minTokens-w+1, make([]int32, 0, 2*len(hashes)/(minTokens-w+2)+1))
-	out := make([]Anchor, len(at))
-	for i, p := range at {
-		out[i] = Anchor{p, hashes[p]}
+	// the window hashes and the anchors' places are scratch, reused
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer scratchPool.Put(sc)
+	if cap(sc.hashes) < len(toks)-w+1 {
+		sc.hashes = make([]uint64, 0, len(toks)-w+1)
+	}
+	sc.hashes = windowHashes(toks, w, sc.hashes[:0])
+	sc.at = winnow(sc.hashes, minTokens-w+1, sc.at[:0])
+	out := make([]Anchor, len(sc.at))
+	for i, p := range sc.at {
+		out[i] = Anchor{p, sc.hashes[p]}
+	}
+	if cap(sc.hashes) > 1<<20 { // a very large file's go to the collector
+		sc.hashes, sc.at = nil, nil
 	}
 	return out
 }
+
+// scratch is Anchors' working memory.
+type scratch struct {
+	hashes []uint64
+	at     []int32
+}
+
+var scratchPool sync.Pool
 
 // windowHashes returns the rolling hash of every window of w tokens
 // (len(toks)-w+1 of them), appended to out.
@@ -345,26 +430,29 @@ func mix(h uint64) uint64 {
 // winnow selects the anchors among the window hashes: in every run of n
 // consecutive hashes, the position of the smallest (the rightmost when
 // several are equal), each position once, in increasing order; appended
-// to out. A monotonic queue makes it linear.
+// to out. The smallest is kept as the run slides and looked for again
+// only when it leaves the run (about once every n hashes of random order).
 func winnow(hashes []uint64, n int, out []int32) []int32 {
 	if n < 1 {
 		n = 1
 	}
-	var q []int32 // positions of increasing hashes
-	last := int32(-1)
-	for i := range hashes {
-		for len(q) > 0 && hashes[q[len(q)-1]] >= hashes[i] {
-			q = q[:len(q)-1]
-		}
-		q = append(q, int32(i))
-		if int(q[0]) <= i-n {
-			q = q[1:]
-		}
-		if i >= n-1 || i == len(hashes)-1 {
-			if m := q[0]; m != last {
-				out = append(out, m)
-				last = m
+	m := -1 // the position of the smallest in the current run
+	last := -1
+	for i, h := range hashes {
+		switch {
+		case m >= 0 && h <= hashes[m]:
+			m = i
+		case m < 0 || m <= i-n:
+			m = max(i-n+1, 0)
+			for j := m + 1; j <= i; j++ {
+				if hashes[j] <= hashes[m] {
+					m = j
+				}
 			}
+		}
+		if (i >= n-1 || i == len(hashes)-1) && m != last {
+			out = append(out, int32(m))
+			last = m
 		}
 	}
 	return out
@@ -379,9 +467,17 @@ func equal(a, b []Token) bool {
 	return true
 }
 
-// lineSpan is the number of lines tokens span.
-func lineSpan(ts []Token) int {
-	return int(maxEnd(ts)-ts[0].Line) + 1
+// spans reports whether tokens span at least n lines (from the first
+// token's line to the last line any of them reaches), looking no further
+// than the first token that ends far enough.
+func spans(ts []Token, n int) bool {
+	last := ts[0].Line + int32(n) - 1
+	for _, t := range ts {
+		if t.End >= last {
+			return true
+		}
+	}
+	return false
 }
 
 func maxEnd(ts []Token) int32 {
@@ -413,10 +509,22 @@ func union(rs [][2]int32) int {
 
 // keywords of the lexed languages stay themselves when identifiers are
 // normalised.
-var keywords = map[string]bool{}
+var keywords token.WordSet
+
+// keywordStart marks the first bytes of the keywords and keywordLen their
+// lengths: most identifiers are not keywords, and most are told so
+// without a look in the set.
+var (
+	keywordStart [256]bool
+	keywordLen   [16]bool
+)
+
+func isKeyword(text []byte) bool {
+	return len(text) < len(keywordLen) && keywordLen[len(text)] && keywordStart[text[0]] && keywords.HasBytes(text)
+}
 
 func init() {
-	for _, k := range []string{
+	words := []string{
 		"if", "else", "elif", "elsif", "for", "foreach", "while", "do", "switch", "case", "default", "break",
 		"continue", "return", "goto", "func", "function", "fn", "fun", "def", "class", "struct", "interface",
 		"enum", "trait", "impl", "type", "var", "let", "const", "val", "new", "delete", "try", "catch",
@@ -428,8 +536,11 @@ func init() {
 		"go", "defer", "select", "chan", "map", "range", "fallthrough", "lambda", "pass", "end", "begin",
 		"module", "require", "extends", "implements", "instanceof", "typeof", "sizeof", "mut", "ref", "loop",
 		"where", "guard", "echo", "local", "export", "readonly", "unsafe", "extern", "mod", "pub", "use",
-	} {
-		keywords[k] = true
+	}
+	keywords = token.NewWordSet(words...)
+	for _, k := range words {
+		keywordStart[k[0]] = true
+		keywordLen[len(k)] = true
 	}
 }
 

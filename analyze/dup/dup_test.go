@@ -3,8 +3,12 @@ package dup
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/plumbhq/plumb/analyze/token"
 )
 
 func jsFunc(name, v string) string {
@@ -174,5 +178,100 @@ func TestDetectGroups(t *testing.T) {
 		if len(c1) < 10 || fmt.Sprint(c1) != fmt.Sprint(c2) || fmt.Sprint(l1) != fmt.Sprint(l2) {
 			t.Errorf("%d workers: Detect: %d clones %v; DetectGroups: %d clones %v", workers, len(c1), l1, len(c2), l2)
 		}
+	}
+}
+
+// winnowByWindow is winnow by its definition: in every run of n hashes
+// (or the whole list when it is shorter), the position of the smallest,
+// the rightmost of equal ones, each position once.
+func winnowByWindow(hashes []uint64, n int) []int32 {
+	var out []int32
+	if len(hashes) == 0 {
+		return nil
+	}
+	last := -1
+	for end := min(n, len(hashes)); end <= len(hashes); end++ {
+		m := max(end-n, 0)
+		for i := m; i < end; i++ {
+			if hashes[i] <= hashes[m] {
+				m = i
+			}
+		}
+		if m != last {
+			out = append(out, int32(m))
+			last = m
+		}
+		if end == len(hashes) {
+			break
+		}
+	}
+	return out
+}
+
+func TestWinnow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := range 2000 {
+		hashes := make([]uint64, rng.IntN(120))
+		for i := range hashes {
+			hashes[i] = rng.Uint64N(uint64(1 + k%9)) // small ranges: many ties
+		}
+		n := 1 + rng.IntN(40)
+		got, want := winnow(hashes, n, nil), winnowByWindow(hashes, n)
+		if !slices.Equal(got, want) {
+			t.Fatalf("winnow(%v, %d) = %v, want %v", hashes, n, got, want)
+		}
+	}
+}
+
+func TestSpans(t *testing.T) {
+	ts := []Token{{Line: 3, End: 3}, {Line: 3, End: 6}, {Line: 4, End: 4}, {Line: 7, End: 7}}
+	for n, want := range map[int]bool{1: true, 4: true, 5: true, 6: false} {
+		if got := spans(ts, n); got != want {
+			t.Errorf("spans(…, %d) = %v, want %v (the tokens span lines 3 to 7)", n, got, want)
+		}
+	}
+}
+
+// BenchmarkNormalizeAnchors: the per-file work of clone detection (the
+// tokens' hashes and the anchors) on a C-like source.
+func BenchmarkNormalizeAnchors(b *testing.B) {
+	var sb strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "static int field_%d(struct state *s, int n) { if (n > %d) return s->count + n; return 0; }\n", i, i)
+	}
+	src := []byte(sb.String())
+	toks := token.Lex(token.Syntaxes["C"], src)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Anchors(Normalize(src, toks, true), 50)
+	}
+}
+
+// TestPlaceTable: the table answers as a map does, through its growth,
+// with keys that collide in their low bits.
+func TestPlaceTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tab, m := newPlaceTable(0), map[uint64]int32{}
+	for i := range 20000 {
+		key := rng.Uint64N(5000) << 40
+		if rng.IntN(3) == 0 {
+			got, ok := tab.get(key)
+			want, wok := m[key]
+			if ok != wok || ok && got != want || !ok && got != -1 {
+				t.Fatalf("get(%x) = %d, %v; want %d, %v", key, got, ok, want, wok)
+			}
+			continue
+		}
+		want, ok := m[key]
+		if !ok {
+			want = -1
+		}
+		if got := tab.swap(key, int32(i)); got != want {
+			t.Fatalf("swap(%x) = %d, want %d", key, got, want)
+		}
+		m[key] = int32(i)
+	}
+	if tab.count != len(m) {
+		t.Errorf("%d keys, want %d", tab.count, len(m))
 	}
 }

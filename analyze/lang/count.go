@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Counts are the line figures of one file, counted the way cloc counts
@@ -90,7 +91,7 @@ func dropBlank(lines []string, cont func(string) bool) []string {
 // Count counts the lines of src as code, comment and blank lines of
 // language l.
 func (l *Language) Count(src []byte) Counts {
-	if l.onlyCPP && !l.Script && (l.continues == nil || l.backslashCont) {
+	if l.onlyCPP && !l.Script && (l.continues == nil || l.backslashCont) || l.lineFilters != nil {
 		return l.countCPP(src)
 	}
 	return l.count(src)
@@ -103,12 +104,36 @@ func (l *Language) Count(src []byte) Counts {
 // through their newline and /* */ comments, and counts the lines left that
 // are not blank (or follow a line ending in a backslash). FuzzCount
 // checks it equal to count.
+//
+// With lineFilters (Java's, PHP's…: filters that act on each line alone,
+// before the C++ rule), each line that is not blank goes through them
+// first, as count applies them; a line they drop or blank is not joined.
 func (l *Language) countCPP(src []byte) Counts {
 	src = bytes.TrimPrefix(src, bom)
 	var c Counts
-	text := make([]byte, 0, len(src)+len(src)/8+2)
+	// the joined lines are scratch, reused from file to file
+	buf, _ := textPool.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	text := (*buf)[:0]
+	if need := len(src) + len(src)/8 + 2; cap(text) < need {
+		text = make([]byte, 0, need)
+	}
+	defer func() {
+		if cap(text) <= 16<<20 { // a very large file's goes to the collector
+			*buf = text
+			textPool.Put(buf)
+		}
+	}()
 	prevCont := false
+	var str string // src as a string, for lineFilters
+	var one [1]string
+	if l.lineFilters != nil {
+		str = string(src)
+	}
 	for start := 0; start < len(src); {
+		lineStart := start
 		end := bytes.IndexByte(src[start:], '\n')
 		var line []byte
 		if end < 0 {
@@ -122,6 +147,28 @@ func (l *Language) countCPP(src []byte) Counts {
 		prevCont = l.backslashCont && backslash
 		if !keep {
 			c.Blank++
+			continue
+		}
+		if l.lineFilters != nil {
+			// the line with its newline (count's lines all have one)
+			one[0] = str[lineStart:start]
+			if end < 0 {
+				one[0] += "\n"
+			}
+			out := one[:]
+			for _, f := range l.lineFilters {
+				if out = f(out); len(out) == 0 || isBlank(out[0]) {
+					break
+				}
+			}
+			if len(out) == 0 || isBlank(out[0]) {
+				continue // dropped: a comment line
+			}
+			s, _ := chomp(out[0])
+			text = append(text, out[0]...)
+			if !strings.HasSuffix(s, `\`) {
+				text = append(text, '\n')
+			}
 			continue
 		}
 		text = append(text, line...)
@@ -142,6 +189,23 @@ func (l *Language) countCPP(src []byte) Counts {
 		content, endsBackslash, seg = false, false, 0
 	}
 	for i := 0; i < len(text); {
+		// the bytes up to the next / or newline: code or white space
+		end := len(text)
+		if j := bytes.IndexByte(text[i:], '\n'); j >= 0 {
+			end = i + j
+		}
+		if j := bytes.IndexByte(text[i:end], '/'); j >= 0 {
+			end = i + j
+		}
+		if end > i {
+			content = content || !isBlankBytes(text[i:end])
+			endsBackslash = text[end-1] == '\\'
+			seg += end - i
+			i = end
+			if i == len(text) {
+				break
+			}
+		}
 		b := text[i]
 		if b == '/' && i+1 < len(text) {
 			if text[i+1] == '/' {
@@ -176,6 +240,8 @@ func (l *Language) countCPP(src []byte) Counts {
 	c.Comment = nonBlank - c.Code
 	return c
 }
+
+var textPool sync.Pool
 
 func isBlankBytes(b []byte) bool {
 	for _, c := range b {
@@ -271,9 +337,16 @@ func matchesNewline(re *regexp.Regexp) bool {
 
 // replaceRegex replaces every match in each line.
 func replaceRegex(re *regexp.Regexp, repl string) filter {
+	// a match starts with the pattern's literal prefix: a line without it
+	// is left as it is (Java's \\$ on lines that hold no backslash)
+	prefix, _ := re.LiteralPrefix()
 	return func(lines []string) []string {
 		out := lines[:0]
 		for _, l := range lines {
+			if prefix != "" && !strings.Contains(l, prefix) {
+				out = append(out, l)
+				continue
+			}
 			s, nl := chomp(l)
 			out = append(out, withNL(re.ReplaceAllLiteralString(s, repl), nl))
 		}
@@ -320,7 +393,26 @@ func stripComments(s, line, open, close string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	start := 0
+	// only the bytes that start a marker need a look: the next place of
+	// each marker's first byte is kept until the scan passes it
+	nextLine, nextOpen := -1, -1 // len(s): none left
+	if line == "" {
+		nextLine = len(s)
+	}
+	if open == "" {
+		nextOpen = len(s)
+	}
 	for i := 0; i < len(s); {
+		if nextLine < i {
+			nextLine = indexFrom(s, i, line[0])
+		}
+		if nextOpen < i {
+			nextOpen = indexFrom(s, i, open[0])
+		}
+		i = min(nextLine, nextOpen)
+		if i >= len(s) {
+			break
+		}
 		if line != "" && strings.HasPrefix(s[i:], line) {
 			if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
 				b.WriteString(s[start:i])
@@ -341,6 +433,14 @@ func stripComments(s, line, open, close string) string {
 	}
 	b.WriteString(s[start:])
 	return b.String()
+}
+
+// indexFrom is the index of the first c in s from i on, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // quickStrip is stripComments with a fast exit for text without markers.

@@ -2,9 +2,12 @@ package lang
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,7 +97,10 @@ func TestOnePassCount(t *testing.T) {
 		"p\\\n\nq // r \\",
 		"\xef\xbb\xbf// bom\n\tcode();\n/**/\n",
 		"s = \"/* not */\" + '//';\n",
+		"a = \"x/*\"; // \"*/\"\n\\\n  \\\n# c\n-- d\nb = '*/' + \"/*y\" /* z */\n\xc2\xa0\n#",
+		"/* \"*/\" */ x\r\n  \t\\\r\n",
 	}
+	var lineFiltered []string
 	files, _ := os.ReadDir("testdata/cloc")
 	for _, f := range files {
 		b, _ := os.ReadFile(filepath.Join("testdata/cloc", f.Name()))
@@ -103,8 +109,11 @@ func TestOnePassCount(t *testing.T) {
 	n := 0
 	for _, name := range Names() {
 		l := ByName(name)
-		if !l.onlyCPP || l.Script || l.continues != nil && !l.backslashCont {
+		if (!l.onlyCPP || l.Script || l.continues != nil && !l.backslashCont) && l.lineFilters == nil {
 			continue
+		}
+		if l.lineFilters != nil {
+			lineFiltered = append(lineFiltered, name)
 		}
 		n++
 		for _, src := range srcs {
@@ -115,6 +124,9 @@ func TestOnePassCount(t *testing.T) {
 	}
 	if n < 40 {
 		t.Errorf("only %d languages counted in one pass", n)
+	}
+	if !slices.Contains(lineFiltered, "Java") || len(lineFiltered) < 8 {
+		t.Errorf("line filters before the C++ rule counted in one pass for %q only", lineFiltered)
 	}
 }
 
@@ -165,7 +177,7 @@ func FuzzCount(f *testing.F) {
 		f.Add(fi.Name(), b)
 	}
 	f.Fuzz(func(t *testing.T, name string, src []byte) {
-		for _, ln := range []string{"Go", "Python", "HTML", "Ruby", "Java", "SQL", "Assembly", "JavaScript", name} {
+		for _, ln := range []string{"Go", "Python", "HTML", "Ruby", "Java", "SQL", "Assembly", "JavaScript", "VHDL", "Gradle", "Harbour", name} {
 			l := ByName(ln)
 			if l == nil {
 				l = Detect(name, src)
@@ -212,5 +224,92 @@ func TestContentRules(t *testing.T) {
 		if got != w {
 			t.Errorf("%s: %q, cloc says %q", p, got, w)
 		}
+	}
+}
+
+// stripCommentsByRegexp is stripComments as cloc writes it: one regular
+// expression (a line comment through its newline, or a block comment to
+// its first closer), every match removed from the left.
+func stripCommentsByRegexp(s, line, open, close string) string {
+	var alts []string
+	if line != "" {
+		alts = append(alts, regexp.QuoteMeta(line)+`[^\n]*\n`)
+	}
+	if open != "" {
+		alts = append(alts, regexp.QuoteMeta(open)+`(?s:.*?)`+regexp.QuoteMeta(close))
+	}
+	if alts == nil {
+		return s
+	}
+	return regexp.MustCompile(strings.Join(alts, "|")).ReplaceAllLiteralString(s, "")
+}
+
+var stripMarkers = [][3]string{{"//", "/*", "*/"}, {"", "/*", "*/"}, {"--", "/*", "*/"}, {"#", "", ""}}
+
+// TestStripCommentsSkips: the scan that jumps to the next marker byte
+// removes what cloc's regular expression removes, on the fixtures and on edge
+// cases (unclosed markers, a line comment without its newline, markers
+// inside markers, -- next to /*).
+func TestStripCommentsSkips(t *testing.T) {
+	srcs := []string{"", "/", "//", "// x", "a // b\nc", "/* a", "a /* b */ c /* d", "x -- y /* z\n*/ w\n--\n",
+		"/*/ */ //*\n*/", "a\n//\n/**/\n#x\n", "--/*\n*/--\n", "s = '//' + \"/*\"; // c\n"}
+	files, _ := os.ReadDir("testdata/cloc")
+	for _, f := range files {
+		b, _ := os.ReadFile(filepath.Join("testdata/cloc", f.Name()))
+		srcs = append(srcs, string(b))
+	}
+	for _, m := range stripMarkers {
+		for _, s := range srcs {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByRegexp(s, m[0], m[1], m[2]); got != want {
+				t.Errorf("markers %q on %q: %q, want %q", m, s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzStripComments(f *testing.F) {
+	f.Add("a // b\n/* c */ d -- e\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range stripMarkers {
+			if got, want := stripComments(s, m[0], m[1], m[2]), stripCommentsByRegexp(s, m[0], m[1], m[2]); got != want {
+				t.Fatalf("markers %q on %q: %q, want %q", m, s, got, want)
+			}
+		}
+	})
+}
+
+// TestReplaceRegexPrefix: lines without the pattern's literal prefix are
+// left alone, and the others replaced, as the pattern alone would.
+func TestReplaceRegexPrefix(t *testing.T) {
+	for _, p := range []string{`(?i)\\$`, `(?i)\xa0`, `(?i)^\s*#`, `ab+c`} {
+		re := regexp.MustCompile(p)
+		lines := []string{"a\\\n", "a\\", "a\\ b\n", "\xc2\xa0x\n", "  # c\n", "xabbbc abc\n", "none\n", ""}
+		got := replaceRegex(re, " ")(append([]string(nil), lines...))
+		for i, l := range lines {
+			s, nl := chomp(l)
+			if want := withNL(re.ReplaceAllLiteralString(s, " "), nl); got[i] != want {
+				t.Errorf("%s on %q: %q, want %q", p, l, got[i], want)
+			}
+		}
+	}
+}
+
+// BenchmarkCount: a C header (comments, declarations, macros continued
+// with a backslash) and a Java class, counted as cloc counts them.
+func BenchmarkCount(b *testing.B) {
+	var h, j strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&h, "/*\n * field_%d: the state's count.\n */\nextern int field_%d (struct state *__s, int __n) __THROW; // see below\n", i, i)
+		fmt.Fprintf(&h, "#define FIELD_%d(s) \\\n  ((s)->count + %d)\n\n", i, i)
+		fmt.Fprintf(&j, "    /** Returns the count %d. */\n    public int count%d(String s) { return s.length() + %d; } // \"/*\"\n\n", i, i, i)
+	}
+	for _, c := range []struct{ lang, src string }{{"C/C++ Header", h.String()}, {"Java", "class A {\n" + j.String() + "}\n"}} {
+		l, src := ByName(c.lang), []byte(c.src)
+		b.Run(c.lang, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				l.Count(src)
+			}
+		})
 	}
 }

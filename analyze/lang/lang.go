@@ -29,6 +29,11 @@ type Language struct {
 	// C, Java, JavaScript…), counted by countCPP in one pass.
 	onlyCPP       bool
 	backslashCont bool // continues is endsInBackslash
+	// lineFilters: the language's filters before a last C++ comment rule,
+	// when each acts on each line alone (replace_regex, remove_matches,
+	// Java's quoted markers) and no line continues: Count then counts in
+	// one pass too
+	lineFilters []filter
 }
 
 var (
@@ -89,6 +94,23 @@ var preferred = map[string]string{
 	"build.xml": "Ant",
 }
 
+// lineLocal reports whether a language's filters are some that act on
+// each line alone, then cloc's C++ comment rule.
+func lineLocal(fs []filterSpec) bool {
+	n := len(fs) - 1
+	if n < 1 || fs[n].op != "call_regexp_common" || len(fs[n].args) != 1 || fs[n].args[0] != "C++" {
+		return false
+	}
+	for _, f := range fs[:n] {
+		switch f.op {
+		case "replace_regex", "remove_matches", "replace_between_regex":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func load() {
 	byName = map[string]*Language{}
 	byExt = map[string]*Language{}
@@ -120,6 +142,12 @@ func load() {
 			l.backslashCont = false
 			re := regexp.MustCompile("(?i)" + p)
 			l.continues = re.MatchString
+		}
+	}
+	for i := range clocLanguages {
+		sp := &clocLanguages[i]
+		if l := byName[sp.name]; l.continues == nil && !l.Script && len(l.Unsupported) == 0 && lineLocal(sp.filters) {
+			l.lineFilters = l.filters[:len(l.filters)-1]
 		}
 	}
 	for e, ls := range ambig {

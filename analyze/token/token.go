@@ -6,6 +6,7 @@
 package token
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 )
@@ -72,6 +73,7 @@ type Syntax struct {
 	// init for the syntaxes of Syntaxes): other bytes skip the checks
 	commentByte [256]bool
 	ready       bool
+	rawBacktick bool // `…` has no escapes (Go)
 }
 
 func (sx *Syntax) prepare() {
@@ -216,7 +218,7 @@ func init() {
 		Interp: &Interp{Quotes: `"'`, Opens: dollarBrace}}
 	Syntaxes["Groovy"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Triple: true,
 		Interp: &Interp{Quotes: `"`, Opens: dollarBrace}}
-	Syntaxes["Go"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Backtick: true}
+	Syntaxes["Go"] = &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, Backtick: true, rawBacktick: true}
 	js := &Syntax{Line: []string{"//"}, Block: [][2]string{{"/*", "*/"}}, SingleQuote: true, Backtick: true, Dollar: true, Regex: true,
 		Interp: &Interp{Quotes: "`", Opens: dollarBrace, Template: true}}
 	for _, n := range []string{"JavaScript", "TypeScript", "JSX", "TSX", "Vuejs Component", "QML"} {
@@ -271,6 +273,36 @@ func init() {
 			opChar[op[i]] = true
 		}
 	}
+}
+
+// identStart and identPart (without and with $) are isIdentStart and
+// isIdentPart as tables, for the lexer's inner loop.
+var (
+	identStart [256]bool
+	identPart  [2][256]bool
+)
+
+func init() {
+	for c := range 256 {
+		identStart[c] = isIdentStart(byte(c), false)
+		identPart[0][c] = isIdentPart(byte(c), false)
+		identPart[1][c] = isIdentPart(byte(c), true)
+	}
+}
+
+// quote is the quote q, or three of it, as a string without allocating.
+func quote(q byte, triple bool) string {
+	switch {
+	case q == '"' && triple:
+		return `"""`
+	case q == '\'' && triple:
+		return "'''"
+	case q == '"':
+		return `"`
+	case q == '\'':
+		return "'"
+	}
+	return "`"
 }
 
 func isIdentStart(c byte, dollar bool) bool {
@@ -392,8 +424,10 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 		}
 		if !sx.ready || sx.commentByte[c] {
 			if lc := lineComment(sx, src, i); lc {
-				for i < n && src[i] != '\n' {
-					i++
+				if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = n
 				}
 				continue
 			}
@@ -431,6 +465,16 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 		}
 		switch {
 		case kind == String: // read above
+		case identStart[c] || c == '$' && sx.Dollar: // the commonest first: no other case starts so
+			i++
+			part := &identPart[0]
+			if sx.Dollar {
+				part = &identPart[1]
+			}
+			for i < n && part[src[i]] {
+				i++
+			}
+			kind = Ident
 		case c == '/' && sx.Regex && operand && i+1 < n && src[i+1] != '/' && src[i+1] != '*' && src[i+1] != '>': // not JSX's />
 			if j, ok := regexLiteral(src, i); ok {
 				i = j
@@ -439,27 +483,11 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 			}
 			i++
 		case sx.Triple && (hasPrefix(src, i, `"""`) || hasPrefix(src, i, `'''`) && sx.SingleQuote):
-			sp := strSpec{quote: string(src[i : i+3]), escapes: true, multiline: true}
-			sx.interpolates(src, i, &sp)
-			j, op := lexString(src, i+3, sp, &line)
-			i = j
+			i, flags = lx.openString(i, strSpec{quote: quote(src[i], true), escapes: true, multiline: true}, &line)
 			kind = String
-			flags = sp.flags
-			if op != nil {
-				flags |= InterpOpen
-				lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
-			}
 		case c == '"' || c == '\'' && sx.SingleQuote || c == '`' && sx.Backtick:
-			sp := strSpec{quote: string(src[i : i+1]), escapes: c != '`' || sx != Syntaxes["Go"], multiline: c == '`'}
-			sx.interpolates(src, i, &sp)
-			j, op := lexString(src, i+1, sp, &line)
-			i = j
+			i, flags = lx.openString(i, strSpec{quote: quote(src[i], false), escapes: c != '`' || !sx.rawBacktick, multiline: c == '`'}, &line)
 			kind = String
-			flags = sp.flags
-			if op != nil {
-				flags |= InterpOpen
-				lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
-			}
 		case c == '`' && sx.QuotedName && quotedName(src, i) > i:
 			i = quotedName(src, i)
 			kind = Ident
@@ -492,12 +520,6 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 				i++
 			}
 			kind = Number
-		case isIdentStart(c, sx.Dollar):
-			i++
-			for i < n && isIdentPart(src[i], sx.Dollar) {
-				i++
-			}
-			kind = Ident
 		default:
 			i++
 			if i < n && opChar[src[i]] && opChar[c] {
@@ -517,6 +539,20 @@ func (lx *Lexer) Next(toks []Token, max int) []Token {
 	}
 	lx.i, lx.line, lx.atLineStart, lx.operand = i, line, atLineStart, operand
 	return toks
+}
+
+// openString reads the string whose opening quote (sp.quote) is at i, to
+// its end or to an interpolation's opener (then open until its closer);
+// it returns where the token ends and its flags.
+func (lx *Lexer) openString(i int, sp strSpec, line *int32) (int, uint8) {
+	lx.sx.interpolates(lx.src, i, &sp)
+	j, op := lexString(lx.src, i+len(sp.quote), sp, line)
+	flags := sp.flags
+	if op != nil {
+		flags |= InterpOpen
+		lx.interp = append(lx.interp, interpFrame{str: sp, open: op.open(), close: op.Close})
+	}
+	return j, flags
 }
 
 // quotedName returns the end of the quoted identifier (`if`) at i, or i
@@ -581,6 +617,8 @@ func regexLiteral(src []byte, i int) (int, bool) {
 	return i, false
 }
 
+var newline = []byte{'\n'}
+
 func lineComment(sx *Syntax, src []byte, i int) bool {
 	for _, l := range sx.Line {
 		if hasPrefix(src, i, l) {
@@ -598,8 +636,18 @@ func blockComment(sx *Syntax, src []byte, i int, line *int32) (int, bool) {
 		if !hasPrefix(src, i, b[0]) {
 			continue
 		}
-		depth := 1
 		j := i + len(b[0])
+		if !sx.NestedBlock {
+			// to the closer, counting the lines on the way
+			k := bytes.Index(src[j:], []byte(b[1]))
+			end := len(src)
+			if k >= 0 {
+				end = j + k + len(b[1])
+			}
+			*line += int32(bytes.Count(src[j:max(j, end-len(b[1]))], newline))
+			return end, true
+		}
+		depth := 1
 		for j < len(src) && depth > 0 {
 			switch {
 			case hasPrefix(src, j, b[1]):
