@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -55,6 +56,7 @@ func TestDemoPages(t *testing.T) {
 		{"IssueDownloads", demoIssueDownloadsMatchTheAPI}, {"CoverageViewer", demoCoverageViewer},
 		{"Badges", demoBadges}, {"UploadTokens", demoUploadTokensPage}, {"BuildPage", demoBuildPage},
 		{"IssueLocationLinks", demoIssueLocationLinks}, {"PullRequests", demoPullRequests},
+		{"IssueFilterCounts", demoIssueFilterCounts},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, s, token) })
 	}
@@ -392,5 +394,53 @@ func TestFavicon(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.Body, "\x00\x00\x01\x00") || len(p.Body) < 100 {
 		t.Fatalf("not an icon: % x", p.Body[:min(len(p.Body), 16)])
+	}
+}
+
+// The issue browser's counts: beside each value of a filter, the issues
+// passing the other filters (what checking that value would add), so each
+// fieldset's counts leave out its own filter and keep the others.
+func demoIssueFilterCounts(t *testing.T, s *site, token string) {
+	ctx := t.Context()
+	p, err := s.DB.FindProjectByKeys(ctx, "acme", "web-shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen := plumb.IssueFilter{Categories: []string{"bug"}, Levels: []string{"high"}, Statuses: []string{"open"}}
+	counts := func(off func(f *plumb.IssueFilter)) plumb.IssueCounts {
+		f := chosen
+		off(&f)
+		c, err := s.DB.IssueCounts(ctx, p.ID, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	byCategory := counts(func(f *plumb.IssueFilter) { f.Categories = nil }).ByCategory
+	byLevel := counts(func(f *plumb.IssueFilter) { f.Levels = nil }).ByLevel
+	byStatus := counts(func(f *plumb.IssueFilter) { f.Statuses = nil }).ByStatus
+	if byLevel["medium"] == 0 || byCategory["bug"] == 0 || byStatus["open"] == 0 {
+		t.Fatalf("the demo lacks the issues this test needs: %v %v %v", byCategory, byLevel, byStatus)
+	}
+	b := s.browser(t)
+	b.signIn("demo", demoPassword)
+	page := b.get("/w/acme/web-shop/issues?category=bug&level=high&status=open")
+	page.want(t, 200)
+	for _, c := range []struct {
+		name, value string
+		n           int
+	}{
+		{"category", "bug", byCategory["bug"]}, {"category", "vulnerability", byCategory["vulnerability"]},
+		{"level", "high", byLevel["high"]}, {"level", "medium", byLevel["medium"]},
+		{"status", "open", byStatus["open"]}, {"status", "ignored", byStatus["ignored"]},
+	} {
+		i := strings.Index(page.Body, fmt.Sprintf(`name="%s" value="%s" `, c.name, c.value))
+		if i < 0 {
+			t.Fatalf("no %s=%s box", c.name, c.value)
+		}
+		got := page.Body[i : i+strings.Index(page.Body[i:], "</label>")]
+		if !strings.HasSuffix(got, fmt.Sprintf(`(%d)</span>`, c.n)) {
+			t.Errorf("%s=%s shows %q, want the count %d (its own filter off, the others on)", c.name, c.value, got, c.n)
+		}
 	}
 }
