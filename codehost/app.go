@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,28 @@ func ParsePrivateKey(pem []byte) (*rsa.PrivateKey, error) {
 		return nil, fmt.Errorf("the GitHub App's private key is not an RSA key in PEM form: %w", err)
 	}
 	return k, nil
+}
+
+// LoadApp is the App id with its private key, given as the PEM itself or
+// as the path of its PEM file, on the GitHub API at apiURL ("": GitHub's,
+// DefaultURLs).
+func LoadApp(id int64, key, apiURL string) (*App, error) {
+	pem := []byte(key)
+	if !strings.HasPrefix(strings.TrimSpace(key), "-----BEGIN") {
+		var err error
+		if pem, err = os.ReadFile(key); err != nil {
+			return nil, err
+		}
+	}
+	k, err := ParsePrivateKey(pem)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(apiURL, "/")
+	if base == "" {
+		base = DefaultURLs[GitHub]
+	}
+	return &App{ID: id, Key: k, BaseURL: base}, nil
 }
 
 func (a *App) now() time.Time {

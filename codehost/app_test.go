@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,5 +211,29 @@ func TestAppJWTInstallationAndCachedToken(t *testing.T) {
 	app.Remember("acme/web", 0)
 	if _, err := app.Target(ctx, "acme/web", 4242); err != nil || f.lookups != 2 {
 		t.Errorf("known installation: %v, look-ups %d; want none more", err, f.lookups)
+	}
+}
+
+// TestLoadApp: the key is the PEM itself or its file's path; the API
+// address defaults to GitHub's and loses a trailing slash.
+func TestLoadApp(t *testing.T) {
+	key, pemBytes := testKey(t)
+	path := t.TempDir() + "/app.pem"
+	if err := os.WriteFile(path, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ key, apiURL, wantBase string }{
+		{path, "", "https://api.github.com"},
+		{"\n" + string(pemBytes), "https://ghe.example/api/v3/", "https://ghe.example/api/v3"},
+	} {
+		app, err := LoadApp(7, c.key, c.apiURL)
+		if err != nil || app.ID != 7 || !app.Key.Equal(key) || app.BaseURL != c.wantBase {
+			t.Errorf("LoadApp(%.20q, %q) = %+v, %v; want App 7 with the key on %s", c.key, c.apiURL, app, err, c.wantBase)
+		}
+	}
+	for key, want := range map[string]string{path + ".missing": "no such file", "-----BEGIN nonsense": "not an RSA key"} {
+		if _, err := LoadApp(7, key, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("LoadApp(%q): %v, want an error saying %q", key, err, want)
+		}
 	}
 }

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"strings"
-
 	"github.com/plumbhq/plumb/codehost"
 )
 
@@ -32,22 +28,11 @@ func (f *githubFlags) app() (*codehost.App, error) {
 	if f.AppID < 1 || f.AppPrivateKey == "" {
 		return nil, usageError{"--github-app-id and --github-app-private-key go together: set both (a positive App id and the key's PEM file)"}
 	}
-	pem := []byte(f.AppPrivateKey)
-	if !strings.HasPrefix(strings.TrimSpace(f.AppPrivateKey), "-----BEGIN") {
-		var err error
-		if pem, err = os.ReadFile(f.AppPrivateKey); err != nil {
-			return nil, usageError{fmt.Sprintf("--github-app-private-key: %v", err)}
-		}
-	}
-	key, err := codehost.ParsePrivateKey(pem)
+	app, err := codehost.LoadApp(f.AppID, f.AppPrivateKey, f.APIURL)
 	if err != nil {
 		return nil, usageError{"--github-app-private-key: " + err.Error()}
 	}
-	base := strings.TrimRight(f.APIURL, "/")
-	if base == "" {
-		base = "https://api.github.com"
-	}
-	return &codehost.App{ID: f.AppID, Key: key, BaseURL: base}, nil
+	return app, nil
 }
 
 // appOrNil is the configured App for the server's configuration: Validate
