@@ -21,6 +21,7 @@ import (
 
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/codehost"
+	"github.com/plumbhq/plumb/internal/dblock"
 	"github.com/plumbhq/plumb/ops"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/source"
@@ -82,6 +83,31 @@ func (e ConfigError) Error() string { return e.Msg }
 
 // ExitCode is the CLI's exit status for it.
 func (ConfigError) ExitCode() int { return 2 }
+
+// Serve opens the database cfg names and serves it (Run) until ctx ends.
+// On SQLite it holds the database's lock (internal/dblock) while it runs:
+// one server per SQLite file, and plumb demo leaves the file alone.
+func Serve(ctx context.Context, cfg *Config, log *slog.Logger) error {
+	var ready func(string)
+	if path := sqlstore.SQLiteFile(cfg.Database); path != "" {
+		lock, err := dblock.Acquire(path, "plumb serve")
+		if err != nil {
+			var inUse *dblock.InUseError
+			if errors.As(err, &inUse) {
+				return fmt.Errorf("%w (one plumb serve per SQLite file; use PostgreSQL for more than one replica)", err)
+			}
+			return err
+		}
+		defer lock.Close()
+		ready = lock.SetAddr
+	}
+	db, err := sqlstore.Open(ctx, cfg.Database, cfg.StoreOptions())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return Run(ctx, cfg, db, log, ready)
+}
 
 // Run serves the API and the web pages until ctx ends, then shuts down gracefully:
 // in-flight requests finish (up to 30 seconds). ready, if not nil, receives
