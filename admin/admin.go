@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb"
+	"github.com/plumbhq/plumb/api/apiv1"
 	"github.com/plumbhq/plumb/sqlstore"
 )
 
@@ -375,6 +376,42 @@ type TokenRow struct {
 	ID, Name, CreatedBy string
 	Created             time.Time
 	LastUsed, Revoked   *time.Time
+}
+
+// UploadTokenRows are upload tokens as the API answers them
+// (GET …/upload-tokens), as rows of a token listing; a time that is not
+// RFC 3339 is an error.
+func UploadTokenRows(tokens []apiv1.UploadToken) ([]TokenRow, error) {
+	rows := make([]TokenRow, 0, len(tokens))
+	for _, t := range tokens {
+		parse := func(field, s string) (time.Time, error) {
+			v, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				return v, fmt.Errorf("token %s: %s %q is not an RFC 3339 time", t.ID, field, s)
+			}
+			return v, nil
+		}
+		r := TokenRow{ID: t.ID, Name: t.Name, CreatedBy: dash(t.CreatedBy)}
+		var err error
+		if r.Created, err = parse("createdAt", t.CreatedAt); err != nil {
+			return nil, err
+		}
+		for _, f := range []struct {
+			name string
+			in   *string
+			out  **time.Time
+		}{{"lastUsedAt", t.LastUsedAt, &r.LastUsed}, {"revokedAt", t.RevokedAt, &r.Revoked}} {
+			if f.in != nil {
+				v, err := parse(f.name, *f.in)
+				if err != nil {
+					return nil, err
+				}
+				*f.out = &v
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // PrintTokens prints a token listing; upload tokens (whose rows have

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/plumbhq/plumb/admin"
-	"github.com/plumbhq/plumb/api/apiv1"
 )
 
 // manageUploadTokens runs "plumb upload-token create|list|revoke": a project
@@ -45,13 +43,9 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		if err != nil {
 			return callError(err)
 		}
-		rows := make([]admin.TokenRow, 0, len(tokens))
-		for _, t := range tokens {
-			row, err := tokenRowOf(t)
-			if err != nil {
-				return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
-			}
-			rows = append(rows, row)
+		rows, err := admin.UploadTokenRows(tokens)
+		if err != nil {
+			return &exitError{exitGaveUp, "the upload tokens: " + err.Error()}
 		}
 		return admin.PrintTokens(stdout, rows)
 	default: // revoke
@@ -62,34 +56,4 @@ func manageUploadTokens(ctx context.Context, e *runEnv, o *connFlags, verb, name
 		fmt.Fprintf(stdout, "revoked upload token %s\n", id)
 		return nil
 	}
-}
-
-// tokenRowOf is an upload token as printTokens shows it.
-func tokenRowOf(t apiv1.UploadToken) (admin.TokenRow, error) {
-	parse := func(field, s string) (time.Time, error) {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return v, fmt.Errorf("token %s: %s %q is not an RFC 3339 time", t.ID, field, s)
-		}
-		return v, nil
-	}
-	r := admin.TokenRow{ID: t.ID, Name: t.Name, CreatedBy: firstOf(t.CreatedBy, "-")}
-	var err error
-	if r.Created, err = parse("createdAt", t.CreatedAt); err != nil {
-		return r, err
-	}
-	for _, f := range []struct {
-		name string
-		in   *string
-		out  **time.Time
-	}{{"lastUsedAt", t.LastUsedAt, &r.LastUsed}, {"revokedAt", t.RevokedAt, &r.Revoked}} {
-		if f.in != nil {
-			v, err := parse(f.name, *f.in)
-			if err != nil {
-				return r, err
-			}
-			*f.out = &v
-		}
-	}
-	return r, nil
 }
