@@ -58,6 +58,34 @@ type dbCmd struct {
 	Server serverFlags `embed:""` // accepted and ignored (hidden)
 }
 
+// The arguments and flags several commands share, embedded where they
+// stand (kong takes an embedded struct's fields in place).
+
+type projectArg struct {
+	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+}
+
+type workspaceArg struct {
+	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
+}
+
+type loginArg struct {
+	Login string `arg:"" name:"login" help:"The user's login or id."`
+}
+
+type userArg struct {
+	User string `arg:"" name:"user" help:"The user's login or id."`
+}
+
+type onOffArg struct {
+	On string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+}
+
+// yesFlag confirms a deletion.
+type yesFlag struct {
+	Yes bool `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+}
+
 // bindDB binds, for the command's Run, the database its flags name: a Run
 // that takes a *sqlstore.DB or an *admin.Admin gets it opened once; run
 // closes it after the command.
@@ -190,17 +218,14 @@ func (c *userListCmd) Run(e *runEnv, a *admin.Admin) error { return a.UserList(e
 
 type userDisableCmd struct {
 	dbCmd
-	Login string `arg:"" name:"login" help:"The user's login or id."`
+	loginArg
 }
 
 func (c *userDisableCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.UserDisable(e.ctx, c.Login, true)
 }
 
-type userEnableCmd struct {
-	dbCmd
-	Login string `arg:"" name:"login" help:"The user's login or id."`
-}
+type userEnableCmd struct{ userDisableCmd } // the same argument
 
 func (c *userEnableCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.UserDisable(e.ctx, c.Login, false)
@@ -208,8 +233,8 @@ func (c *userEnableCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type userDeleteCmd struct {
 	dbCmd
-	Login string `arg:"" name:"login" help:"The user's login or id."`
-	Yes   bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+	loginArg
+	yesFlag
 }
 
 func (c *userDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -229,7 +254,7 @@ func (c *userCreateCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type userPasswordCmd struct {
 	dbCmd
-	Login string `arg:"" name:"login" help:"The user's login or id."`
+	loginArg
 }
 
 func (c *userPasswordCmd) Run(e *runEnv, db *sqlstore.DB) error {
@@ -244,7 +269,7 @@ type tokenCmd struct {
 
 type tokenCreateCmd struct {
 	dbCmd
-	User string `arg:"" name:"user" help:"The user's login or id."`
+	userArg
 	Name string `name:"name" help:"What the token is for, such as laptop."`
 }
 
@@ -254,7 +279,7 @@ func (c *tokenCreateCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type tokenListCmd struct {
 	dbCmd
-	User string `arg:"" name:"user" help:"The user's login or id."`
+	userArg
 }
 
 func (c *tokenListCmd) Run(e *runEnv, a *admin.Admin) error { return a.TokenList(e.ctx, c.User) }
@@ -280,7 +305,7 @@ func (c *workspaceListCmd) Run(e *runEnv, a *admin.Admin) error { return a.Works
 type workspaceDeleteCmd struct {
 	dbCmd
 	Key string `arg:"" name:"key" help:"The workspace's key."`
-	Yes bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+	yesFlag
 }
 
 func (c *workspaceDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -302,7 +327,7 @@ func (c *workspaceCreateCmd) Run(e *runEnv, a *admin.Admin) error {
 type workspaceApplicationsCmd struct {
 	dbCmd
 	Key string `arg:"" name:"key" help:"The workspace's key."`
-	On  string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+	onOffArg
 }
 
 func (c *workspaceApplicationsCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -317,16 +342,16 @@ type memberCmd struct {
 
 type memberListCmd struct {
 	dbCmd
-	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
+	workspaceArg
 }
 
 func (c *memberListCmd) Run(e *runEnv, a *admin.Admin) error { return a.MemberList(e.ctx, c.Workspace) }
 
 type memberAddCmd struct {
 	dbCmd
-	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
-	User      string `arg:"" name:"user" help:"The user's login or id."`
-	Role      string `name:"role" default:"member" placeholder:"member|admin" help:"member or admin (default ${default})."`
+	workspaceArg
+	userArg
+	Role string `name:"role" default:"member" placeholder:"member|admin" help:"member or admin (default ${default})."`
 }
 
 func (c *memberAddCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -335,8 +360,8 @@ func (c *memberAddCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type memberRemoveCmd struct {
 	dbCmd
-	Workspace string `arg:"" name:"workspace" help:"The workspace's key."`
-	User      string `arg:"" name:"user" help:"The user's login or id."`
+	workspaceArg
+	userArg
 }
 
 func (c *memberRemoveCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -368,8 +393,8 @@ func (c *projectListCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectRenameCmd struct {
 	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	NewKey  string `arg:"" name:"new-key" help:"The project's new key (in the same workspace)."`
+	projectArg
+	NewKey string `arg:"" name:"new-key" help:"The project's new key (in the same workspace)."`
 }
 
 func (c *projectRenameCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -378,8 +403,8 @@ func (c *projectRenameCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectDeleteCmd struct {
 	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	Yes     bool   `name:"yes" help:"Really delete; without it the command says what it would delete and stops."`
+	projectArg
+	yesFlag
 }
 
 func (c *projectDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -388,7 +413,7 @@ func (c *projectDeleteCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectCreateCmd struct {
 	dbCmd
-	Project       string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	projectArg
 	DefaultBranch string `name:"default-branch" default:"main" placeholder:"BRANCH" help:"Default branch (default ${default})."`
 	Components    bool   `name:"components" help:"Enable Components."`
 }
@@ -399,19 +424,15 @@ func (c *projectCreateCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectComponentsCmd struct {
 	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
+	projectArg
+	onOffArg
 }
 
 func (c *projectComponentsCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.ProjectComponents(e.ctx, c.Project, c.On == "on")
 }
 
-type projectSourcesCmd struct {
-	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	On      string `arg:"" name:"on|off" enum:"on,off" help:"on or off."`
-}
+type projectSourcesCmd struct{ projectComponentsCmd } // the same arguments
 
 func (c *projectSourcesCmd) Run(e *runEnv, a *admin.Admin) error {
 	return a.ProjectSources(e.ctx, c.Project, c.On == "on")
@@ -419,8 +440,8 @@ func (c *projectSourcesCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectAdminCmd struct {
 	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	User    string `arg:"" name:"user" help:"The user's login or id."`
+	projectArg
+	userArg
 }
 
 func (c *projectAdminCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -467,7 +488,7 @@ type applicationCmd struct {
 
 type applicationAddProjectCmd struct {
 	dbCmd
-	Workspace   string `arg:"" name:"workspace" help:"The workspace's key."`
+	workspaceArg
 	Application string `arg:"" name:"application" help:"The application's name or id."`
 	Project     string `arg:"" name:"project" help:"The project's key."`
 }

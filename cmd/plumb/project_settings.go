@@ -14,9 +14,9 @@ import (
 
 type projectGateCmd struct {
 	dbCmd
-	Project string   `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	Set     []string `name:"set" help:"CONDITION=VALUE: patchCoverage=PERCENT, coverageDrop=POINTS, newIssues=LEVEL:MAX, newSecurityIssues=MAX; off turns a condition off; CONDITION=advisory makes it advisory (shown, never failing the gate), CONDITION=blocking makes it block again (repeatable)."`
-	Clear   bool     `name:"clear" help:"Remove the project's own gate: the default applies again."`
+	projectArg
+	Set   []string `name:"set" help:"CONDITION=VALUE: patchCoverage=PERCENT, coverageDrop=POINTS, newIssues=LEVEL:MAX, newSecurityIssues=MAX; off turns a condition off; CONDITION=advisory makes it advisory (shown, never failing the gate), CONDITION=blocking makes it block again (repeatable)."`
+	Clear bool     `name:"clear" help:"Remove the project's own gate: the default applies again."`
 }
 
 func (c *projectGateCmd) Run(e *runEnv, a *admin.Admin) error {
@@ -25,7 +25,7 @@ func (c *projectGateCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectCodeHostCmd struct {
 	dbCmd
-	Project    string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
+	projectArg
 	Kind       string `name:"kind" help:"github or gitlab."`
 	Repository string `name:"repository" help:"OWNER/NAME on GitHub; the project's path or id on GitLab."`
 	BaseURL    string `name:"api-url" help:"The host's API address (empty: github.com's or gitlab.com's)."`
@@ -61,9 +61,9 @@ func (c *projectCodeHostCmd) Run(e *runEnv, a *admin.Admin) error {
 
 type projectBadgesCmd struct {
 	dbCmd
-	Project string `arg:"" name:"workspace/key" help:"The project, as WORKSPACE/KEY."`
-	Public  string `name:"public" enum:",on,off" default:"" help:"on: the badges answer to anyone; off: to members and the badge token only."`
-	Token   string `name:"token" enum:",create,revoke" default:"" help:"create (or replace) the badge token, printed once; revoke it."`
+	projectArg
+	Public string `name:"public" enum:",on,off" default:"" help:"on: the badges answer to anyone; off: to members and the badge token only."`
+	Token  string `name:"token" enum:",create,revoke" default:"" help:"create (or replace) the badge token, printed once; revoke it."`
 }
 
 func (c *projectBadgesCmd) Run(e *runEnv, a *admin.Admin) error {

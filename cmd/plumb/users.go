@@ -20,8 +20,8 @@ func (f userProfileFlags) profile(name *string) plumb.UserProfile {
 
 type userUpdateCmd struct {
 	dbCmd
-	Login string  `arg:"" name:"login" help:"The user's login or id."`
-	Name  *string `name:"name" help:"The user's display name."`
+	loginArg
+	Name *string `name:"name" help:"The user's display name."`
 	userProfileFlags
 }
 
