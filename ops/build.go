@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"cmp"
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -65,4 +67,10 @@ func (b Build) String() string {
 	}
 	extra = append(extra, b.Go, b.Platform)
 	return s + " (" + strings.Join(extra, ", ") + ")"
+}
+
+// Details is the build a detail a line, what plumb version --verbose prints.
+func (b Build) Details() string {
+	return fmt.Sprintf("version   %s\ncommit    %s\ntime      %s\nmodified  %t\ngo        %s\nplatform  %s\n",
+		b.Version, cmp.Or(b.Commit, "unknown"), cmp.Or(b.Time, "unknown"), b.Modified, b.Go, b.Platform)
 }

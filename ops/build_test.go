@@ -28,3 +28,13 @@ func TestReadBuild(t *testing.T) {
 		t.Errorf("nothing known: %+v %q", b, b.String())
 	}
 }
+
+// TestBuildDetails: a detail a line, "unknown" for what the build does not
+// know.
+func TestBuildDetails(t *testing.T) {
+	b := Build{Version: "v1.2.0", Time: "2026-11-25T06:00:00Z", Modified: true, Go: "go1.25.4", Platform: "linux/amd64"}
+	want := "version   v1.2.0\ncommit    unknown\ntime      2026-11-25T06:00:00Z\nmodified  true\ngo        go1.25.4\nplatform  linux/amd64\n"
+	if got := b.Details(); got != want {
+		t.Errorf("Details:\n%s\nwant:\n%s", got, want)
+	}
+}

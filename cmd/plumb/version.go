@@ -52,16 +52,10 @@ type versionCmd struct {
 func (c *versionCmd) Run(e *runEnv) error { return printVersion(e.stdout, c.Verbose) }
 
 func printVersion(w io.Writer, verbose bool) error {
-	if !verbose {
-		_, err := fmt.Fprintln(w, versionString())
-		return err
+	s := versionString() + "\n"
+	if verbose {
+		s = currentBuild().Details()
 	}
-	b := currentBuild()
-	fmt.Fprintf(w, "version   %s\n", b.Version)
-	fmt.Fprintf(w, "commit    %s\n", firstOf(b.Commit, "unknown"))
-	fmt.Fprintf(w, "time      %s\n", firstOf(b.Time, "unknown"))
-	fmt.Fprintf(w, "modified  %t\n", b.Modified)
-	fmt.Fprintf(w, "go        %s\n", b.Go)
-	_, err := fmt.Fprintf(w, "platform  %s\n", b.Platform)
+	_, err := io.WriteString(w, s)
 	return err
 }
