@@ -217,6 +217,20 @@ func lastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// onBothBackends runs test against a fresh end-to-end server on SQLite and
+// on PostgreSQL (skipped without PLUMB_TEST_POSTGRES_URL).
+func onBothBackends(t *testing.T, test func(t *testing.T, e *e2e)) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
+			if backend == "postgres" {
+				dbURL = sqltest.PostgresDSN(t)
+			}
+			test(t, startE2E(t, dbURL))
+		})
+	}
+}
+
 func startE2E(t *testing.T, dbURL string) *e2e {
 	t.Helper()
 	testHooks(t) // no git detection, no progress bar, no real sleeps
@@ -330,22 +344,15 @@ func (e *e2e) storedLines(t *testing.T, sha string, paths []string) (covered, mi
 var uploadLine = regexp.MustCompile(`^uploaded (\S+): (\d+) files, (\d+) covered / (\d+) missed lines(?: \([0-9.]+%\))?, format (\w+), commit ([0-9a-f]+) on main\n$`)
 
 func TestIngestEndToEnd(t *testing.T) {
-	for _, backend := range []string{"sqlite", "postgres"} {
-		t.Run(backend, func(t *testing.T) {
-			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
-			if backend == "postgres" {
-				dbURL = sqltest.PostgresDSN(t) // skips without PLUMB_TEST_POSTGRES_URL
-			}
-			e := startE2E(t, dbURL)
-			t.Run("coverage of every real tool", func(t *testing.T) { e2eCoverage(t, e) })
-			t.Run("sarif", func(t *testing.T) { e2eSARIF(t, e) })
-			t.Run("analysis", func(t *testing.T) { e2eAnalysis(t, e) })
-			t.Run("plumb analyze", func(t *testing.T) { e2eAnalyze(t, e) })
-			t.Run("builds", func(t *testing.T) { e2eBuilds(t, e) })
-			t.Run("upload tokens by a project admin", func(t *testing.T) { e2eUploadTokens(t, e) })
-			t.Run("refusals and exit statuses", func(t *testing.T) { e2eRefusals(t, e) })
-		})
-	}
+	onBothBackends(t, func(t *testing.T, e *e2e) {
+		t.Run("coverage of every real tool", func(t *testing.T) { e2eCoverage(t, e) })
+		t.Run("sarif", func(t *testing.T) { e2eSARIF(t, e) })
+		t.Run("analysis", func(t *testing.T) { e2eAnalysis(t, e) })
+		t.Run("plumb analyze", func(t *testing.T) { e2eAnalyze(t, e) })
+		t.Run("builds", func(t *testing.T) { e2eBuilds(t, e) })
+		t.Run("upload tokens by a project admin", func(t *testing.T) { e2eUploadTokens(t, e) })
+		t.Run("refusals and exit statuses", func(t *testing.T) { e2eRefusals(t, e) })
+	})
 }
 
 func e2eCoverage(t *testing.T, e *e2e) {

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/internal/testtool"
-	"github.com/plumbhq/plumb/sqlstore/sqltest"
 )
 
 // fakeGitHubHost is a GitHub API for one repository: commit statuses, and
@@ -90,171 +89,162 @@ func (f *fakeGitHubHost) waitFor(t *testing.T, what string, cond func() bool) {
 // main fixed; the analysis of the head, when it arrives, fills them in.
 func TestGitHubActionsExampleWithoutAnalysis(t *testing.T) {
 	goTool := testtool.Need(t, "go", "install Go (https://go.dev/dl) to run the example's go test")
-	for _, backend := range []string{"sqlite", "postgres"} {
-		t.Run(backend, func(t *testing.T) {
-			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "plumb.db")
-			if backend == "postgres" {
-				dbURL = sqltest.PostgresDSN(t)
-			}
-			e := startE2E(t, dbURL)
-			gh := &fakeGitHubHost{}
-			host := httptest.NewServer(gh)
-			defer host.Close()
-			req, _ := http.NewRequest(http.MethodPut, e.url+"/gh/acme/projects/web/code-host",
-				strings.NewReader(`{"kind": "github", "repository": "acme/web", "token": "ghp_test", "baseUrl": "`+host.URL+`"}`))
-			req.Header.Set("Authorization", "Bearer "+e.admin)
-			req.Header.Set("Content-Type", "application/json")
-			if res, err := e.client.Do(req); err != nil || res.StatusCode != 200 {
-				t.Fatalf("code host: %v %v", res, err)
-			}
+	onBothBackends(t, func(t *testing.T, e *e2e) {
+		gh := &fakeGitHubHost{}
+		host := httptest.NewServer(gh)
+		defer host.Close()
+		req, _ := http.NewRequest(http.MethodPut, e.url+"/gh/acme/projects/web/code-host",
+			strings.NewReader(`{"kind": "github", "repository": "acme/web", "token": "ghp_test", "baseUrl": "`+host.URL+`"}`))
+		req.Header.Set("Authorization", "Bearer "+e.admin)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := e.client.Do(req); err != nil || res.StatusCode != 200 {
+			t.Fatalf("code host: %v %v", res, err)
+		}
 
-			// The repository on GitHub: main, and a feature branch proposed
-			// as pull request 7 (GitHub's refs/pull/7/merge merges it).
-			up, git := gitRepo(t)
-			write := fileWriter(t, up)
-			write("go.mod", "module example.com/shop\n\ngo 1.22\n")
-			write("shop.go", shopBase)
-			write("shop_test.go", "package shop\n\nimport \"testing\"\n\nfunc TestPrice(t *testing.T) {\n\tif Price(2, 3) != 6 {\n\t\tt.Fatal(Price(2, 3))\n\t}\n}\n")
-			git("add", "-A")
-			git("commit", "-q", "-m", "shop")
-			base := git("rev-parse", "HEAD")
-			git("checkout", "-q", "-b", "feature")
-			write("shop.go", shopBase+shopFeature)
-			git("commit", "-q", "-am", "discount")
-			head := git("rev-parse", "HEAD")
-			git("checkout", "-q", "--detach", "main")
-			git("merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+base, "feature")
-			git("update-ref", "refs/pull/7/merge", "HEAD")
-			merge := git("rev-parse", "HEAD")
-			git("checkout", "-q", "main")
+		// The repository on GitHub: main, and a feature branch proposed
+		// as pull request 7 (GitHub's refs/pull/7/merge merges it).
+		up, git := gitRepo(t)
+		write := fileWriter(t, up)
+		write("go.mod", "module example.com/shop\n\ngo 1.22\n")
+		write("shop.go", shopBase)
+		write("shop_test.go", "package shop\n\nimport \"testing\"\n\nfunc TestPrice(t *testing.T) {\n\tif Price(2, 3) != 6 {\n\t\tt.Fatal(Price(2, 3))\n\t}\n}\n")
+		base := commitAll(git, "shop")
+		git("checkout", "-q", "-b", "feature")
+		write("shop.go", shopBase+shopFeature)
+		git("commit", "-q", "-am", "discount")
+		head := git("rev-parse", "HEAD")
+		git("checkout", "-q", "--detach", "main")
+		git("merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+base, "feature")
+		git("update-ref", "refs/pull/7/merge", "HEAD")
+		merge := git("rev-parse", "HEAD")
+		git("checkout", "-q", "main")
 
-			// actions/checkout with fetch-depth: 0, then the job's steps.
-			checkout := func(ref string) string {
-				dir := filepath.Join(t.TempDir(), "work")
-				git("clone", "-q", up, dir)
-				cmd := exec.Command("git", "-C", dir, "fetch", "-q", "origin", ref)
-				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("fetch %s: %v %s", ref, err, out)
-				}
-				cmd = exec.Command("git", "-C", dir, "checkout", "-q", "--detach", "FETCH_HEAD")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("checkout %s: %v %s", ref, err, out)
-				}
-				return dir
+		// actions/checkout with fetch-depth: 0, then the job's steps.
+		checkout := func(ref string) string {
+			dir := filepath.Join(t.TempDir(), "work")
+			git("clone", "-q", up, dir)
+			cmd := exec.Command("git", "-C", dir, "fetch", "-q", "origin", ref)
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("fetch %s: %v %s", ref, err, out)
 			}
-			events := t.TempDir()
-			step := func(dir string, env map[string]string, args ...string) (string, string, int) {
-				t.Helper()
-				t.Chdir(dir)
-				ciGitDir = dir
-				if args[0] == "go" {
-					cmd := exec.Command(goTool, args[1:]...)
-					cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
-					out, err := cmd.CombinedOutput()
-					if err != nil {
-						t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-					}
-					return string(out), "", 0
-				}
-				vars := map[string]string{"GITHUB_ACTIONS": "true", "CI": "true",
-					"PLUMB_URL": e.url, "PLUMB_PROJECT": "acme/web", "PLUMB_TOKEN": e.upload}
-				for k, v := range env {
-					vars[k] = v
-				}
-				var out, errb bytes.Buffer
-				err := run(context.Background(), args, envOf(vars), strings.NewReader(""), &out, &errb)
-				code := 0
+			cmd = exec.Command("git", "-C", dir, "checkout", "-q", "--detach", "FETCH_HEAD")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("checkout %s: %v %s", ref, err, out)
+			}
+			return dir
+		}
+		events := t.TempDir()
+		step := func(dir string, env map[string]string, args ...string) (string, string, int) {
+			t.Helper()
+			t.Chdir(dir)
+			ciGitDir = dir
+			if args[0] == "go" {
+				cmd := exec.Command(goTool, args[1:]...)
+				cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+				out, err := cmd.CombinedOutput()
 				if err != nil {
-					code = exitCode(err)
-					fmt.Fprintf(&errb, "plumb: %v\n", err)
+					t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 				}
-				return out.String(), errb.String(), code
+				return string(out), "", 0
 			}
-			must := func(dir string, env map[string]string, args ...string) string {
-				t.Helper()
-				out, errs, code := step(dir, env, args...)
-				if code != 0 {
-					t.Fatalf("%s: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
-				}
-				return out + errs
+			vars := map[string]string{"GITHUB_ACTIONS": "true", "CI": "true",
+				"PLUMB_URL": e.url, "PLUMB_PROJECT": "acme/web", "PLUMB_TOKEN": e.upload}
+			for k, v := range env {
+				vars[k] = v
 			}
-			event := func(name, body string) string {
-				p := filepath.Join(events, name)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return p
+			var out, errb bytes.Buffer
+			err := run(context.Background(), args, envOf(vars), strings.NewReader(""), &out, &errb)
+			code := 0
+			if err != nil {
+				code = exitCode(err)
+				fmt.Fprintf(&errb, "plumb: %v\n", err)
 			}
+			return out.String(), errb.String(), code
+		}
+		must := func(dir string, env map[string]string, args ...string) string {
+			t.Helper()
+			out, errs, code := step(dir, env, args...)
+			if code != 0 {
+				t.Fatalf("%s: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
+			}
+			return out + errs
+		}
+		event := func(name, body string) string {
+			p := filepath.Join(events, name)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
 
-			// on: push to main, with plumb analyze besides the example's
-			// steps: main has coverage and an analysis (one issue: Label
-			// takes 8 parameters).
-			push := map[string]string{"GITHUB_EVENT_NAME": "push", "GITHUB_SHA": base, "GITHUB_REF": "refs/heads/main", "GITHUB_REF_NAME": "main",
-				"GITHUB_EVENT_PATH": event("push.json", `{"ref": "refs/heads/main", "after": "`+base+`"}`)}
-			work := checkout("refs/heads/main")
-			must(work, push, "go", "test", "-coverprofile=cover.out", "./...")
-			must(work, push, "upload", "coverage", "cover.out", "--coverage-tag", "unit")
-			must(work, push, "analyze")
+		// on: push to main, with plumb analyze besides the example's
+		// steps: main has coverage and an analysis (one issue: Label
+		// takes 8 parameters).
+		push := map[string]string{"GITHUB_EVENT_NAME": "push", "GITHUB_SHA": base, "GITHUB_REF": "refs/heads/main", "GITHUB_REF_NAME": "main",
+			"GITHUB_EVENT_PATH": event("push.json", `{"ref": "refs/heads/main", "after": "`+base+`"}`)}
+		work := checkout("refs/heads/main")
+		must(work, push, "go", "test", "-coverprofile=cover.out", "./...")
+		must(work, push, "upload", "coverage", "cover.out", "--coverage-tag", "unit")
+		must(work, push, "analyze")
 
-			// on: pull_request, exactly the example: coverage, then the gate.
-			pr := map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_SHA": merge, "GITHUB_REF": "refs/pull/7/merge",
-				"GITHUB_HEAD_REF": "feature", "GITHUB_BASE_REF": "main", "GITHUB_EVENT_PATH": event("pr.json", `{"action": "synchronize", "number": 7,
+		// on: pull_request, exactly the example: coverage, then the gate.
+		pr := map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_SHA": merge, "GITHUB_REF": "refs/pull/7/merge",
+			"GITHUB_HEAD_REF": "feature", "GITHUB_BASE_REF": "main", "GITHUB_EVENT_PATH": event("pr.json", `{"action": "synchronize", "number": 7,
 					"pull_request": {"number": 7, "head": {"ref": "feature", "sha": "`+head+`"}, "base": {"ref": "main", "sha": "`+base+`"}}}`)}
-			work = checkout("refs/pull/7/merge")
-			must(work, pr, "go", "test", "-coverprofile=cover.out", "./...")
-			if out := must(work, pr, "upload", "coverage", "cover.out", "--coverage-tag", "unit"); !strings.Contains(out, "sent the change against main") {
-				t.Fatalf("the upload sent no change:\n%s", out)
+		work = checkout("refs/pull/7/merge")
+		must(work, pr, "go", "test", "-coverprofile=cover.out", "./...")
+		if out := must(work, pr, "upload", "coverage", "cover.out", "--coverage-tag", "unit"); !strings.Contains(out, "sent the change against main") {
+			t.Fatalf("the upload sent no change:\n%s", out)
+		}
+		out, errs, code := step(work, pr, "gate")
+		if code != 1 || !strings.Contains(out, "(head "+short(head)+" against base "+short(base)+")") ||
+			!regexp.MustCompile(`new_issues\s+≤ 0 of level high or worse\s+no analysis of the head commit yet\s+no data`).MatchString(out) ||
+			!regexp.MustCompile(`new_security_issues\s+≤ 0\s+no analysis of the head commit yet\s+no data`).MatchString(out) {
+			t.Fatalf("gate: exit %d\n%s%s", code, out, errs)
+		}
+		var cmp struct {
+			Issues struct {
+				Status string          `json:"status"`
+				Detail *string         `json:"detail"`
+				New    json.RawMessage `json:"new"`
+				Fixed  json.RawMessage `json:"fixed"`
+			} `json:"issues"`
+		}
+		if st := e.get(t, "/gh/acme/projects/web/pulls/7", &cmp); st != 200 || cmp.Issues.Status != "no_data" || string(cmp.Issues.Fixed) != "null" ||
+			cmp.Issues.Detail == nil || *cmp.Issues.Detail != "no analysis of the head commit yet" {
+			t.Fatalf("pulls/7: %d %+v", st, cmp.Issues)
+		}
+		gh.waitFor(t, "the pull request's comment", func() bool { return len(gh.comments) == 1 })
+		gh.mu.Lock()
+		comment := gh.comments[0].Body
+		statuses := gh.statuses
+		gh.mu.Unlock()
+		if !strings.Contains(comment, "| Issues | | | no data: no analysis of the head commit yet") || strings.Contains(comment, "fixed") ||
+			!strings.Contains(comment, "| new_issues | ≤ 0 of level high or worse | no analysis of the head commit yet | no_data |") {
+			t.Errorf("comment:\n%s", comment)
+		}
+		for _, s := range statuses {
+			if s["sha"] != head || s["target_url"] != e.url+"/w/acme/web/pulls/7" {
+				t.Errorf("status %v: want the head %s with a link to its page", s, head)
 			}
-			out, errs, code := step(work, pr, "gate")
-			if code != 1 || !strings.Contains(out, "(head "+short(head)+" against base "+short(base)+")") ||
-				!regexp.MustCompile(`new_issues\s+≤ 0 of level high or worse\s+no analysis of the head commit yet\s+no data`).MatchString(out) ||
-				!regexp.MustCompile(`new_security_issues\s+≤ 0\s+no analysis of the head commit yet\s+no data`).MatchString(out) {
-				t.Fatalf("gate: exit %d\n%s%s", code, out, errs)
-			}
-			var cmp struct {
-				Issues struct {
-					Status string          `json:"status"`
-					Detail *string         `json:"detail"`
-					New    json.RawMessage `json:"new"`
-					Fixed  json.RawMessage `json:"fixed"`
-				} `json:"issues"`
-			}
-			if st := e.get(t, "/gh/acme/projects/web/pulls/7", &cmp); st != 200 || cmp.Issues.Status != "no_data" || string(cmp.Issues.Fixed) != "null" ||
-				cmp.Issues.Detail == nil || *cmp.Issues.Detail != "no analysis of the head commit yet" {
-				t.Fatalf("pulls/7: %d %+v", st, cmp.Issues)
-			}
-			gh.waitFor(t, "the pull request's comment", func() bool { return len(gh.comments) == 1 })
-			gh.mu.Lock()
-			comment := gh.comments[0].Body
-			statuses := gh.statuses
-			gh.mu.Unlock()
-			if !strings.Contains(comment, "| Issues | | | no data: no analysis of the head commit yet") || strings.Contains(comment, "fixed") ||
-				!strings.Contains(comment, "| new_issues | ≤ 0 of level high or worse | no analysis of the head commit yet | no_data |") {
-				t.Errorf("comment:\n%s", comment)
-			}
-			for _, s := range statuses {
-				if s["sha"] != head || s["target_url"] != e.url+"/w/acme/web/pulls/7" {
-					t.Errorf("status %v: want the head %s with a link to its page", s, head)
-				}
-			}
+		}
 
-			// A later step analyses the head: the comment is edited in
-			// place with the issues compared (Join takes 9 parameters: a
-			// new issue; Label's is unchanged).
-			must(work, pr, "analyze")
-			gh.waitFor(t, "the comment edited", func() bool {
-				return gh.edits > 0 && strings.Contains(gh.comments[0].Body, "1 new, 0 fixed, 1 unchanged")
-			})
-			if n := len(gh.comments); n != 1 {
-				t.Errorf("%d comments, want the one edited", n)
-			}
-			out, _, code = step(work, pr, "gate")
-			if !regexp.MustCompile(`new_issues\s+≤ 0 of level high or worse\s+0\s+passed`).MatchString(out) || code != 1 {
-				t.Errorf("gate after the head's analysis: exit %d\n%s", code, out)
-			}
+		// A later step analyses the head: the comment is edited in
+		// place with the issues compared (Join takes 9 parameters: a
+		// new issue; Label's is unchanged).
+		must(work, pr, "analyze")
+		gh.waitFor(t, "the comment edited", func() bool {
+			return gh.edits > 0 && strings.Contains(gh.comments[0].Body, "1 new, 0 fixed, 1 unchanged")
 		})
-	}
+		if n := len(gh.comments); n != 1 {
+			t.Errorf("%d comments, want the one edited", n)
+		}
+		out, _, code = step(work, pr, "gate")
+		if !regexp.MustCompile(`new_issues\s+≤ 0 of level high or worse\s+0\s+passed`).MatchString(out) || code != 1 {
+			t.Errorf("gate after the head's analysis: exit %d\n%s", code, out)
+		}
+	})
 }
 
 const shopBase = `package shop
