@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -29,15 +28,13 @@ type analyzeCmd struct {
 	History    historyFlags `embed:""`
 }
 
-func (c *analyzeCmd) Run(e *runEnv) error { return runAnalyze(e.ctx, e, c) }
-
-// runAnalyze analyses c.Dir, then prints, writes or uploads the result.
-func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
+// Run analyses c.Dir, then prints, writes or uploads the result.
+func (c *analyzeCmd) Run(e *runEnv) error {
 	if c.History.on() {
 		if c.Change.Base != "" || c.Change.NoChange {
 			return usageError{"--base and --no-change go with the analysis of one commit, not with --history or --since"}
 		}
-		return runAnalyzeHistory(ctx, e, c)
+		return runAnalyzeHistory(e.ctx, e, c)
 	}
 	if c.History.Every != "" {
 		return usageError{"--every goes with --history or --since"}
@@ -78,7 +75,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		opts.Progress = prog.Update
 	}
 	start := time.Now()
-	res, err := analyze.Run(ctx, opts)
+	res, err := analyze.Run(e.ctx, opts)
 	if prog != nil {
 		prog.Done()
 	}
@@ -123,7 +120,7 @@ func runAnalyze(ctx context.Context, e *runEnv, c *analyzeCmd) error {
 		}
 		return nil
 	}
-	ctx, cancel := c.Conn.withTimeout(ctx)
+	ctx, cancel := c.Conn.withTimeout(e.ctx)
 	defer cancel()
 	out, err := cl.UploadAnalysis(ctx, client.Content{Name: "analysis", Write: body}, c.Paths.mapping())
 	if err != nil {

@@ -1,9 +1,9 @@
 package main
 
 // The command line: one kong struct per command, its flags and arguments as
-// fields, and a Run method that calls the command's plain function. A
-// command's detailed help and examples ("plumb COMMAND --help") are its
-// block in help.tmpl.
+// fields, and its Run method here when it is one call (the others' are in
+// the command's file: upload.go, analyze.go, …). A command's detailed help
+// and examples ("plumb COMMAND --help") are its block in help.tmpl.
 
 import (
 	"cmp"
@@ -519,8 +519,6 @@ type uploadCoverageCmd struct {
 	Change      changeFlags `embed:""`
 }
 
-func (c *uploadCoverageCmd) Run(e *runEnv) error { return uploadCoverage(e.ctx, e, c) }
-
 type uploadSARIFCmd struct {
 	Conn       connFlags   `embed:""`
 	Commit     commitFlags `embed:""`
@@ -528,8 +526,6 @@ type uploadSARIFCmd struct {
 	Files      []string    `arg:"" name:"file" sep:"none" help:"SARIF 2.1.0 files; '-' reads stdin."`
 	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
 }
-
-func (c *uploadSARIFCmd) Run(e *runEnv) error { return uploadSARIF(e.ctx, e, c) }
 
 type uploadAnalysisCmd struct {
 	Conn       connFlags   `embed:""`
@@ -541,8 +537,6 @@ type uploadAnalysisCmd struct {
 	AnalyzedAt string      `name:"analyzed-at" placeholder:"TIME" help:"When the analysis ran, RFC 3339 (default: now)."`
 	Change     changeFlags `embed:""`
 }
-
-func (c *uploadAnalysisCmd) Run(e *runEnv) error { return uploadAnalysis(e.ctx, e, c) }
 
 type buildCmd struct {
 	Start  buildStartCmd  `cmd:"" help:"Create a running build; prints only its id."`
@@ -559,8 +553,6 @@ type buildStartCmd struct {
 	Source    string      `name:"source" placeholder:"TEXT" help:"What started the build."`
 	Committer string      `name:"committer" placeholder:"LOGIN" help:"Committer's login."`
 }
-
-func (c *buildStartCmd) Run(e *runEnv) error { return buildStart(e.ctx, e, c) }
 
 type buildStatusCmd struct {
 	Conn     connFlags   `embed:""`

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -21,10 +20,8 @@ type gateCmd struct {
 	Format string `name:"format" enum:"table,gitlab-codequality" default:"table" help:"table, or gitlab-codequality: the head's new issues as GitLab's Code Quality report (JSON) on standard output (default ${default})."`
 }
 
-func (c *gateCmd) Run(e *runEnv) error { return runGate(e.ctx, e, c) }
-
-// runGate asks the server for the gate's outcome and prints it as a table.
-func runGate(ctx context.Context, e *runEnv, c *gateCmd) error {
+// Run asks the server for the gate's outcome and prints it as a table.
+func (c *gateCmd) Run(e *runEnv) error {
 	cl, err := c.Conn.client(e.getenv, e.stderr)
 	if err != nil {
 		return err
@@ -38,7 +35,7 @@ func runGate(ctx context.Context, e *runEnv, c *gateCmd) error {
 		// the change uploaded for this pull request names the base
 		q.Head, q.PullRequestNumber = info.Commit, info.PullRequest
 	}
-	ctx, cancel := c.Conn.withTimeout(ctx)
+	ctx, cancel := c.Conn.withTimeout(e.ctx)
 	defer cancel()
 	st, err := cl.Gate(ctx, q)
 	if err != nil {

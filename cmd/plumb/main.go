@@ -1,11 +1,11 @@
 // Command plumb is the Plumb server and its administration tool.
 //
-// The command line is declared in cli.go as kong structs (one per command,
-// with its flags as fields); each command's Run method calls a plain function
-// that does the work. To add a command: write the function in your own file,
-// add a struct with the flags and a Run(*runEnv) error method, add a field
-// for it to the cli struct (or to the parent command's struct), and its
-// detailed help and examples to help.tmpl.
+// The command line is declared as kong structs (one per command, with its
+// flags as fields), each with a Run(*runEnv) error method that maps the
+// flags to a call and prints the answer. To add a command: write the struct
+// and its Run in cli.go (or in your own file when Run does more than one
+// call), add a field for it to the cli struct (or to the parent command's
+// struct), and its detailed help and examples to help.tmpl.
 package main
 
 import (

@@ -91,8 +91,8 @@ func startUpload(e *runEnv, o *connFlags, timeFlag, at string) (in *uploadbody.I
 	return in, cl, err
 }
 
-// uploadCoverage sends one coverage report.
-func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error {
+// Run sends one coverage report.
+func (c *uploadCoverageCmd) Run(e *runEnv) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
 	in, cl, err := startUpload(e, o, "--uploaded-at", c.UploadedAt)
 	defer in.Cleanup()
@@ -117,7 +117,7 @@ func uploadCoverage(ctx context.Context, e *runEnv, c *uploadCoverageCmd) error 
 	if err != nil {
 		return err
 	}
-	ctx, cancel := o.withTimeout(ctx)
+	ctx, cancel := o.withTimeout(e.ctx)
 	defer cancel()
 	res, err := cl.UploadCoverage(ctx, report, client.CoverageOptions{CommitSHA: info.Commit, Branch: info.Branch, Tag: info.Tag,
 		CoverageTag: c.CoverageTag, UploadedAt: c.UploadedAt, PullRequestNumber: info.PullRequest, Format: c.Format,
@@ -186,8 +186,8 @@ func (p *pathFlags) mapping() client.PathMapping {
 	return client.PathMapping{StripPrefix: p.StripPrefix, AddPrefix: p.AddPrefix, RepoRoot: p.RepoRoot}
 }
 
-// uploadSARIF sends SARIF files, one upload each.
-func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
+// Run sends SARIF files, one upload each.
+func (c *uploadSARIFCmd) Run(e *runEnv) error {
 	getenv, stdout := e.getenv, e.stdout
 	in, cl, err := startUpload(e, &c.Conn, "--analyzed-at", c.AnalyzedAt)
 	defer in.Cleanup()
@@ -209,7 +209,7 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	if err := needBranch(info, "a SARIF upload"); err != nil {
 		return err
 	}
-	ctx, cancel := c.Conn.withTimeout(ctx)
+	ctx, cancel := c.Conn.withTimeout(e.ctx)
 	defer cancel()
 	for _, f := range files {
 		sarif, err := f.Content()
@@ -225,9 +225,9 @@ func uploadSARIF(ctx context.Context, e *runEnv, c *uploadSARIFCmd) error {
 	return nil
 }
 
-// uploadAnalysis sends an analysis: the stats file and SARIF files in one
+// Run sends an analysis: the stats file and SARIF files in one
 // streamed document.
-func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error {
+func (c *uploadAnalysisCmd) Run(e *runEnv) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
 	in, cl, err := startUpload(e, o, "--analyzed-at", c.AnalyzedAt)
 	defer in.Cleanup()
@@ -246,7 +246,7 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 		return err
 	}
 	head := uploadbody.Head{CommitSHA: info.Commit, Branch: info.Branch, AnalyzedAt: c.AnalyzedAt, FullTree: c.FullTree}
-	ctx, cancel := o.withTimeout(ctx)
+	ctx, cancel := o.withTimeout(e.ctx)
 	defer cancel()
 	res, err := cl.UploadAnalysis(ctx, files.Content(head), c.Paths.mapping())
 	if err != nil {
@@ -257,8 +257,8 @@ func uploadAnalysis(ctx context.Context, e *runEnv, c *uploadAnalysisCmd) error 
 	return nil
 }
 
-// buildStart creates a build and prints only its id.
-func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
+// Run creates a build and prints only its id.
+func (c *buildStartCmd) Run(e *runEnv) error {
 	o, getenv, stderr, stdout := &c.Conn, e.getenv, e.stderr, e.stdout
 	body := client.NewBuild{Type: c.Type, Status: c.Status, CommitMessage: c.Message, Source: c.Source, CommitterLogin: c.Committer}
 	if body.Status == "" {
@@ -279,7 +279,7 @@ func buildStart(ctx context.Context, e *runEnv, c *buildStartCmd) error {
 	if body.CommitMessage == "" {
 		body.CommitMessage = cienv.CommitMessage(getenv, ciGitDir, info.Commit)
 	}
-	ctx, cancel := o.withTimeout(ctx)
+	ctx, cancel := o.withTimeout(e.ctx)
 	defer cancel()
 	// Creating a build is not idempotent: the client retries it only when
 	// it surely did not happen.
