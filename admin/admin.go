@@ -432,7 +432,7 @@ func PrintTokens(w io.Writer, rows []TokenRow) error {
 		if withCreator {
 			creator = t.CreatedBy + "\t"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\t%s\n", t.ID, t.Name, creator, t.Created.Format("2006-01-02T15:04:05Z"), when(t.LastUsed), when(t.Revoked))
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\t%s\n", t.ID, t.Name, creator, when(&t.Created), when(t.LastUsed), when(t.Revoked))
 	}
 	return tw.Flush()
 }
@@ -444,6 +444,7 @@ func onOffText(b bool) string {
 	return "off"
 }
 
+// when prints a time in UTC, "-" for none.
 func when(t *time.Time) string {
 	if t == nil {
 		return "-"

@@ -18,6 +18,7 @@ import (
 	"github.com/plumbhq/plumb/cienv"
 	"github.com/plumbhq/plumb/client"
 	"github.com/plumbhq/plumb/internal/progress"
+	"golang.org/x/term"
 )
 
 // Exit statuses of the commands that call a server (usage errors are 2).
@@ -174,11 +175,9 @@ func showProgress(getenv func(string) string, stderr io.Writer) bool {
 	return stderrIsTerminal(stderr) && !inCI && getenv("TERM") != "dumb"
 }
 
+// isTerminal: w is a terminal (not merely a character device such as
+// /dev/null, which would swallow every frame of a progress bar).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

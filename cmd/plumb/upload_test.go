@@ -476,6 +476,27 @@ func TestUploadUsageErrors(t *testing.T) {
 	}
 }
 
+// isTerminal: a character device that is not a terminal (/dev/null, where a
+// redirected stderr often goes), a file and a writer that is not a file are
+// not terminals.
+func TestIsTerminalNotDevNull(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	file, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	for name, w := range map[string]io.Writer{"/dev/null": null, "a file": file, "a buffer": &strings.Builder{}} {
+		if isTerminal(w) {
+			t.Errorf("%s is taken for a terminal", name)
+		}
+	}
+}
+
 // The progress bar is drawn on stderr only when it is a terminal, and never
 // in CI or on a dumb terminal even then.
 func TestProgressBarOnlyOnATerminal(t *testing.T) {
