@@ -1,7 +1,6 @@
 package ratelimit
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -14,26 +13,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/internal/testclock"
 )
 
 // logBuffer collects log output from concurrent goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type logBuffer struct{ proctest.Log }
 
 // lines returns the logged lines at level ("WARN", "INFO").
 func (b *logBuffer) lines(level string) []string {

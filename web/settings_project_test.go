@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -10,37 +9,23 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/api"
 	"github.com/plumbhq/plumb/codehost"
 	"github.com/plumbhq/plumb/compare"
+	"github.com/plumbhq/plumb/internal/proctest"
 	"github.com/plumbhq/plumb/ratelimit"
 	"github.com/plumbhq/plumb/web"
 )
 
-// lockedBuffer is a log sink safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
-
 // settingsSite is a site whose web and API log into logs, with workspace
 // oss holding project lib: ada administers it, bob is a member.
-func settingsSite(t *testing.T) (s *site, logs *lockedBuffer) {
+func settingsSite(t *testing.T) (s *site, logs *proctest.Log) {
 	t.Helper()
 	s = newSite(t, web.Config{})
-	logs = &lockedBuffer{}
+	logs = &proctest.Log{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a := api.NewServer(s.DB, ratelimit.NewMemory(5000, s.Clock.Now), log, api.Config{})
 	a.SetClock(s.Clock.Now)

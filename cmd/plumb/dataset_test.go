@@ -19,25 +19,8 @@ import (
 
 	"github.com/plumbhq/plumb"
 	"github.com/plumbhq/plumb/dataset"
+	"github.com/plumbhq/plumb/internal/proctest"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in two goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func noEnv(string) string { return "" }
 
@@ -96,7 +79,7 @@ func startDemo(t *testing.T, data string) (banner string, stop func() error) {
 func startDemoWithStderr(t *testing.T, data string) (banner string, stop func() error, stderrText func() string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &proctest.Log{}, &proctest.Log{}
 	errc := make(chan error, 1)
 	go func() {
 		errc <- run(ctx, []string{"demo", "--addr", "127.0.0.1:0", "--data", data, "--log-level", "warn"}, noEnv, strings.NewReader(""), stdout, stderr)

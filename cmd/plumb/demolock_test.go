@@ -17,20 +17,21 @@ import (
 	"time"
 
 	"github.com/plumbhq/plumb/internal/dblock"
+	"github.com/plumbhq/plumb/internal/proctest"
 )
 
 // plumbProcess is a plumb command running as a process of its own.
 type plumbProcess struct {
 	cmd            *exec.Cmd
 	stdin          io.WriteCloser
-	stdout, stderr *syncBuffer
+	stdout, stderr *proctest.Log
 	done           chan struct{}
 	err            error
 }
 
 func startPlumb(t *testing.T, bin string, args ...string) *plumbProcess {
 	t.Helper()
-	p := &plumbProcess{cmd: exec.Command(bin, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &plumbProcess{cmd: exec.Command(bin, args...), stdout: &proctest.Log{}, stderr: &proctest.Log{}, done: make(chan struct{})}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PLUMB_") {
 			p.cmd.Env = append(p.cmd.Env, kv)
