@@ -133,13 +133,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		o.Cache.use(cfg)
 	}
 	outs := make([]measured, len(w.files))
-	// ready[i] is closed when outs[i] is set; stop, when the workers are
-	// done (all of outs set, unless ctx ended)
-	ready := make([]chan struct{}, len(w.files))
-	for i := range ready {
-		ready[i] = make(chan struct{})
-	}
-	stop := make(chan struct{})
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
 	var wg sync.WaitGroup
@@ -155,7 +148,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				}
 				c := w.files[i]
 				outs[i] = o.Cache.measure(c, read, cfg)
-				close(ready[i])
 				n := done.Add(1)
 				if o.Progress != nil {
 					progressMu.Lock()
@@ -165,32 +157,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(stop) }()
-	// the files are collected in order as they are measured, and clone
-	// detection (serial within a language) runs on them meanwhile
-	detect := !cfg.Duplication.Off && cfg.Duplication.MinTokens > 0
-	var clones *dup.Groups
-	if detect {
-		clones = dup.NewGroups(dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines})
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	var docs []int // the index in res.Files of each doc given to clones
+	var docs []dup.Doc
 	var goFiles []goFile
 	groups := map[string]int{}
-	for i := range outs {
-		select {
-		case <-ready[i]:
-		case <-stop:
-			select {
-			case <-ready[i]:
-			default:
-				if clones != nil {
-					clones.Finish()
-				}
-				return nil, ctx.Err()
-			}
-		}
-		out := outs[i]
-		outs[i] = measured{} // its tokens now belong to clone detection
+	for _, out := range outs {
 		switch {
 		case out.skip != nil && out.quiet:
 			res.Excluded++
@@ -204,25 +178,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			if out.calls != nil {
 				goFiles = append(goFiles, goFile{len(res.Files) - 1, out.calls})
 			}
-			if out.tokens != nil && detect {
-				docs = append(docs, len(res.Files)-1)
-				clones.Add(dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens, Anchors: out.anchors})
+			if out.tokens != nil {
+				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens, Anchors: out.anchors})
 			}
 		}
 	}
-	<-stop
-	if err := ctx.Err(); err != nil {
-		if clones != nil {
-			clones.Finish()
-		}
-		return nil, err
-	}
 	goPackages(res.Files, goFiles)
-	if detect {
-		found, lines := clones.Finish()
-		res.Clones = found
+	if !cfg.Duplication.Off && cfg.Duplication.MinTokens > 0 {
+		clones, lines := dup.DetectGroups(docs, dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines}, workers)
+		res.Clones = clones
 		for i, n := range lines {
-			f := &res.Files[docs[i]]
+			f := &res.Files[docs[i].Index]
 			f.DuplicatedLines = n
 			if f.DuplicatedLines > f.Lines {
 				f.DuplicatedLines = f.Lines

@@ -2,8 +2,6 @@ package analyze
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,32 +81,4 @@ func runOneWorker(t *testing.T, dir string, files map[string]string) *Result {
 		t.Fatal(err)
 	}
 	return res
-}
-
-// Clone detection runs while files are still being measured: a run whose
-// context ends part way returns the context's error (and leaves nothing
-// waiting), whether it ends before the first file or after some.
-func TestRunCancelled(t *testing.T) {
-	dir := t.TempDir()
-	body := strings.Repeat("int f(int a, int b) { if (a > b) { return a - b; } return b - a; }\n", 20)
-	for i := range 40 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.c", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, after := range []int{0, 10} {
-		ctx, cancel := context.WithCancel(context.Background())
-		if after == 0 {
-			cancel()
-		}
-		res, err := Run(ctx, Options{Dir: dir, Workers: 2, Progress: func(done, total int) {
-			if done == after {
-				cancel()
-			}
-		}})
-		cancel()
-		if !errors.Is(err, context.Canceled) || res != nil {
-			t.Errorf("cancelled after %d files: %v, %v; want no result and context.Canceled", after, res, err)
-		}
-	}
 }

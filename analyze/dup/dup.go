@@ -158,133 +158,102 @@ type Clone struct {
 // alignment in repetitive code (tables, runs of like statements), where
 // the first place with the same hash may be a period away.
 func Detect(docs []Doc, o Options) ([]Clone, []int) {
+	if o.MinTokens < 2 {
+		o.MinTokens = 2
+	}
+	w := o.MinTokens / 2
+	probe := 4 * o.MinTokens
+	// the anchors of the docs that have them, to size the index at once
 	nAnchors := 0
 	for i := range docs {
 		nAnchors += len(docs[i].Anchors)
 	}
-	d := NewDetector(o, nAnchors)
-	for _, doc := range docs {
-		d.Add(doc)
-	}
-	return d.Finish()
-}
-
-// Detector is Detect on docs given one at a time, in order: each doc is
-// searched for copies of the docs before it as it comes, so that clone
-// detection can run while later files are still being measured.
-type Detector struct {
-	o        Options
-	w, probe int
-	table    *placeTable // hash → latest place in occ
-	occ      []place
-	docs     []Doc
-	covered  [][][2]int32 // line ranges per doc
-	clones   []Clone
-	later    []int // the doc of each clone's later copy
-}
-
-// NewDetector starts a detection; anchors, when known, is how many
-// anchors the docs have in all (the index is sized once for them).
-func NewDetector(o Options, anchors int) *Detector {
-	if o.MinTokens < 2 {
-		o.MinTokens = 2
-	}
-	return &Detector{o: o, w: o.MinTokens / 2, probe: 4 * o.MinTokens, table: newPlaceTable(anchors), occ: make([]place, 0, anchors)}
-}
-
-// Add searches doc for copies of the docs added before it (and of itself).
-func (d *Detector) Add(doc Doc) {
-	di := len(d.docs)
-	d.docs = append(d.docs, doc)
-	d.covered = append(d.covered, nil)
-	o, w, probe, table, docs := d.o, d.w, d.probe, d.table, d.docs
+	table := newPlaceTable(nAnchors) // hash → latest place in occ
+	occ := make([]place, 0, nAnchors)
+	covered := make([][][2]int32, len(docs)) // line ranges per doc
+	var clones []Clone
 	n := o.MinTokens - w + 1
-	toks := doc.Tokens
-	if len(toks) < w || !spans(toks, o.MinLines) {
-		return // too short to hold a clone (a minified one-line file)
-	}
-	anchors := doc.Anchors
-	if anchors == nil {
-		anchors = Anchors(toks, o.MinTokens)
-	}
-	low := 0                                        // tokens before low are part of a clone already found
-	group := uint64(doc.Group) * 0x9e3779b97f4a7c15 // clones are sought within one group
-	// bestAt finds the earlier place that matches the anchor at p
-	// over the most tokens, comparing at most probe tokens forwards.
-	bestAt := func(p int, hash uint64) match {
-		best := match{}
-		occ := d.occ
-		head, seen := table.get(hash + group)
-		for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
-			other := docs[occ[c].doc].Tokens
-			m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
-			if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
-				continue
-			}
-			// too few lines on a side: not a clone, unless it goes on
-			// beyond the probe
-			if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
-				continue
-			}
-			m.doc, m.p = occ[c].doc, p
-			best = m
+	for di := range docs {
+		toks := docs[di].Tokens
+		if len(toks) < w || !spans(toks, o.MinLines) {
+			continue // too short to hold a clone (a minified one-line file)
 		}
-		return best
-	}
-	for i, an := range anchors {
-		p := int(an.At)
-		best := match{}
-		if p >= low { // anchors inside a clone found are only kept for later copies
-			best = bestAt(p, an.Hash)
+		anchors := docs[di].Anchors
+		if anchors == nil {
+			anchors = Anchors(toks, o.MinTokens)
 		}
-		key := an.Hash + group
-		prev := table.swap(key, int32(len(d.occ)))
-		d.occ = append(d.occ, place{doc: int32(di), at: an.At, prev: prev})
-		if best.b+best.k < o.MinTokens {
-			continue
-		}
-		// In repetitive code the first anchor of a copy may pair with a
-		// place a period away; the anchors shared at the same place by
-		// both copies come within n tokens: keep the longest match.
-		for _, q := range anchors[i+1:] {
-			if int(q.At) >= p+n {
-				break
-			}
-			if m := bestAt(int(q.At), q.Hash); m.b+m.k > best.b+best.k {
+		low := 0                                             // tokens before low are part of a clone already found
+		group := uint64(docs[di].Group) * 0x9e3779b97f4a7c15 // clones are sought within one group
+		// bestAt finds the earlier place that matches the anchor at p
+		// over the most tokens, comparing at most probe tokens forwards.
+		bestAt := func(p int, hash uint64) match {
+			best := match{}
+			head, seen := table.get(hash + group)
+			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
+				other := docs[occ[c].doc].Tokens
+				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
+				if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
+					continue
+				}
+				// too few lines on a side: not a clone, unless it goes on
+				// beyond the probe
+				if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
+					continue
+				}
+				m.doc, m.p = occ[c].doc, p
 				best = m
 			}
+			return best
 		}
-		p = best.p
-		od := best.doc
-		other := docs[od].Tokens
-		best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
-		a, b, k := best.a, best.b, best.k
-		sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
-		sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
-		if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
-			continue
+		for i, an := range anchors {
+			p := int(an.At)
+			best := match{}
+			if p >= low { // anchors inside a clone found are only kept for later copies
+				best = bestAt(p, an.Hash)
+			}
+			key := an.Hash + group
+			prev := table.swap(key, int32(len(occ)))
+			occ = append(occ, place{doc: int32(di), at: an.At, prev: prev})
+			if best.b+best.k < o.MinTokens {
+				continue
+			}
+			// In repetitive code the first anchor of a copy may pair with a
+			// place a period away; the anchors shared at the same place by
+			// both copies come within n tokens: keep the longest match.
+			for _, q := range anchors[i+1:] {
+				if int(q.At) >= p+n {
+					break
+				}
+				if m := bestAt(int(q.At), q.Hash); m.b+m.k > best.b+best.k {
+					best = m
+				}
+			}
+			p = best.p
+			od := best.doc
+			other := docs[od].Tokens
+			best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
+			a, b, k := best.a, best.b, best.k
+			sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
+			sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
+			if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
+				continue
+			}
+			clones = append(clones, Clone{
+				A:      Location{docs[od].Path, int(sa), int(ea)},
+				B:      Location{docs[di].Path, int(sb), int(eb)},
+				Tokens: b + k,
+				Hash:   seqHash(toks[p-b : p+k]),
+			})
+			covered[od] = append(covered[od], [2]int32{sa, ea})
+			covered[di] = append(covered[di], [2]int32{sb, eb})
+			low = p + k
 		}
-		d.clones = append(d.clones, Clone{
-			A:      Location{docs[od].Path, int(sa), int(ea)},
-			B:      Location{doc.Path, int(sb), int(eb)},
-			Tokens: b + k,
-			Hash:   seqHash(toks[p-b : p+k]),
-		})
-		d.later = append(d.later, di)
-		d.covered[od] = append(d.covered[od], [2]int32{sa, ea})
-		d.covered[di] = append(d.covered[di], [2]int32{sb, eb})
-		low = p + k
 	}
-}
-
-// Finish returns the clones found, in the order of their later copies'
-// docs, and the duplicated lines of each doc, in the order added.
-func (d *Detector) Finish() ([]Clone, []int) {
-	lines := make([]int, len(d.docs))
-	for i, rs := range d.covered {
+	lines := make([]int, len(docs))
+	for i, rs := range covered {
 		lines[i] = union(rs)
 	}
-	return d.clones, lines
+	return clones, lines
 }
 
 // maxChain bounds the earlier places of one hash compared with an anchor
@@ -603,92 +572,75 @@ func seqHash(ts []Token) uint64 {
 	return h
 }
 
-// DetectGroups is Detect with the groups searched at the same time (see
-// Groups); with fewer than two workers or groups, Detect itself.
+// DetectGroups is Detect with the groups searched at the same time, on up
+// to workers goroutines: clones are sought within a group only, so each
+// group is independent. The result is Detect's, in Detect's order.
 func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
-	groups := map[int]bool{}
-	for _, d := range docs {
-		groups[d.Group] = true
+	byGroup := map[int][]int{} // group → indexes into docs, in order
+	var order []int
+	for i, d := range docs {
+		if _, ok := byGroup[d.Group]; !ok {
+			order = append(order, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], i)
 	}
-	if len(groups) < 2 || workers < 2 {
+	if len(order) < 2 || workers < 2 {
 		return Detect(docs, o)
 	}
-	g := NewGroups(o)
-	for _, d := range docs {
-		g.Add(d)
+	type result struct {
+		clones []Clone
+		later  []int // the index in docs of each clone's later copy
 	}
-	return g.Finish()
-}
-
-// Groups is Detect on docs given one at a time, in order, each group's
-// docs searched by a Detector on a goroutine of its own (clones are
-// sought within a group only): detection runs while the caller still
-// makes later docs, and the groups at the same time. The clones and lines
-// are those of Detect on the same docs.
-type Groups struct {
-	o      Options
-	groups map[int]*groupRun
-	order  []*groupRun // by first doc
-	n      int         // docs added
-}
-
-type groupRun struct {
-	in     chan Doc
-	idx    []int // the place (in the order added) of each of the group's docs
-	clones []Clone
-	later  []int // the group's doc of each clone's later copy
-	lines  []int
-	done   chan struct{}
-}
-
-// NewGroups starts a detection by groups.
-func NewGroups(o Options) *Groups { return &Groups{o: o, groups: map[int]*groupRun{}} }
-
-// Add gives the next doc to its group's detector.
-func (g *Groups) Add(doc Doc) {
-	r := g.groups[doc.Group]
-	if r == nil {
-		r = &groupRun{in: make(chan Doc, 256), done: make(chan struct{})}
-		g.groups[doc.Group] = r
-		g.order = append(g.order, r)
-		go func() {
-			d := NewDetector(g.o, 0)
-			for doc := range r.in {
-				d.Add(doc)
+	results := make([]result, len(order))
+	lines := make([]int, len(docs))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	// the largest groups first, so that a large one started last does not
+	// run alone at the end (the results keep their places)
+	size := make([]int, len(order))
+	launch := make([]int, len(order))
+	for gi, g := range order {
+		launch[gi] = gi
+		for _, i := range byGroup[g] {
+			size[gi] += len(docs[i].Tokens)
+		}
+	}
+	sort.SliceStable(launch, func(a, b int) bool { return size[launch[a]] > size[launch[b]] })
+	for _, gi := range launch {
+		g := order[gi]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(gi int, idx []int) {
+			defer func() { <-sem; wg.Done() }()
+			sub := make([]Doc, len(idx))
+			byPath := map[string]int{}
+			for k, i := range idx {
+				sub[k] = docs[i]
+				byPath[docs[i].Path] = i
 			}
-			r.clones, r.lines = d.Finish()
-			r.later = d.later
-			close(r.done)
-		}()
+			clones, ls := Detect(sub, o)
+			for k, n := range ls {
+				lines[idx[k]] = n
+			}
+			later := make([]int, len(clones))
+			for k, c := range clones {
+				later[k] = byPath[c.B.Path]
+			}
+			results[gi] = result{clones, later}
+		}(gi, byGroup[g])
 	}
-	r.idx = append(r.idx, g.n)
-	g.n++
-	r.in <- doc
-}
-
-// Finish waits for every group and returns the clones, in the order of
-// their later copies' docs, and the duplicated lines of each doc, in the
-// order added.
-func (g *Groups) Finish() ([]Clone, []int) {
-	for _, r := range g.order {
-		close(r.in)
-	}
-	lines := make([]int, g.n)
+	wg.Wait()
 	type tagged struct {
 		c     Clone
 		later int
 	}
 	var all []tagged
-	for _, r := range g.order {
-		<-r.done
-		for k, n := range r.lines {
-			lines[r.idx[k]] = n
-		}
+	for _, r := range results {
 		for k, c := range r.clones {
-			all = append(all, tagged{c, r.idx[r.later[k]]})
+			all = append(all, tagged{c, r.later[k]})
 		}
 	}
-	// a doc's clones are found as it is added, and a doc is in one group
+	// Detect appends a doc's clones as it reads the docs in order
 	sort.SliceStable(all, func(i, j int) bool { return all[i].later < all[j].later })
 	out := make([]Clone, len(all))
 	for i, t := range all {
