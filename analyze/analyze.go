@@ -10,8 +10,6 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -108,15 +106,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// bytes), so that reading allocates and clears no memory per file
 	reader := func() func(string) ([]byte, error) { return o.Read }
 	if o.Read == nil {
-		abs := map[string]string{}
+		type place struct {
+			abs  string
+			size int64
+		}
+		places := map[string]place{}
 		for _, c := range w.files {
-			abs[c.rel] = c.abs
+			places[c.rel] = place{c.abs, c.size}
 		}
 		reader = func() func(string) ([]byte, error) {
 			var buf []byte
 			return func(rel string) ([]byte, error) {
 				var err error
-				buf, err = readInto(buf[:0], abs[rel])
+				p := places[rel]
+				buf, err = readInto(buf[:0], p.abs, p.size)
 				return buf, err
 			}
 		}
@@ -195,32 +198,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
 	res.Issues = findIssues(res, cfg)
 	return res, nil
-}
-
-// readInto reads a file into buf (from its start), growing it as needed,
-// as os.ReadFile does into a new slice.
-func readInto(buf []byte, name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return buf, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
-		buf = make([]byte, 0, st.Size()+1)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
 }
 
 // excludedByDir applies the vendored-directory rule to a path (for file

@@ -63,11 +63,20 @@ func findIssues(res *Result, cfg Config) []Issue {
 	t := cfg.Thresholds
 	var out []Issue
 	for _, f := range res.Files {
-		seen := map[string]int{}
-		for _, fn := range f.Functions {
-			occ := strconv.Itoa(seen[fn.Name])
-			seen[fn.Name]++
+		// seen counts the functions of each name before the k-th, for the
+		// fingerprints: made at the file's first finding (most files have
+		// none), from the functions before it, then kept up as they come
+		var seen map[string]int
+		counted := 0
+		for k, fn := range f.Functions {
 			add := func(rule, level, msg string) {
+				if seen == nil {
+					seen = map[string]int{}
+				}
+				for ; counted < k; counted++ {
+					seen[f.Functions[counted].Name]++
+				}
+				occ := strconv.Itoa(seen[fn.Name])
 				out = append(out, Issue{Rule: rule, Level: level, Path: f.Path, Line: fn.Line, EndLine: fn.EndLine,
 					Message: msg, Fingerprint: fingerprint(rule, f.Path, fn.Name, occ)})
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/plumbhq/plumb/analyze/cognitive"
 	"github.com/plumbhq/plumb/analyze/dup"
 )
 
@@ -40,5 +41,31 @@ func TestDuplicationMessagePlaces(t *testing.T) {
 	want := "7 duplicated lines (60 tokens), also at f00.go:10-16, f01.go:0-6, f01.go:10-16, f02.go:0-6, f02.go:10-16, f03.go:0-6, f03.go:10-16, f04.go:0-6 and 3 more places."
 	if got != want {
 		t.Errorf("message\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A function's finding is told from that of another function of the same
+// name in the file by its occurrence among all the file's functions of
+// that name, those without findings counted too.
+func TestFunctionFingerprintOccurrence(t *testing.T) {
+	res := &Result{Files: []File{{Path: "a.py", Functions: []cognitive.Function{
+		{Name: "f", Line: 1, EndLine: 2, Params: 8},
+		{Name: "g", Line: 3, EndLine: 4, Params: 8},
+		{Name: "f", Line: 5, EndLine: 6},
+		{Name: "f", Line: 7, EndLine: 8, Params: 9},
+	}}}}
+	issues := findIssues(res, Config{}.withDefaults())
+	want := map[int]string{
+		1: fingerprint(RuleParameters, "a.py", "f", "0"),
+		3: fingerprint(RuleParameters, "a.py", "g", "0"),
+		7: fingerprint(RuleParameters, "a.py", "f", "2"),
+	}
+	if len(issues) != len(want) {
+		t.Fatalf("%d issues, want %d: %+v", len(issues), len(want), issues)
+	}
+	for _, is := range issues {
+		if is.Rule != RuleParameters || is.Fingerprint != want[is.Line] {
+			t.Errorf("line %d: %s %s, want %s %s", is.Line, is.Rule, is.Fingerprint, RuleParameters, want[is.Line])
+		}
 	}
 }

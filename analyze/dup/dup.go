@@ -34,7 +34,23 @@ func fnv32(b []byte) uint32 {
 var (
 	identHash = fnv32([]byte("\x00id"))
 	litHash   = fnv32([]byte("\x00lit"))
+	// byteHash is fnv32 of each one-byte text: most operators and
+	// punctuation of C-like code ({ } ( ) ; , = * …)
+	byteHash = func() (h [256]uint32) {
+		for c := range h {
+			h[c] = fnv32([]byte{byte(c)})
+		}
+		return h
+	}()
 )
+
+// textHash is fnv32(text), from the table for one byte.
+func textHash(text []byte) uint32 {
+	if len(text) == 1 {
+		return byteHash[text[0]]
+	}
+	return fnv32(text)
+}
 
 // Tokenize lexes src with the syntax of language and (with normalise)
 // normalises identifiers and literals; nil when the language has no lexer
@@ -73,8 +89,8 @@ var MaxTokens = 1 << 20
 // identifiers other than keywords become one token and literals another;
 // the text of a template literal keeps its own hash either way.
 func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
-	out := make([]Token, 0, len(toks))
-	for _, t := range toks {
+	out := make([]Token, len(toks))
+	for i, t := range toks {
 		var h uint32
 		text := src[t.Start : t.Start+t.Len]
 		switch {
@@ -87,9 +103,9 @@ func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 		case normalise && t.Kind == token.Ident && !isKeyword(text):
 			h = identHash
 		default:
-			h = fnv32(text)
+			h = textHash(text)
 		}
-		out = append(out, Token{Hash: h, Line: t.Line, End: t.End})
+		out[i] = Token{Hash: h, Line: t.Line, End: t.End}
 	}
 	return out
 }
