@@ -43,6 +43,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -205,7 +206,7 @@ func (e *Error) Problem() string {
 	msg := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	var details []string
 	for _, o := range e.Errors {
-		if d := firstOf(strings.TrimSpace(o.Detail), strings.TrimSpace(o.Title)); d != "" {
+		if d := cmp.Or(strings.TrimSpace(o.Detail), strings.TrimSpace(o.Title)); d != "" {
 			details = append(details, d)
 		}
 	}
@@ -246,12 +247,3 @@ func Exponential(base, most time.Duration, jitter func() float64) func(retry int
 
 // idempotencyKey makes a key for the attempts of one call.
 func (c *Client) idempotencyKey() string { return c.userAgent + "-" + rand.Text() }
-
-func firstOf(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
