@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/plumbhq/plumb/analyze/dup"
@@ -28,9 +29,10 @@ func BenchmarkRunTree(b *testing.B) {
 	}
 }
 
-// BenchmarkCloneDetectionTree runs clone detection alone (the serial step
-// of an analysis, after the files are measured in parallel) over the tree
-// named by PLUMB_BENCH_TREE, measured once before the loop:
+// BenchmarkCloneDetectionTree runs clone detection alone (the step of an
+// analysis after the files are measured), on every CPU as an analysis
+// does, over the tree named by PLUMB_BENCH_TREE, measured once before the
+// loop:
 //
 //	PLUMB_BENCH_TREE=/tmp/tree go test ./analyze -run '^$' -bench CloneDetectionTree -benchtime 5x
 func BenchmarkCloneDetectionTree(b *testing.B) {
@@ -61,6 +63,6 @@ func BenchmarkCloneDetectionTree(b *testing.B) {
 	o := dup.Options{MinTokens: cfg.Duplication.MinTokens, MinLines: cfg.Duplication.MinLines}
 	b.ResetTimer()
 	for b.Loop() {
-		dup.DetectGroups(docs, o, 1)
+		dup.DetectGroups(docs, o, runtime.GOMAXPROCS(0))
 	}
 }

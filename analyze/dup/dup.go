@@ -9,6 +9,7 @@ package dup
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plumbhq/plumb/analyze/token"
 )
@@ -149,104 +150,78 @@ type Clone struct {
 // each run of MinTokens-w+1 consecutive windows the one of smallest hash
 // is an anchor (winnowing: Schleimer, Wilkerson and Aiken, 2003), so two
 // copies of a run of at least MinTokens tokens share an anchor at the same
-// place in both, however repetitive the run is. Anchors are kept in a
-// table by hash, each hash with the chain of its places (the latest
-// maxChain are tried). At a later anchor with the same hash, each earlier
-// place is compared token by token and the match extended forwards and
-// backwards; the longest match, if it has at least MinTokens tokens and
-// MinLines lines, is a clone. Trying several places finds the right
-// alignment in repetitive code (tables, runs of like statements), where
-// the first place with the same hash may be a period away.
+// place in both, however repetitive the run is. The anchors of all docs,
+// in order, are chained by hash: each anchor links to the previous place
+// with the same hash (the latest maxChain are tried). At an anchor, each
+// earlier place of its chain is compared token by token and the match
+// extended forwards and backwards; the longest match, if it has at least
+// MinTokens tokens and MinLines lines, is a clone. Trying several places
+// finds the right alignment in repetitive code (tables, runs of like
+// statements), where the first place with the same hash may be a period
+// away.
 func Detect(docs []Doc, o Options) ([]Clone, []int) {
+	return DetectGroups(docs, o, 1)
+}
+
+// DetectGroups is Detect on up to workers goroutines; the result is
+// Detect's, in Detect's order. Clones are sought within a group only (a
+// group is a language, as jscpd and CPD do).
+//
+// The chains are built first, over all anchors in order (one table per
+// group, the groups side by side); an anchor's earlier places are then
+// fixed, so the docs are searched independently, each by whichever worker
+// takes it, and the clones of each doc are those a search of the docs one
+// after another would find.
+func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 	if o.MinTokens < 2 {
 		o.MinTokens = 2
 	}
-	w := o.MinTokens / 2
-	probe := 4 * o.MinTokens
-	// the anchors of the docs that have them, to size the index at once
-	nAnchors := 0
-	for i := range docs {
-		nAnchors += len(docs[i].Anchors)
-	}
-	table := newPlaceTable(nAnchors) // hash → latest place in occ
-	occ := make([]place, 0, nAnchors)
-	covered := make([][][2]int32, len(docs)) // line ranges per doc
-	var clones []Clone
-	n := o.MinTokens - w + 1
-	for di := range docs {
+	workers = max(workers, 1)
+	d := &detector{docs: docs, o: o, w: o.MinTokens / 2, first: make([]int32, len(docs)+1)}
+	d.probe, d.n = 4*o.MinTokens, o.MinTokens-d.w+1
+	// the docs that can hold a clone take part (not a minified one-line
+	// file), with their anchors
+	d.anchors = make([][]Anchor, len(docs))
+	parallel(len(docs), workers, func(di int) {
 		toks := docs[di].Tokens
-		if len(toks) < w || !spans(toks, o.MinLines) {
-			continue // too short to hold a clone (a minified one-line file)
+		if len(toks) < d.w || !spans(toks, o.MinLines) {
+			return
 		}
-		anchors := docs[di].Anchors
-		if anchors == nil {
-			anchors = Anchors(toks, o.MinTokens)
+		d.anchors[di] = docs[di].Anchors
+		if d.anchors[di] == nil {
+			d.anchors[di] = Anchors(toks, o.MinTokens)
 		}
-		low := 0                                             // tokens before low are part of a clone already found
-		group := uint64(docs[di].Group) * 0x9e3779b97f4a7c15 // clones are sought within one group
-		// bestAt finds the earlier place that matches the anchor at p
-		// over the most tokens, comparing at most probe tokens forwards.
-		bestAt := func(p int, hash uint64) match {
-			best := match{}
-			head, seen := table.get(hash + group)
-			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
-				other := docs[occ[c].doc].Tokens
-				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
-				if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
-					continue
-				}
-				// too few lines on a side: not a clone, unless it goes on
-				// beyond the probe
-				if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
-					continue
-				}
-				m.doc, m.p = occ[c].doc, p
-				best = m
-			}
-			return best
+	})
+	byGroup := map[int][]int{} // group → its docs, in order
+	var order []int
+	for di := range docs {
+		d.first[di+1] = d.first[di] + int32(len(d.anchors[di]))
+		g := docs[di].Group
+		if _, ok := byGroup[g]; !ok {
+			order = append(order, g)
 		}
-		for i, an := range anchors {
-			p := int(an.At)
-			best := match{}
-			if p >= low { // anchors inside a clone found are only kept for later copies
-				best = bestAt(p, an.Hash)
-			}
-			key := an.Hash + group
-			prev := table.swap(key, int32(len(occ)))
-			occ = append(occ, place{doc: int32(di), at: an.At, prev: prev})
-			if best.b+best.k < o.MinTokens {
-				continue
-			}
-			// In repetitive code the first anchor of a copy may pair with a
-			// place a period away; the anchors shared at the same place by
-			// both copies come within n tokens: keep the longest match.
-			for _, q := range anchors[i+1:] {
-				if int(q.At) >= p+n {
-					break
-				}
-				if m := bestAt(int(q.At), q.Hash); m.b+m.k > best.b+best.k {
-					best = m
-				}
-			}
-			p = best.p
-			od := best.doc
-			other := docs[od].Tokens
-			best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
-			a, b, k := best.a, best.b, best.k
-			sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
-			sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
-			if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
-				continue
-			}
-			clones = append(clones, Clone{
-				A:      Location{docs[od].Path, int(sa), int(ea)},
-				B:      Location{docs[di].Path, int(sb), int(eb)},
-				Tokens: b + k,
-				Hash:   seqHash(toks[p-b : p+k]),
-			})
-			covered[od] = append(covered[od], [2]int32{sa, ea})
-			covered[di] = append(covered[di], [2]int32{sb, eb})
-			low = p + k
+		byGroup[g] = append(byGroup[g], di)
+	}
+	d.occ = make([]place, d.first[len(docs)])
+	// the largest groups first, so that a large one started last does not
+	// run alone at the end
+	size := make(map[int]int32, len(order))
+	for g, idx := range byGroup {
+		for _, di := range idx {
+			size[g] += d.first[di+1] - d.first[di]
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	parallel(len(order), workers, func(k int) { d.chain(byGroup[order[k]], size[order[k]]) })
+	found := make([][]found, len(docs))
+	parallel(len(docs), workers, func(di int) { found[di] = d.search(di) })
+	var clones []Clone
+	covered := make([][][2]int32, len(docs)) // line ranges per doc
+	for di, fs := range found {
+		for _, f := range fs {
+			clones = append(clones, f.Clone)
+			covered[f.doc] = append(covered[f.doc], [2]int32{int32(f.A.StartLine), int32(f.A.EndLine)})
+			covered[di] = append(covered[di], [2]int32{int32(f.B.StartLine), int32(f.B.EndLine)})
 		}
 	}
 	lines := make([]int, len(docs))
@@ -254,6 +229,132 @@ func Detect(docs []Doc, o Options) ([]Clone, []int) {
 		lines[i] = union(rs)
 	}
 	return clones, lines
+}
+
+// parallel calls f(0) … f(n-1) on up to workers goroutines.
+func parallel(n, workers int, f func(int)) {
+	if workers <= 1 || n <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// detector is one clone detection's state: the docs' anchors, numbered
+// in order (doc di's are first[di] … first[di+1]-1), and each anchor's
+// place in occ with the previous place of its hash.
+type detector struct {
+	docs        []Doc
+	o           Options
+	w, probe, n int
+	anchors     [][]Anchor
+	first       []int32
+	occ         []place
+}
+
+// found is a clone with the doc of its earlier copy.
+type found struct {
+	Clone
+	doc int32
+}
+
+// chain links the anchors of a group's docs, in order, each to the
+// previous place of its hash.
+func (d *detector) chain(idx []int, size int32) {
+	table := newPlaceTable(int(size))
+	for _, di := range idx {
+		for i, an := range d.anchors[di] {
+			g := d.first[di] + int32(i)
+			d.occ[g] = place{doc: int32(di), at: an.At, prev: table.swap(an.Hash, g)}
+		}
+	}
+}
+
+// search finds the clones whose later copy is in doc di.
+func (d *detector) search(di int) []found {
+	toks := d.docs[di].Tokens
+	anchors := d.anchors[di]
+	o, w, probe := d.o, d.w, d.probe
+	var out []found
+	low := 0 // tokens before low are part of a clone already found
+	// bestAt finds the earlier place that matches the anchor at p over the
+	// most tokens, comparing at most probe tokens forwards: the places
+	// before anchor number g (of all docs) on the chain from head.
+	bestAt := func(p int, head, g int32) match {
+		best := match{}
+		c := head
+		for c >= g { // the doc's own anchors after g, not yet seen at g
+			c = d.occ[c].prev
+		}
+		for k := 0; c >= 0 && k < maxChain; c, k = d.occ[c].prev, k+1 {
+			other := d.docs[d.occ[c].doc].Tokens
+			m := extend(toks, other, p, int(d.occ[c].at), w, low, probe, int(d.occ[c].doc) == di)
+			if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
+				continue
+			}
+			// too few lines on a side: not a clone, unless it goes on
+			// beyond the probe
+			if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
+				continue
+			}
+			m.doc, m.p = d.occ[c].doc, p
+			best = m
+		}
+		return best
+	}
+	for i, an := range anchors {
+		p := int(an.At)
+		if p < low { // anchors inside a clone found are only kept for later copies
+			continue
+		}
+		g := d.first[di] + int32(i)
+		best := bestAt(p, d.occ[g].prev, g)
+		if best.b+best.k < o.MinTokens {
+			continue
+		}
+		// In repetitive code the first anchor of a copy may pair with a
+		// place a period away; the anchors shared at the same place by
+		// both copies come within n tokens: keep the longest match.
+		for j, q := range anchors[i+1:] {
+			if int(q.At) >= p+d.n {
+				break
+			}
+			if m := bestAt(int(q.At), d.occ[g+1+int32(j)].prev, g+1); m.b+m.k > best.b+best.k {
+				best = m
+			}
+		}
+		p = best.p
+		od := best.doc
+		other := d.docs[od].Tokens
+		best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
+		a, b, k := best.a, best.b, best.k
+		sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
+		sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
+		if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
+			continue
+		}
+		out = append(out, found{Clone{
+			A:      Location{d.docs[od].Path, int(sa), int(ea)},
+			B:      Location{d.docs[di].Path, int(sb), int(eb)},
+			Tokens: b + k,
+			Hash:   seqHash(toks[p-b : p+k]),
+		}, od})
+		low = p + k
+	}
+	return out
 }
 
 // maxChain bounds the earlier places of one hash compared with an anchor
@@ -378,7 +479,7 @@ type Anchor struct {
 
 // Anchors computes a document's anchors for Detect with this minTokens.
 // Detect computes them for a Doc without; a caller that tokenizes files in
-// parallel can compute them there, and so shorten Detect, which runs alone.
+// parallel can compute them there, beside the rest of each file's work.
 func Anchors(toks []Token, minTokens int) []Anchor {
 	minTokens = max(minTokens, 2)
 	w := minTokens / 2
@@ -570,81 +671,4 @@ func seqHash(ts []Token) uint64 {
 		}
 	}
 	return h
-}
-
-// DetectGroups is Detect with the groups searched at the same time, on up
-// to workers goroutines: clones are sought within a group only, so each
-// group is independent. The result is Detect's, in Detect's order.
-func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
-	byGroup := map[int][]int{} // group → indexes into docs, in order
-	var order []int
-	for i, d := range docs {
-		if _, ok := byGroup[d.Group]; !ok {
-			order = append(order, d.Group)
-		}
-		byGroup[d.Group] = append(byGroup[d.Group], i)
-	}
-	if len(order) < 2 || workers < 2 {
-		return Detect(docs, o)
-	}
-	type result struct {
-		clones []Clone
-		later  []int // the index in docs of each clone's later copy
-	}
-	results := make([]result, len(order))
-	lines := make([]int, len(docs))
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	// the largest groups first, so that a large one started last does not
-	// run alone at the end (the results keep their places)
-	size := make([]int, len(order))
-	launch := make([]int, len(order))
-	for gi, g := range order {
-		launch[gi] = gi
-		for _, i := range byGroup[g] {
-			size[gi] += len(docs[i].Tokens)
-		}
-	}
-	sort.SliceStable(launch, func(a, b int) bool { return size[launch[a]] > size[launch[b]] })
-	for _, gi := range launch {
-		g := order[gi]
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(gi int, idx []int) {
-			defer func() { <-sem; wg.Done() }()
-			sub := make([]Doc, len(idx))
-			byPath := map[string]int{}
-			for k, i := range idx {
-				sub[k] = docs[i]
-				byPath[docs[i].Path] = i
-			}
-			clones, ls := Detect(sub, o)
-			for k, n := range ls {
-				lines[idx[k]] = n
-			}
-			later := make([]int, len(clones))
-			for k, c := range clones {
-				later[k] = byPath[c.B.Path]
-			}
-			results[gi] = result{clones, later}
-		}(gi, byGroup[g])
-	}
-	wg.Wait()
-	type tagged struct {
-		c     Clone
-		later int
-	}
-	var all []tagged
-	for _, r := range results {
-		for k, c := range r.clones {
-			all = append(all, tagged{c, r.later[k]})
-		}
-	}
-	// Detect appends a doc's clones as it reads the docs in order
-	sort.SliceStable(all, func(i, j int) bool { return all[i].later < all[j].later })
-	out := make([]Clone, len(all))
-	for i, t := range all {
-		out[i] = t.c
-	}
-	return out, lines
 }

@@ -76,7 +76,8 @@ func TestRepeatsInOneFile(t *testing.T) {
 }
 
 // FuzzDetect: clone detection over documents cut from any input never
-// panics, reports clones inside their documents, and never counts more
+// panics, finds what the docs read one by one find (with one worker or
+// three), reports clones inside their documents, and never counts more
 // duplicated lines than a document spans.
 func FuzzDetect(f *testing.F) {
 	f.Add([]byte(jsFunc("f", "x")+jsFunc("g", "y")), uint8(3), uint8(10))
@@ -90,6 +91,12 @@ func FuzzDetect(f *testing.F) {
 			docs = append(docs, Doc{Index: i, Path: fmt.Sprint(i), Group: i % 2, Tokens: Tokenize("JavaScript", chunk, i%3 != 0)})
 		}
 		clones, lines := Detect(docs, Options{MinTokens: int(minTokens), MinLines: 1})
+		if want, wantLines := detectOneByOne(docs, Options{MinTokens: int(minTokens), MinLines: 1}); fmt.Sprint(clones, lines) != fmt.Sprint(want, wantLines) {
+			t.Fatalf("Detect: %v %v; the docs one by one: %v %v", clones, lines, want, wantLines)
+		}
+		if par, parLines := DetectGroups(docs, Options{MinTokens: int(minTokens), MinLines: 1}, 3); fmt.Sprint(par, parLines) != fmt.Sprint(clones, lines) {
+			t.Fatalf("3 workers: %v %v; one: %v %v", par, parLines, clones, lines)
+		}
 		for _, c := range clones {
 			if c.A.StartLine > c.A.EndLine || c.B.StartLine > c.B.EndLine || c.Tokens < int(max(minTokens, 2)) {
 				t.Fatalf("clone %+v", c)
