@@ -222,7 +222,7 @@ func (b *braceScorer) isGuard(i int) bool {
 	p := b.toks[i-1]
 	switch {
 	case p.Kind == token.Ident:
-		return !guardBefore[b.text(i-1)]
+		return !guardBefore[b.view(i-1)]
 	case p.Kind == token.String && p.Flags&token.InterpOpen != 0:
 		return false // s"${if (a) …}"
 	case p.Kind == token.Number || p.Kind == token.String:
@@ -243,11 +243,22 @@ func (b *braceScorer) kind(i int) token.Kind {
 	return b.toks[i].Kind
 }
 
+// text is token i's text, a copy (for a name that outlives the scorer);
+// "" outside the file.
 func (b *braceScorer) text(i int) string {
 	if i < 0 || i >= len(b.toks) {
 		return ""
 	}
 	return b.toks[i].Text(b.src)
+}
+
+// view is token i's text as a view of the source (see tokenView), for
+// comparisons; "" outside the file.
+func (b *braceScorer) view(i int) string {
+	if i < 0 || i >= len(b.toks) {
+		return ""
+	}
+	return tokenView(b.src, b.toks[i])
 }
 
 // tokenView is a token's text as a view of the source, not a copy: for the
@@ -554,7 +565,7 @@ func (b *braceScorer) isTernary(i int) bool {
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks) && j < i+maxTernary; j++ {
-		s := b.text(j)
+		s := b.view(j)
 		if depth += bracketStep(s); depth < 0 {
 			return false
 		}
@@ -713,7 +724,7 @@ var memberArrow = map[string]bool{"PHP": true, "C": true, "C++": true, "C/C++ He
 // a Swift argument label (func f(for key: K)), a Rust raw identifier
 // (r#match); or a word that is a keyword only in other languages.
 func (b *braceScorer) isName(i int) bool {
-	s := b.text(i)
+	s := b.view(i)
 	switch {
 	case b.is(i-1, ".") || b.is(i-1, "?.") || b.is(i-1, "::") && b.lang != "Scala" || b.is(i-1, "->") && memberArrow[b.lang]:
 		return true
@@ -776,9 +787,9 @@ func (b *braceScorer) jsxContainer(i int) bool {
 	case b.is(i-1, ">") || b.is(i-1, "}"): // <a>{…} and …}{…}
 		return true
 	case b.is(i-1, "="):
-		return b.kind(i-2) == token.Ident && (b.kind(i-3) == token.Ident && !declWords[b.text(i-3)] || b.kind(i-3) == token.String)
+		return b.kind(i-2) == token.Ident && (b.kind(i-3) == token.Ident && !declWords[b.view(i-3)] || b.kind(i-3) == token.String)
 	case b.kind(i-1) == token.Ident:
-		w := b.text(i - 1)
+		w := b.view(i - 1)
 		return !blockWords[w] && !containerKeywords[w] && !declWords[w] && w != "extends" && w != "implements"
 	}
 	return false
@@ -824,7 +835,7 @@ func (b *braceScorer) ternaryEnds(i int) bool {
 	if t.Kind == token.String && t.Flags&token.InterpClose != 0 {
 		return len(b.parens) <= tn.paren
 	}
-	switch b.text(i) {
+	switch b.view(i) {
 	case ")", "]":
 		return len(b.parens) <= tn.paren
 	case "}":
@@ -854,7 +865,7 @@ func (b *braceScorer) ternaryColon() bool {
 func (b *braceScorer) conditionalType(i int) bool {
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
-		s := b.text(j)
+		s := b.view(j)
 		if depth -= bracketStep(s); depth < 0 {
 			return false
 		}
@@ -879,7 +890,7 @@ func (b *braceScorer) typeAlias(i int) int {
 	}
 	depth := 0
 	for j := i + 1; j < len(b.toks); j++ {
-		s := b.text(j)
+		s := b.view(j)
 		if depth += bracketStep(s); depth < 0 {
 			return j - 1
 		}
@@ -968,7 +979,7 @@ func (b *braceScorer) open(i int) {
 		kw := ""
 		for j := b.headerStart(i); j < i && j >= 0; j++ {
 			if b.is(j, "interface") || b.is(j, "type") {
-				kw = b.text(j) // a TypeScript type's body: its arrows are types
+				kw = b.view(j) // a TypeScript type's body: its arrows are types
 			}
 		}
 		b.frames = append(b.frames, frame{kind: frameOther, kw: kw, jsx: b.jsxContainer(i), paren: len(b.parens)})
@@ -1042,11 +1053,11 @@ func (b *braceScorer) emit(fn *fnState, i int) {
 func (b *braceScorer) exprLambda(i int) bool {
 	switch b.lang {
 	case "JavaScript", "JSX", "Dart":
-		return b.text(i) == "=>"
+		return b.view(i) == "=>"
 	case "TypeScript", "TSX":
-		return b.text(i) == "=>" && !b.typeArrow(i)
+		return b.view(i) == "=>" && !b.typeArrow(i)
 	case "C#", "Scala":
-		if b.text(i) != "=>" || b.caseArm(i) {
+		if b.view(i) != "=>" || b.caseArm(i) {
 			return false
 		}
 		start := i - 1 // the parameters' first token
@@ -1064,7 +1075,7 @@ func (b *braceScorer) exprLambda(i int) bool {
 		}
 		return true
 	case "Java", "Groovy":
-		if b.text(i) != "->" {
+		if b.view(i) != "->" {
 			return false
 		}
 		for j := b.headerStart(i); j < i; j++ {
@@ -1074,7 +1085,7 @@ func (b *braceScorer) exprLambda(i int) bool {
 		}
 		return true
 	case "PHP":
-		if b.text(i) != "=>" || !b.is(i-1, ")") {
+		if b.view(i) != "=>" || !b.is(i-1, ")") {
 			return false
 		}
 		k := b.openParen(i - 1)
@@ -1200,7 +1211,7 @@ func (b *braceScorer) exprBodyDecl(i int) int {
 	}
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-maxHeader; j-- {
-		switch b.text(j) {
+		switch b.view(j) {
 		case ")", "]":
 			depth++
 		case "(", "[":
@@ -1285,7 +1296,7 @@ func (b *braceScorer) lambdaHeader(i int) (name string, params, first int) {
 	case b.kind(i-1) == token.Ident:
 		params, first, before = 1, i-1, i-2
 	}
-	if before >= 0 && b.kind(before) == token.Ident && !declKeywords[b.text(before)] && b.lang == "C#" {
+	if before >= 0 && b.kind(before) == token.Ident && !declKeywords[b.view(before)] && b.lang == "C#" {
 		return b.text(before), params, before
 	}
 	if b.is(before, "=") || b.is(before, ":") {
@@ -1324,7 +1335,7 @@ func (b *braceScorer) frameEnds(i int) bool {
 	if f.kind != frameExpr && f.kind != frameVirtual || i < f.first {
 		return false
 	}
-	switch b.text(i) {
+	switch b.view(i) {
 	case ")", "]":
 		return len(b.parens) <= f.paren
 	case "}":
@@ -1369,7 +1380,7 @@ func (b *braceScorer) closureStart(i int) bool {
 		return true
 	}
 	for j := i + 1; j < len(b.toks) && j < i+maxHeader; j++ {
-		switch b.text(j) {
+		switch b.view(j) {
 		case "|":
 			b.closureAt = j + 1
 			return true
@@ -1400,7 +1411,7 @@ func (b *braceScorer) headerStart(i int) int {
 		if j < b.declEnd {
 			return b.declEnd // a function with an expression body ended there
 		}
-		switch b.text(j) {
+		switch b.view(j) {
 		case ")", "]":
 			depth++
 		case "(", "[":
@@ -1464,7 +1475,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 		}
 	}
 	if closureLanguages[b.lang] && b.cur != nil && (b.is(i-1, "(") || b.is(i-1, ",") || b.is(i-1, "=") ||
-		b.toks[i-1].Kind == token.Ident && !blockWords[b.text(i-1)]) {
+		b.toks[i-1].Kind == token.Ident && !blockWords[b.view(i-1)]) {
 		return "<lambda>", 0, true // a trailing closure: xs.filter { … }
 	}
 	if b.lang == "Rust" && (b.is(i-1, "|") || b.is(i-1, "||")) {
@@ -1478,7 +1489,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 			pd--
 		}
 		if pd == 0 && b.toks[j].Kind == token.Ident && containerKeywords[tokenView(b.src, b.toks[j])] { // not f(struct s *p)
-			if !(b.text(j) == "new" && b.lang == "PHP") {
+			if !(b.view(j) == "new" && b.lang == "PHP") {
 				return "", 0, false
 			}
 		}
@@ -1487,7 +1498,7 @@ func (b *braceScorer) header(i int) (name string, params int, ok bool) {
 	depth := 0
 scan:
 	for j := i - 1; j >= start; j-- {
-		switch b.text(j) {
+		switch b.view(j) {
 		case ")":
 			if depth == 0 {
 				// find its (
@@ -1511,11 +1522,11 @@ scan:
 								}
 								n--
 							}
-							if specifiers[b.text(n)] { // noexcept(…), throw(…): look further left
+							if specifiers[b.view(n)] { // noexcept(…), throw(…): look further left
 								j = n
 								continue scan
 							}
-							if n >= start && b.toks[n].Kind == token.Ident && (!notNames[b.text(n)] || b.is(n-1, "function")) {
+							if n >= start && b.toks[n].Kind == token.Ident && (!notNames[b.view(n)] || b.is(n-1, "function")) {
 								name = b.text(n)
 								if name == "function" || name == "fn" || name == "func" {
 									name = "<anonymous>"
@@ -1563,7 +1574,7 @@ func (b *braceScorer) countParams(from, to int) int {
 		}
 		depth, n, any := 0, 0, false
 		for k := j + 1; k < to; k++ {
-			switch b.text(k) {
+			switch b.view(k) {
 			case "(", "[", "{", "<":
 				depth++
 			case ")", "]", "}", ">":
@@ -1582,7 +1593,7 @@ func (b *braceScorer) countParams(from, to int) int {
 					n++
 				}
 			default:
-				if b.text(k) != "void" {
+				if b.view(k) != "void" {
 					any = true
 				}
 			}
