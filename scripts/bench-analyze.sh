@@ -9,14 +9,18 @@
 # (analyze/jscpd_test.go).
 #
 # --languages: plumb against cloc by language (issue 23): /usr/include (C and C++
-# headers), java.base of OpenJDK 17's src.zip, Go's src, and the three of Go's src,
-# /usr/lib/python3.11 and /usr/include copied into one mixed tree. Each pair runs plumb
-# then cloc as whole processes under /usr/bin/time and prints both CPU times (user +
-# system) and their ratio; pairs in turn keep the ratio meaningful on a busy machine.
+# headers), g++'s libstdc++ headers (/usr/include/c++/12), the C sources of Linux 6.1
+# (kernel/ mm/ fs/ net/ lib/ of Debian's linux-source-6.1), Boost 1.74's headers (from
+# the libboost1.74-dev package, downloaded and unpacked here, not installed), java.base
+# of OpenJDK 17's src.zip, Go's src, and the three of Go's src, /usr/lib/python3.11 and
+# /usr/include copied into one mixed tree. Each pair runs plumb then cloc as whole
+# processes under /usr/bin/time and prints both CPU times (user + system), both wall
+# times and their ratios; pairs in turn keep the ratios meaningful on a busy machine.
 #
 # Needs hyperfine and cloc (apt-get install -y hyperfine cloc); jscpd from $PLUMB_JSCPD or
-# PATH when installed (npm install jscpd@5.3.3). --languages needs cloc, unzip and
-# OpenJDK 17's sources instead (apt-get install -y cloc unzip openjdk-17-source).
+# PATH when installed (npm install jscpd@5.3.3). --languages needs cloc, unzip, Linux's
+# and OpenJDK 17's sources instead (apt-get install -y cloc unzip linux-source-6.1
+# openjdk-17-source) and apt-get download for Boost.
 # Usage: scripts/bench-analyze.sh [--languages [PAIRS]] [workdir]   (figures go to docs/benchmarks.md by hand)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,26 +45,32 @@ echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g
 if [ -n "$languages" ]; then
   srczip=$(ls /usr/lib/jvm/*17*/lib/src.zip 2>/dev/null | head -1)
   [ -n "$srczip" ] || { echo "bench-analyze: no OpenJDK 17 src.zip under /usr/lib/jvm" >&2; exit 1; }
-  rm -rf "$work/include" "$work/java" "$work/go" "$work/mixed"
-  mkdir -p "$work/include" "$work/java" "$work/go" "$work/mixed"
+  linux=/usr/src/linux-source-6.1.tar.xz
+  [ -f "$linux" ] || { echo "bench-analyze: no $linux (apt-get install -y linux-source-6.1)" >&2; exit 1; }
+  trees="include cxx linux boost java go mixed"
+  for t in $trees; do rm -rf "${work:?}/$t"; mkdir -p "$work/$t"; done
   cp -a /usr/include "$work/include/include"
+  cp -a /usr/include/c++/12 "$work/cxx/12"
+  tar -xJf "$linux" -C "$work/linux" --strip-components 1 \
+    linux-source-6.1/kernel linux-source-6.1/mm linux-source-6.1/fs linux-source-6.1/net linux-source-6.1/lib
+  (cd "$work" && rm -rf deb && mkdir deb && cd deb && apt-get download libboost1.74-dev >/dev/null 2>&1 && dpkg-deb -x libboost1.74-dev_*.deb . && mv usr/include/boost "$work/boost/boost")
   (cd "$work/java" && unzip -q "$srczip" 'java.base/*')
   cp -a "$goroot/src" "$work/go/gosrc"
   cp -a "$goroot/src" "$work/mixed/gosrc"; cp -a /usr/lib/python3.11 "$work/mixed/python3.11"; cp -a /usr/include "$work/mixed/include"
-  for t in include java go mixed; do
+  for t in $trees; do
     printf "$config" >"$work/$t/.plumb.yml"
     echo "tree $t: $(find "$work/$t" -type f | wc -l) files, $(du -sh "$work/$t" | cut -f1)"
   done
-  cpu() { # cpu COMMAND...: the command's user + system seconds, then its peak RSS in KiB
-    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >/dev/null 2>&1
-    awk '{printf "%.2f %d\n", $1 + $2, $3}' "$work/time"
+  run() { # run COMMAND...: the command's user + system seconds, its wall seconds, its peak RSS in KiB
+    /usr/bin/time -f '%U %S %e %M' -o "$work/time" "$@" >/dev/null 2>&1
+    awk '{printf "%.2f %.2f %d\n", $1 + $2, $3, $4}' "$work/time"
   }
-  for t in include java go mixed; do
+  for t in $trees; do
     echo "load before $t: $(cut -d' ' -f1-3 /proc/loadavg)"
     for i in $(seq 0 "$pairs"); do # pair 0 warms the caches and is not printed
-      read -r p prss < <(cpu "$work/plumb" analyze "$work/$t" --format table)
-      read -r c _ < <(cpu cloc --quiet "$work/$t")
-      [ "$i" = 0 ] || echo "$t pair $i: plumb ${p} s CPU (${prss} KiB peak), cloc ${c} s CPU, plumb/cloc $(awk "BEGIN {printf \"%.3f\", $p / $c}")"
+      read -r p pw prss < <(run "$work/plumb" analyze "$work/$t" --format table)
+      read -r c cw _ < <(run cloc --quiet "$work/$t")
+      [ "$i" = 0 ] || echo "$t pair $i: plumb ${p} s CPU ${pw} s wall (${prss} KiB peak), cloc ${c} s CPU ${cw} s wall, plumb/cloc CPU $(awk "BEGIN {printf \"%.3f\", $p / $c}"), plumb $(awk "BEGIN {printf \"%.1f\", $cw / $pw}")x faster"
     done
   done
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
