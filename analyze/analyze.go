@@ -178,7 +178,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			if out.calls != nil {
 				goFiles = append(goFiles, goFile{len(res.Files) - 1, out.calls})
 			}
-			if out.tokens != nil {
+			if out.tokens.List != nil {
 				docs = append(docs, dup.Doc{Index: len(res.Files) - 1, Path: out.file.Path, Group: dupGroup(groups, out.file.Language), Tokens: out.tokens, Anchors: out.anchors})
 			}
 		}
@@ -222,7 +222,7 @@ func excludedByDir(rel string, cfg Config) bool {
 // measured is what measure found of one file.
 type measured struct {
 	file    *File
-	tokens  []dup.Token
+	tokens  dup.Tokens
 	anchors []dup.Anchor       // computed here, in parallel, for dup.Detect
 	calls   *cognitive.GoCalls // Go: for the recursion rule across a package's files
 	skip    *Skipped
@@ -301,7 +301,7 @@ func measure(c candidate, read func(string) ([]byte, error), cfg Config) (m meas
 		} else {
 			m.tokens = dup.Tokenize(l.Name, src, !cfg.Duplication.Exact)
 		}
-		m.anchors = dup.Anchors(m.tokens, cfg.Duplication.MinTokens)
+		m.anchors = dup.Anchors(m.tokens.List, cfg.Duplication.MinTokens)
 	}
 	return m
 }

@@ -56,7 +56,7 @@ func BenchmarkCloneDetectionTree(b *testing.B) {
 		if buf, err = readInto(buf[:0], c.abs, c.size); err != nil {
 			b.Fatal(err)
 		}
-		if m := measure(c, read, cfg); m.file != nil && m.tokens != nil {
+		if m := measure(c, read, cfg); m.file != nil && m.tokens.List != nil {
 			docs = append(docs, dup.Doc{Index: len(docs), Path: c.rel, Group: dupGroup(groups, m.file.Language), Tokens: m.tokens, Anchors: m.anchors})
 		}
 	}

@@ -15,10 +15,55 @@ import (
 )
 
 // Token is a normalised token: a hash of its kind and (for keywords and
-// operators) its text, and its lines.
+// operators) its text, and its first line.
 type Token struct {
-	Hash      uint32
-	Line, End int32
+	Hash uint32
+	Line int32
+}
+
+// Tokens are a file's normalised tokens, in order (their lines never
+// decrease), with the last line of each token that ends on a later line
+// than it starts (a block string, a template literal's text): those are
+// few, so they are kept apart and a token takes 8 bytes, not 12.
+type Tokens struct {
+	List []Token
+	Ends []End // in order of At
+}
+
+// End is the last line of the multi-line token List[At].
+type End struct{ At, Line int32 }
+
+// Len is the number of tokens.
+func (ts Tokens) Len() int { return len(ts.List) }
+
+// reach is the last line that the tokens from … to-1 reach (to > from):
+// the last one's line, or further where a multi-line token among them
+// ends later.
+func (ts *Tokens) reach(from, to int) int32 {
+	m := ts.List[to-1].Line
+	e := ts.Ends
+	if len(e) == 0 {
+		return m
+	}
+	lo, hi := 0, len(e) // the first multi-line token at or after from
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int(e[mid].At) < from {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	for i := lo; i < len(e) && int(e[i].At) < to; i++ {
+		m = max(m, e[i].Line)
+	}
+	return m
+}
+
+// spans reports whether the tokens from … to-1 span at least n lines
+// (from the first one's line to the last line any of them reaches).
+func (ts *Tokens) spans(from, to, n int) bool {
+	return ts.reach(from, to) >= ts.List[from].Line+int32(n)-1
 }
 
 // fnv32 is FNV-1a: deterministic, so clone hashes (and the issues'
@@ -60,10 +105,10 @@ func textHash(text []byte) uint32 {
 // A file's tokens are capped at MaxTokens (the clone index holds no more
 // of one file): clones are sought in the first MaxTokens tokens of a
 // larger file (a minified bundle forced in), so that memory stays bounded.
-func Tokenize(language string, src []byte, normalise bool) []Token {
+func Tokenize(language string, src []byte, normalise bool) Tokens {
 	sx := token.Syntaxes[language]
 	if sx == nil {
-		return nil
+		return Tokens{}
 	}
 	toks := token.Borrow()
 	defer func() { token.Return(toks) }()
@@ -74,11 +119,15 @@ func Tokenize(language string, src []byte, normalise bool) []Token {
 		}
 		return Normalize(src, toks, normalise)
 	}
-	out := make([]Token, 0, MaxTokens)
+	out := Tokens{List: make([]Token, 0, MaxTokens)}
 	lx := token.NewLexer(sx, src)
-	for !lx.Done() && len(out) < MaxTokens {
-		toks = lx.Next(toks[:0], min(1<<16, MaxTokens-len(out)))
-		out = append(out, Normalize(src, toks, normalise)...)
+	for !lx.Done() && len(out.List) < MaxTokens {
+		toks = lx.Next(toks[:0], min(1<<16, MaxTokens-len(out.List)))
+		part := Normalize(src, toks, normalise)
+		for _, e := range part.Ends {
+			out.Ends = append(out.Ends, End{e.At + int32(len(out.List)), e.Line})
+		}
+		out.List = append(out.List, part.List...)
 	}
 	return out
 }
@@ -89,8 +138,8 @@ var MaxTokens = 1 << 20
 // Normalize maps lexed tokens to their hashes: with normalise,
 // identifiers other than keywords become one token and literals another;
 // the text of a template literal keeps its own hash either way.
-func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
-	out := make([]Token, len(toks))
+func Normalize(src []byte, toks []token.Token, normalise bool) Tokens {
+	out := Tokens{List: make([]Token, len(toks))}
 	for i, t := range toks {
 		var h uint32
 		text := src[t.Start : t.Start+t.Len]
@@ -106,7 +155,10 @@ func Normalize(src []byte, toks []token.Token, normalise bool) []Token {
 		default:
 			h = textHash(text)
 		}
-		out[i] = Token{Hash: h, Line: t.Line, End: t.End}
+		out.List[i] = Token{Hash: h, Line: t.Line}
+		if t.End > t.Line {
+			out.Ends = append(out.Ends, End{int32(i), t.End})
+		}
 	}
 	return out
 }
@@ -116,8 +168,8 @@ type Doc struct {
 	Index  int // the caller's index of the file
 	Group  int // clones are sought among docs of one group (a language), as jscpd and CPD do
 	Path   string
-	Tokens []Token
-	// Anchors, when set, are Anchors(Tokens, the MinTokens of Detect).
+	Tokens Tokens
+	// Anchors, when set, are Anchors(Tokens.List, the MinTokens of Detect).
 	Anchors []Anchor
 }
 
@@ -183,13 +235,13 @@ func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 	// file), with their anchors
 	d.anchors = make([][]Anchor, len(docs))
 	parallel(len(docs), workers, func(di int) {
-		toks := docs[di].Tokens
-		if len(toks) < d.w || !spans(toks, o.MinLines) {
+		ts := &docs[di].Tokens
+		if ts.Len() < d.w || !ts.spans(0, ts.Len(), o.MinLines) {
 			return
 		}
 		d.anchors[di] = docs[di].Anchors
 		if d.anchors[di] == nil {
-			d.anchors[di] = Anchors(toks, o.MinTokens)
+			d.anchors[di] = Anchors(ts.List, o.MinTokens)
 		}
 	})
 	byGroup := map[int][]int{} // group → its docs, in order
@@ -285,7 +337,8 @@ func (d *detector) chain(idx []int, size int32) {
 
 // search finds the clones whose later copy is in doc di.
 func (d *detector) search(di int) []found {
-	toks := d.docs[di].Tokens
+	ts := &d.docs[di].Tokens
+	toks := ts.List
 	anchors := d.anchors[di]
 	o, w, probe := d.o, d.w, d.probe
 	var out []found
@@ -300,14 +353,14 @@ func (d *detector) search(di int) []found {
 			c = d.occ[c].prev
 		}
 		for k := 0; c >= 0 && k < maxChain; c, k = d.occ[c].prev, k+1 {
-			other := d.docs[d.occ[c].doc].Tokens
-			m := extend(toks, other, p, int(d.occ[c].at), w, low, probe, int(d.occ[c].doc) == di)
+			ots := &d.docs[d.occ[c].doc].Tokens
+			m := extend(toks, ots.List, p, int(d.occ[c].at), w, low, probe, int(d.occ[c].doc) == di)
 			if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
 				continue
 			}
 			// too few lines on a side: not a clone, unless it goes on
 			// beyond the probe
-			if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
+			if m.k < probe && (!ots.spans(m.a-m.b, m.a+m.k, o.MinLines) || !ts.spans(p-m.b, p+m.k, o.MinLines)) {
 				continue
 			}
 			m.doc, m.p = d.occ[c].doc, p
@@ -338,11 +391,11 @@ func (d *detector) search(di int) []found {
 		}
 		p = best.p
 		od := best.doc
-		other := d.docs[od].Tokens
-		best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
+		ots := &d.docs[od].Tokens
+		best = extend(toks, ots.List, p, best.a, w, low, len(toks), int(od) == di)
 		a, b, k := best.a, best.b, best.k
-		sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
-		sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
+		sa, ea := ots.List[a-b].Line, ots.reach(a-b, a+k)
+		sb, eb := toks[p-b].Line, ts.reach(p-b, p+k)
 		if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
 			continue
 		}
@@ -582,27 +635,6 @@ func equal(a, b []Token) bool {
 		}
 	}
 	return true
-}
-
-// spans reports whether tokens span at least n lines (from the first
-// token's line to the last line any of them reaches), looking no further
-// than the first token that ends far enough.
-func spans(ts []Token, n int) bool {
-	last := ts[0].Line + int32(n) - 1
-	for _, t := range ts {
-		if t.End >= last {
-			return true
-		}
-	}
-	return false
-}
-
-func maxEnd(ts []Token) int32 {
-	var m int32
-	for _, t := range ts {
-		m = max(m, t.End)
-	}
-	return m
 }
 
 // union counts the lines covered by inclusive ranges.

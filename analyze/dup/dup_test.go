@@ -104,8 +104,8 @@ func FuzzDetect(f *testing.F) {
 		}
 		for i, d := range docs {
 			span := 0
-			if len(d.Tokens) > 0 {
-				span = int(maxEnd(d.Tokens))
+			if d.Tokens.Len() > 0 {
+				span = int(d.Tokens.reach(0, d.Tokens.Len()))
 			}
 			if lines[i] < 0 || lines[i] > span {
 				t.Fatalf("doc %d: %d duplicated lines of %d", i, lines[i], span)
@@ -153,10 +153,10 @@ func TestTokenCap(t *testing.T) {
 	MaxTokens = 500
 	small := []byte(strings.Repeat("a = b + c;\n", 40)) // 240 tokens: at once
 	big := []byte(strings.Repeat("a = b + c;\n", 400))  // streamed: len > 4*MaxTokens
-	if n := len(Tokenize("JavaScript", small, true)); n != 240 {
+	if n := Tokenize("JavaScript", small, true).Len(); n != 240 {
 		t.Errorf("small: %d tokens", n)
 	}
-	if n := len(Tokenize("JavaScript", big, true)); n != MaxTokens {
+	if n := Tokenize("JavaScript", big, true).Len(); n != MaxTokens {
 		t.Errorf("big: %d tokens, want the cap %d", n, MaxTokens)
 	}
 	line := []byte(strings.Repeat(jsFunc("f", "x")[:60], 50)) // one line, repeated
@@ -230,12 +230,40 @@ func TestWinnow(t *testing.T) {
 	}
 }
 
-func TestSpans(t *testing.T) {
-	ts := []Token{{Line: 3, End: 3}, {Line: 3, End: 6}, {Line: 4, End: 4}, {Line: 7, End: 7}}
-	for n, want := range map[int]bool{1: true, 4: true, 5: true, 6: false} {
-		if got := spans(ts, n); got != want {
-			t.Errorf("spans(…, %d) = %v, want %v (the tokens span lines 3 to 7)", n, got, want)
+// TestReach: the last line a run of tokens reaches, and whether it spans
+// n lines, as the lexed tokens' own ends give them (block strings and
+// template literals over several lines among one-line tokens), for every
+// run; and a file streamed in parts has the tokens, multi-line ends
+// included, of the file lexed at once.
+func TestReach(t *testing.T) {
+	src := []byte("a = `x\ny\nz`;\nb = 1;\n\nc = `p ${q} r\n`; d(`\n\n`, e);\nf = \"g\";\n/* no\ntoken */ h;\n")
+	lexed := token.Lex(token.Syntaxes["JavaScript"], src)
+	ts := Normalize(src, lexed, true)
+	if len(ts.Ends) < 3 || ts.Len() != len(lexed) {
+		t.Fatalf("%d tokens, %d multi-line: the source is meant to hold several", ts.Len(), len(ts.Ends))
+	}
+	for from := range lexed {
+		for to := from + 1; to <= len(lexed); to++ {
+			want := int32(0)
+			for _, l := range lexed[from:to] {
+				want = max(want, l.End)
+			}
+			if got := ts.reach(from, to); got != want {
+				t.Fatalf("reach(%d, %d) = %d, want %d", from, to, got, want)
+			}
+			for n := 1; n <= 8; n++ {
+				if got, want := ts.spans(from, to, n), want >= lexed[from].Line+int32(n)-1; got != want {
+					t.Fatalf("spans(%d, %d, %d) = %v, want %v", from, to, n, got, want)
+				}
+			}
 		}
+	}
+	defer func(n int) { MaxTokens = n }(MaxTokens)
+	MaxTokens = 1000
+	big := bytes.Repeat(src, 200) // streamed: longer than 4×MaxTokens
+	all := Normalize(big, token.Lex(token.Syntaxes["JavaScript"], big)[:MaxTokens], true)
+	if got := Tokenize("JavaScript", big, true); fmt.Sprint(got) != fmt.Sprint(all) {
+		t.Errorf("streamed: %d tokens, ends %v; at once: %d, ends %v", got.Len(), got.Ends, all.Len(), all.Ends)
 	}
 }
 
@@ -250,7 +278,7 @@ func BenchmarkNormalizeAnchors(b *testing.B) {
 	toks := token.Lex(token.Syntaxes["C"], src)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		Anchors(Normalize(src, toks, true), 50)
+		Anchors(Normalize(src, toks, true).List, 50)
 	}
 }
 

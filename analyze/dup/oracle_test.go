@@ -29,8 +29,9 @@ func detectOneByOne(docs []Doc, o Options) ([]Clone, []int) {
 	var clones []Clone
 	n := o.MinTokens - w + 1
 	for di := range docs {
-		toks := docs[di].Tokens
-		if len(toks) < w || !spans(toks, o.MinLines) {
+		ts := &docs[di].Tokens
+		toks := ts.List
+		if len(toks) < w || !ts.spans(0, len(toks), o.MinLines) {
 			continue // too short to hold a clone (a minified one-line file)
 		}
 		anchors := docs[di].Anchors
@@ -45,14 +46,14 @@ func detectOneByOne(docs []Doc, o Options) ([]Clone, []int) {
 			best := match{}
 			head, seen := table.get(hash + group)
 			for c, k := head, 0; seen && c >= 0 && k < maxChain; c, k = occ[c].prev, k+1 {
-				other := docs[occ[c].doc].Tokens
-				m := extend(toks, other, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
+				ots := &docs[occ[c].doc].Tokens
+				m := extend(toks, ots.List, p, int(occ[c].at), w, low, probe, int(occ[c].doc) == di)
 				if m.b+m.k < o.MinTokens || m.b+m.k < best.b+best.k {
 					continue
 				}
 				// too few lines on a side: not a clone, unless it goes on
 				// beyond the probe
-				if m.k < probe && (!spans(other[m.a-m.b:m.a+m.k], o.MinLines) || !spans(toks[p-m.b:p+m.k], o.MinLines)) {
+				if m.k < probe && (!ots.spans(m.a-m.b, m.a+m.k, o.MinLines) || !ts.spans(p-m.b, p+m.k, o.MinLines)) {
 					continue
 				}
 				m.doc, m.p = occ[c].doc, p
@@ -85,11 +86,11 @@ func detectOneByOne(docs []Doc, o Options) ([]Clone, []int) {
 			}
 			p = best.p
 			od := best.doc
-			other := docs[od].Tokens
-			best = extend(toks, other, p, best.a, w, low, len(toks), int(od) == di)
+			ots := &docs[od].Tokens
+			best = extend(toks, ots.List, p, best.a, w, low, len(toks), int(od) == di)
 			a, b, k := best.a, best.b, best.k
-			sa, ea := other[a-b].Line, maxEnd(other[a-b:a+k])
-			sb, eb := toks[p-b].Line, maxEnd(toks[p-b:p+k])
+			sa, ea := ots.List[a-b].Line, ots.reach(a-b, a+k)
+			sb, eb := toks[p-b].Line, ts.reach(p-b, p+k)
 			if int(ea-sa)+1 < o.MinLines || int(eb-sb)+1 < o.MinLines {
 				continue
 			}
