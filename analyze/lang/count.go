@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Counts are the line figures of one file, counted the way cloc counts
@@ -129,8 +130,10 @@ func (l *Language) countCPP(src []byte) Counts {
 	prevCont := false
 	var str string // src as a string, for lineFilters
 	var one [1]string
-	if l.lineFilters != nil {
-		str = string(src)
+	if l.lineFilters != nil && len(src) > 0 {
+		// a view: the filters' lines are copied into text before Count
+		// returns, and src is not changed meanwhile
+		str = unsafe.String(&src[0], len(src))
 	}
 	for start := 0; start < len(src); {
 		lineStart := start
@@ -149,7 +152,7 @@ func (l *Language) countCPP(src []byte) Counts {
 			c.Blank++
 			continue
 		}
-		if l.lineFilters != nil {
+		if l.lineFilters != nil && (l.filterNeeds == nil || holdsAny(line, l.filterNeeds)) {
 			// the line with its newline (count's lines all have one)
 			one[0] = str[lineStart:start]
 			if end < 0 {
@@ -336,6 +339,26 @@ func matchesNewline(re *regexp.Regexp) bool {
 }
 
 // replaceRegex replaces every match in each line.
+// finalBackslash is the pattern of Java's replace_regex: a backslash at
+// the line's end.
+const finalBackslash = `\\$`
+
+// quotedMarkers are the replace_between_regex patterns of quotedMarker.
+var quotedMarkers = map[string]bool{`(["'])(.*?/\*)\g1`: true, `(["'])(.*?\*/)\g1`: true, `(["'])(.*?/)(\*.*?)\g1`: true}
+
+// replaceFinalBackslash is replace_regex with finalBackslash: the one
+// backslash that ends a line (before its newline) becomes repl.
+func replaceFinalBackslash(repl string) filter {
+	return func(lines []string) []string {
+		for n, l := range lines {
+			if s, nl := chomp(l); strings.HasSuffix(s, `\`) {
+				lines[n] = withNL(s[:len(s)-1]+repl, nl)
+			}
+		}
+		return lines
+	}
+}
+
 func replaceRegex(re *regexp.Regexp, repl string) filter {
 	// a match starts with the pattern's literal prefix: a line without it
 	// is left as it is (Java's \\$ on lines that hold no backslash)
@@ -1014,7 +1037,9 @@ func compile(specs []filterSpec) (fs []filter, unsupported []string) {
 				f = removeMatches(re)
 			}
 		case "replace_regex":
-			if re := ci(a[0]); re != nil {
+			if a[0] == finalBackslash && len(a) > 1 {
+				f = replaceFinalBackslash(a[1])
+			} else if re := ci(a[0]); re != nil {
 				repl := ""
 				if len(a) > 1 {
 					repl = a[1]
@@ -1135,4 +1160,14 @@ func markersToC(open, close string) filter {
 		}
 		return lines
 	}
+}
+
+// holdsAny reports whether line holds one of the bytes of set.
+func holdsAny(line []byte, set *[256]bool) bool {
+	for _, c := range line {
+		if set[c] {
+			return true
+		}
+	}
+	return false
 }

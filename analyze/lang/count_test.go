@@ -3,6 +3,7 @@ package lang
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,6 +100,7 @@ func TestOnePassCount(t *testing.T) {
 		"s = \"/* not */\" + '//';\n",
 		"a = \"x/*\"; // \"*/\"\n\\\n  \\\n# c\n-- d\nb = '*/' + \"/*y\" /* z */\n\xc2\xa0\n#",
 		"/* \"*/\" */ x\r\n  \t\\\r\n",
+		"a = '/*';\nb = 1;\nc = '*/' + 2;\nd = 3; // '/*'\ne = 4;\n", // markers in single quotes only
 	}
 	var lineFiltered []string
 	files, _ := os.ReadDir("testdata/cloc")
@@ -311,5 +313,34 @@ func BenchmarkCount(b *testing.B) {
 				l.Count(src)
 			}
 		})
+	}
+}
+
+// TestFinalBackslash: Java's replace_regex (a backslash at the line's end
+// becomes a space) without the regular expression does what the
+// expression does, on lines with backslashes anywhere, several at the end,
+// CRLF and no newline; and the line filters are skipped only on lines
+// that hold neither a backslash nor a quote.
+func TestFinalBackslash(t *testing.T) {
+	re := regexp.MustCompile(`(?i)\\$`)
+	viaRegexp, direct := replaceRegex(re, " "), replaceFinalBackslash(" ")
+	rng := rand.New(rand.NewPCG(7, 8))
+	parts := []string{`\`, "a", " ", "\r", "\n", `"`, "*"}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		l := b.String()
+		if i := strings.IndexByte(l, '\n'); i >= 0 {
+			l = l[:i+1] // one line: a newline only at its end
+		}
+		if got, want := direct([]string{l})[0], viaRegexp([]string{l})[0]; got != want {
+			t.Fatalf("%q: %q, the expression gives %q", l, got, want)
+		}
+	}
+	java := ByName("Java")
+	if java.filterNeeds == nil || !java.filterNeeds['\\'] || !java.filterNeeds['"'] || !java.filterNeeds['\''] || java.filterNeeds['*'] {
+		t.Fatalf("Java's line filters are needed on every line: %v", java.filterNeeds)
 	}
 }

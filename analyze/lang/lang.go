@@ -34,6 +34,10 @@ type Language struct {
 	// Java's quoted markers) and no line continues: Count then counts in
 	// one pass too
 	lineFilters []filter
+	// filterNeeds: the bytes of which a line must hold one for the line
+	// filters to change it (Java's: a backslash, or a quote around a
+	// comment marker); nil: every line goes through them
+	filterNeeds *[256]bool
 }
 
 var (
@@ -94,6 +98,24 @@ var preferred = map[string]string{
 	"build.xml": "Ant",
 }
 
+// filterNeeds is the bytes of which a line must hold one for some of
+// these line filters to change it, or "" when that is not known: a final
+// backslash replaced, a comment marker in quotes (a quote, then).
+func filterNeeds(fs []filterSpec) string {
+	needs := ""
+	for _, f := range fs {
+		switch {
+		case f.op == "replace_regex" && f.args[0] == finalBackslash:
+			needs += `\`
+		case f.op == "replace_between_regex" && quotedMarkers[f.args[0]]:
+			needs += `"'`
+		default:
+			return ""
+		}
+	}
+	return needs
+}
+
 // lineLocal reports whether a language's filters are some that act on
 // each line alone, then cloc's C++ comment rule.
 func lineLocal(fs []filterSpec) bool {
@@ -148,6 +170,12 @@ func load() {
 		sp := &clocLanguages[i]
 		if l := byName[sp.name]; l.continues == nil && !l.Script && len(l.Unsupported) == 0 && lineLocal(sp.filters) {
 			l.lineFilters = l.filters[:len(l.filters)-1]
+			if needs := filterNeeds(sp.filters[:len(sp.filters)-1]); needs != "" {
+				l.filterNeeds = new([256]bool)
+				for _, c := range []byte(needs) {
+					l.filterNeeds[c] = true
+				}
+			}
 		}
 	}
 	for e, ls := range ambig {
