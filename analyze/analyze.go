@@ -196,7 +196,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
-	res.Issues = findIssues(res, cfg)
+	res.Issues = findIssues(res, cfg, workers)
 	return res, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plumbhq/plumb/analyze/dup"
+	"github.com/plumbhq/plumb/internal/par"
 )
 
 // Rules of the issues the analysis reports.
@@ -59,46 +60,69 @@ func fingerprint(parts ...string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func findIssues(res *Result, cfg Config) []Issue {
-	t := cfg.Thresholds
+// findIssues finds the issues of an analysis, on up to workers
+// goroutines (each file's own, then each clone's), in path and line order.
+func findIssues(res *Result, cfg Config, workers int) []Issue {
+	perFile := make([][]Issue, len(res.Files))
+	par.For(len(res.Files), workers, func(i int) { perFile[i] = fileIssues(&res.Files[i], cfg.Thresholds) })
 	var out []Issue
-	for _, f := range res.Files {
-		// seen counts the functions of each name before the k-th, for the
-		// fingerprints: made at the file's first finding (most files have
-		// none), from the functions before it, then kept up as they come
-		var seen map[string]int
-		counted := 0
-		for k, fn := range f.Functions {
-			add := func(rule, level, msg string) {
-				if seen == nil {
-					seen = map[string]int{}
-				}
-				for ; counted < k; counted++ {
-					seen[f.Functions[counted].Name]++
-				}
-				occ := strconv.Itoa(seen[fn.Name])
-				out = append(out, Issue{Rule: rule, Level: level, Path: f.Path, Line: fn.Line, EndLine: fn.EndLine,
-					Message: msg, Fingerprint: fingerprint(rule, f.Path, fn.Name, occ)})
-			}
-			if t.CognitiveComplexity > 0 && fn.Complexity > t.CognitiveComplexity {
-				add(RuleComplexity, "warning", fmt.Sprintf("Function %s has a cognitive complexity of %d (more than %d).", fn.Name, fn.Complexity, t.CognitiveComplexity))
-			}
-			if t.Parameters > 0 && fn.Params > t.Parameters {
-				add(RuleParameters, "note", fmt.Sprintf("Function %s takes %d parameters (more than %d).", fn.Name, fn.Params, t.Parameters))
-			}
-			if n := fn.EndLine - fn.Line + 1; t.FunctionLines > 0 && n > t.FunctionLines {
-				add(RuleFunctionLen, "note", fmt.Sprintf("Function %s is %d lines long (more than %d).", fn.Name, n, t.FunctionLines))
-			}
-			if t.Nesting > 0 && fn.Nesting > t.Nesting {
-				add(RuleNesting, "note", fmt.Sprintf("Function %s nests control flow %d deep (more than %d).", fn.Name, fn.Nesting, t.Nesting))
-			}
+	for _, is := range perFile {
+		out = append(out, is...)
+	}
+	out = append(out, cloneIssues(res.Clones, workers)...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
 		}
-		if t.FileLines > 0 && f.Code > t.FileLines {
-			out = append(out, Issue{Rule: RuleFileLen, Level: "note", Path: f.Path, Line: 1, EndLine: f.Lines,
-				Message:     fmt.Sprintf("File has %d lines of code (more than %d).", f.Code, t.FileLines),
-				Fingerprint: fingerprint(RuleFileLen, f.Path)})
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// fileIssues finds the issues of one file's functions and of its length.
+func fileIssues(f *File, t Thresholds) []Issue {
+	var out []Issue
+	// seen counts the functions of each name before the k-th, for the
+	// fingerprints: made at the file's first finding (most files have
+	// none), from the functions before it, then kept up as they come
+	var seen map[string]int
+	counted := 0
+	for k, fn := range f.Functions {
+		add := func(rule, level, msg string) {
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			for ; counted < k; counted++ {
+				seen[f.Functions[counted].Name]++
+			}
+			occ := strconv.Itoa(seen[fn.Name])
+			out = append(out, Issue{Rule: rule, Level: level, Path: f.Path, Line: fn.Line, EndLine: fn.EndLine,
+				Message: msg, Fingerprint: fingerprint(rule, f.Path, fn.Name, occ)})
+		}
+		if t.CognitiveComplexity > 0 && fn.Complexity > t.CognitiveComplexity {
+			add(RuleComplexity, "warning", fmt.Sprintf("Function %s has a cognitive complexity of %d (more than %d).", fn.Name, fn.Complexity, t.CognitiveComplexity))
+		}
+		if t.Parameters > 0 && fn.Params > t.Parameters {
+			add(RuleParameters, "note", fmt.Sprintf("Function %s takes %d parameters (more than %d).", fn.Name, fn.Params, t.Parameters))
+		}
+		if n := fn.EndLine - fn.Line + 1; t.FunctionLines > 0 && n > t.FunctionLines {
+			add(RuleFunctionLen, "note", fmt.Sprintf("Function %s is %d lines long (more than %d).", fn.Name, n, t.FunctionLines))
+		}
+		if t.Nesting > 0 && fn.Nesting > t.Nesting {
+			add(RuleNesting, "note", fmt.Sprintf("Function %s nests control flow %d deep (more than %d).", fn.Name, fn.Nesting, t.Nesting))
 		}
 	}
+	if t.FileLines > 0 && f.Code > t.FileLines {
+		out = append(out, Issue{Rule: RuleFileLen, Level: "note", Path: f.Path, Line: 1, EndLine: f.Lines,
+			Message:     fmt.Sprintf("File has %d lines of code (more than %d).", f.Code, t.FileLines),
+			Fingerprint: fingerprint(RuleFileLen, f.Path)})
+	}
+	return out
+}
+
+// cloneIssues makes the issue of each clone, on its later copy, in the
+// clones' order.
+func cloneIssues(clones []dup.Clone, workers int) []Issue {
 	// the places of each block (clones of the same tokens), for the
 	// messages: each place once, in path and line order
 	type place struct {
@@ -107,7 +131,7 @@ func findIssues(res *Result, cfg Config) []Issue {
 	}
 	known := map[place]bool{}
 	places := map[uint64][]dup.Location{}
-	for _, c := range res.Clones {
+	for _, c := range clones {
 		for _, l := range []dup.Location{c.A, c.B} {
 			if p := (place{c.Hash, l}); !known[p] {
 				known[p] = true
@@ -126,22 +150,22 @@ func findIssues(res *Result, cfg Config) []Issue {
 			return a.EndLine - b.EndLine
 		})
 	}
+	// the occurrence of each clone among equal ones (same copies, same
+	// tokens), in order; then the issues, side by side
 	seen := map[string]int{}
-	for _, c := range res.Clones {
-		hash := strconv.FormatUint(c.Hash, 16)
-		key := c.B.Path + "\x00" + c.A.Path + "\x00" + hash
-		occ := strconv.Itoa(seen[key])
+	occ := make([]int, len(clones))
+	for k, c := range clones {
+		key := c.B.Path + "\x00" + c.A.Path + "\x00" + strconv.FormatUint(c.Hash, 16)
+		occ[k] = seen[key]
 		seen[key]++
-		n := c.B.EndLine - c.B.StartLine + 1
-		out = append(out, Issue{Rule: RuleDuplication, Level: "warning", Path: c.B.Path, Line: c.B.StartLine, EndLine: c.B.EndLine,
-			Message:     fmt.Sprintf("%d duplicated lines (%d tokens), also at %s.", n, c.Tokens, otherPlaces(places[c.Hash], c.B)),
-			Fingerprint: fingerprint(RuleDuplication, c.B.Path, c.A.Path, hash, occ)})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Path != out[j].Path {
-			return out[i].Path < out[j].Path
-		}
-		return out[i].Line < out[j].Line
+	out := make([]Issue, len(clones))
+	par.For(len(clones), workers, func(k int) {
+		c := clones[k]
+		n := c.B.EndLine - c.B.StartLine + 1
+		out[k] = Issue{Rule: RuleDuplication, Level: "warning", Path: c.B.Path, Line: c.B.StartLine, EndLine: c.B.EndLine,
+			Message:     fmt.Sprintf("%d duplicated lines (%d tokens), also at %s.", n, c.Tokens, otherPlaces(places[c.Hash], c.B)),
+			Fingerprint: fingerprint(RuleDuplication, c.B.Path, c.A.Path, strconv.FormatUint(c.Hash, 16), strconv.Itoa(occ[k]))}
 	})
 	return out
 }

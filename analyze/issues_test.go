@@ -31,7 +31,7 @@ func TestDuplicationMessagePlaces(t *testing.T) {
 	for i := 1; i < len(locs); i++ {
 		res.Clones = append(res.Clones, dup.Clone{A: locs[0], B: locs[i], Tokens: 60, Hash: 7})
 	}
-	issues := findIssues(res, Config{}.withDefaults())
+	issues := findIssues(res, Config{}.withDefaults(), 2)
 	got := ""
 	for _, is := range issues {
 		if is.Path == "f00.go" && is.Line == 0 {
@@ -54,7 +54,7 @@ func TestFunctionFingerprintOccurrence(t *testing.T) {
 		{Name: "f", Line: 5, EndLine: 6},
 		{Name: "f", Line: 7, EndLine: 8, Params: 9},
 	}}}}
-	issues := findIssues(res, Config{}.withDefaults())
+	issues := findIssues(res, Config{}.withDefaults(), 2)
 	want := map[int]string{
 		1: fingerprint(RuleParameters, "a.py", "f", "0"),
 		3: fingerprint(RuleParameters, "a.py", "g", "0"),

@@ -9,9 +9,9 @@ package dup
 import (
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/plumbhq/plumb/analyze/token"
+	"github.com/plumbhq/plumb/internal/par"
 )
 
 // Token is a normalised token: a hash of its kind and (for keywords and
@@ -234,7 +234,7 @@ func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 	// the docs that can hold a clone take part (not a minified one-line
 	// file), with their anchors
 	d.anchors = make([][]Anchor, len(docs))
-	parallel(len(docs), workers, func(di int) {
+	par.For(len(docs), workers, func(di int) {
 		ts := &docs[di].Tokens
 		if ts.Len() < d.w || !ts.spans(0, ts.Len(), o.MinLines) {
 			return
@@ -264,9 +264,9 @@ func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
-	parallel(len(order), workers, func(k int) { d.chain(byGroup[order[k]], size[order[k]]) })
+	par.For(len(order), workers, func(k int) { d.chain(byGroup[order[k]], size[order[k]]) })
 	found := make([][]found, len(docs))
-	parallel(len(docs), workers, func(di int) { found[di] = d.search(di) })
+	par.For(len(docs), workers, func(di int) { found[di] = d.search(di) })
 	var clones []Clone
 	covered := make([][][2]int32, len(docs)) // line ranges per doc
 	for di, fs := range found {
@@ -281,28 +281,6 @@ func DetectGroups(docs []Doc, o Options, workers int) ([]Clone, []int) {
 		lines[i] = union(rs)
 	}
 	return clones, lines
-}
-
-// parallel calls f(0) … f(n-1) on up to workers goroutines.
-func parallel(n, workers int, f func(int)) {
-	if workers <= 1 || n <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // detector is one clone detection's state: the docs' anchors, numbered
