@@ -338,7 +338,6 @@ func matchesNewline(re *regexp.Regexp) bool {
 	return strings.HasSuffix(p, "]") && strings.Contains(p, "[^")
 }
 
-// replaceRegex replaces every match in each line.
 // finalBackslash is the pattern of Java's replace_regex: a backslash at
 // the line's end.
 const finalBackslash = `\\$`
@@ -359,6 +358,7 @@ func replaceFinalBackslash(repl string) filter {
 	}
 }
 
+// replaceRegex replaces every match in each line.
 func replaceRegex(re *regexp.Regexp, repl string) filter {
 	// a match starts with the pattern's literal prefix: a line without it
 	// is left as it is (Java's \\$ on lines that hold no backslash)
