@@ -69,3 +69,32 @@ func TestFunctionFingerprintOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestIssuesWorkers: the findings made on several goroutines are those
+// made on one, in the same order: files with many functions over the
+// thresholds, files over the length limit, and clones repeated between
+// the same copies (whose fingerprints count their occurrence).
+func TestIssuesWorkers(t *testing.T) {
+	res := &Result{}
+	for i := range 40 {
+		f := File{Path: fmt.Sprintf("d%d/f%02d.js", i%3, i), Code: 200 * i, Lines: 200 * i}
+		for k := range i {
+			f.Functions = append(f.Functions, cognitive.Function{Name: fmt.Sprint("fn", k%4), Line: 10 * k, EndLine: 10*k + 5*i, Complexity: i + k, Params: k % 9, Nesting: k % 7})
+		}
+		res.Files = append(res.Files, f)
+	}
+	for i := range 300 {
+		a := dup.Location{Path: fmt.Sprintf("d0/f%02d.js", i%7), StartLine: i % 50, EndLine: i%50 + 6}
+		b := dup.Location{Path: fmt.Sprintf("d1/f%02d.js", i%11), StartLine: i % 13, EndLine: i%13 + 6}
+		res.Clones = append(res.Clones, dup.Clone{A: a, B: b, Tokens: 50 + i%5, Hash: uint64(i % 17)})
+	}
+	one := findIssues(res, Config{}.withDefaults(), 1)
+	if len(one) < 500 {
+		t.Fatalf("only %d issues: the fixture is meant to hold many", len(one))
+	}
+	for _, workers := range []int{2, 5} {
+		if got := findIssues(res, Config{}.withDefaults(), workers); fmt.Sprint(got) != fmt.Sprint(one) {
+			t.Errorf("%d workers: the issues differ from one worker's", workers)
+		}
+	}
+}
