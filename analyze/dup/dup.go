@@ -7,6 +7,8 @@
 package dup
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"sync"
 
@@ -45,15 +47,8 @@ func (ts *Tokens) reach(from, to int) int32 {
 	if len(e) == 0 {
 		return m
 	}
-	lo, hi := 0, len(e) // the first multi-line token at or after from
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if int(e[mid].At) < from {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
+	// from the first multi-line token at or after from
+	lo, _ := slices.BinarySearchFunc(e, int32(from), func(x End, at int32) int { return cmp.Compare(x.At, at) })
 	for i := lo; i < len(e) && int(e[i].At) < to; i++ {
 		m = max(m, e[i].Line)
 	}

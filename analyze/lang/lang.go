@@ -98,19 +98,19 @@ var preferred = map[string]string{
 	"build.xml": "Ant",
 }
 
-// filterNeeds is the bytes of which a line must hold one for some of
-// these line filters to change it, or "" when that is not known: a final
-// backslash replaced, a comment marker in quotes (a quote, then).
-func filterNeeds(fs []filterSpec) string {
-	needs := ""
+// neededBytes is the bytes of which a line must hold one for some of
+// these line filters to change it (a final backslash replaced, a comment
+// marker in quotes: a quote, then), or nil when that is not known.
+func neededBytes(fs []filterSpec) *[256]bool {
+	needs := new([256]bool)
 	for _, f := range fs {
 		switch {
 		case f.op == "replace_regex" && f.args[0] == finalBackslash:
-			needs += `\`
+			needs['\\'] = true
 		case f.op == "replace_between_regex" && quotedMarkers[f.args[0]]:
-			needs += `"'`
+			needs['"'], needs['\''] = true, true
 		default:
-			return ""
+			return nil
 		}
 	}
 	return needs
@@ -170,12 +170,7 @@ func load() {
 		sp := &clocLanguages[i]
 		if l := byName[sp.name]; l.continues == nil && !l.Script && len(l.Unsupported) == 0 && lineLocal(sp.filters) {
 			l.lineFilters = l.filters[:len(l.filters)-1]
-			if needs := filterNeeds(sp.filters[:len(sp.filters)-1]); needs != "" {
-				l.filterNeeds = new([256]bool)
-				for _, c := range []byte(needs) {
-					l.filterNeeds[c] = true
-				}
-			}
+			l.filterNeeds = neededBytes(sp.filters[:len(sp.filters)-1])
 		}
 	}
 	for e, ls := range ambig {
